@@ -1,0 +1,32 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .treatWarning("ExplicitSendable", as: .error),
+]
+
+let package = Package(
+    name: "swift-native-auth",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "NativeAuth", targets: ["NativeAuth"]),
+        .library(name: "NativeAuthEmulator", targets: ["NativeAuthEmulator"]),
+        .executable(name: "nativeauth", targets: ["NativeAuthDemo"]),
+    ],
+    dependencies: [],
+    targets: [
+        .target(name: "NativeAuth", swiftSettings: strict),
+        .target(name: "NativeAuthEmulator", dependencies: ["NativeAuth"], swiftSettings: strict),
+        .executableTarget(
+            name: "NativeAuthDemo", dependencies: ["NativeAuth", "NativeAuthEmulator"], swiftSettings: strict),
+        .testTarget(
+            name: "NativeAuthTests", dependencies: ["NativeAuth", "NativeAuthEmulator"], swiftSettings: strict),
+        .testTarget(
+            name: "NativeAuthEmulatorTests", dependencies: ["NativeAuth", "NativeAuthEmulator"],
+            swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)
