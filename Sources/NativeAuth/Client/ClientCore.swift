@@ -1,0 +1,20 @@
+import Foundation
+
+/// Everything a client's flows share; states hold on to it.
+final class ClientCore: Sendable {
+    let configuration: NativeAuthConfiguration
+    let wire: WireClient
+    let accounts: AccountManager
+    let log: Log
+
+    init(configuration: NativeAuthConfiguration, transport: any HTTPTransport, credentialStore: any CredentialStore) {
+        self.configuration = configuration
+        log = Log(logger: configuration.logger)
+        wire = WireClient(transport: transport, builder: RequestBuilder(configuration: configuration), log: log)
+        accounts = AccountManager(configuration: configuration, store: credentialStore, wire: wire, log: log)
+    }
+
+    func flow(username: String, scopes: [String], correlationId: UUID?) -> FlowContext {
+        FlowContext(client: self, correlationId: correlationId ?? UUID(), username: username, scopes: scopes)
+    }
+}

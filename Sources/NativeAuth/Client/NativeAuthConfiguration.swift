@@ -1,0 +1,185 @@
+public import Foundation
+
+/// What a ``NativeAuthClient`` needs to know about the app and its tenant.
+///
+/// ```swift
+/// let configuration = try NativeAuthConfiguration(clientId: "00000000-…", tenantSubdomain: "contoso")
+/// ```
+public struct NativeAuthConfiguration: Sendable {
+    /// The application (client) id registered in the tenant.
+    public let clientId: String
+    /// The authority every endpoint is relative to, without a trailing slash,
+    /// such as `https://contoso.ciamlogin.com/contoso.onmicrosoft.com`.
+    public let authority: URL
+    /// The ways of signing in that the app's screens support.
+    public let challengeTypes: Set<ChallengeType>
+    /// The capabilities the app declares to the server.
+    public let capabilities: Set<Capability>
+    /// Extra headers sent with every request; every name starts with `x-`.
+    public let customHeaders: [String: String]
+    /// How long before its expiry a cached access token stops being handed out (default 300 s).
+    public var tokenRefreshMargin: TimeInterval = 300
+    /// Receives the SDK's log records; `nil` (the default) logs nothing.
+    public var logger: (any NativeAuthLogger)?
+    /// The clock for token expiry and polling; the system clock by default.
+    public var clock: any NativeAuthClock = SystemClock()
+
+    /// Creates a configuration from an authority URL.
+    ///
+    /// Accepted authorities: `https://{sub}.ciamlogin.com/{sub}.onmicrosoft.com`,
+    /// `https://{sub}.ciamlogin.com/` (the path defaults to `/{sub}.onmicrosoft.com`),
+    /// `https://{sub}.ciamlogin.com/{tenant-id}`, and any other https host (a custom domain).
+    /// `http` is accepted only for loopback hosts, for local test servers.
+    ///
+    /// - Parameters:
+    ///   - clientId: the application id; must not be empty.
+    ///   - authority: the tenant's authority.
+    ///   - challengeTypes: the ways of signing in the app supports; at least one.
+    ///   - capabilities: the capabilities the app declares.
+    ///   - customHeaders: extra headers for every request. Names must start with `x-`; the prefixes
+    ///     `x-ms-`, `x-client-`, `x-broker-` and `x-app-` are reserved for the SDK.
+    /// - Throws: ``NativeAuthConfigurationError`` naming what is wrong.
+    public init(
+        clientId: String, authority: URL, challengeTypes: Set<ChallengeType> = [.oob, .password],
+        capabilities: Set<Capability> = [], customHeaders: [String: String] = [:]
+    ) throws(NativeAuthConfigurationError) {
+        let trimmedId = clientId.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmedId.isEmpty else { throw NativeAuthConfigurationError(.emptyClientId) }
+        guard trimmedId.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+            throw NativeAuthConfigurationError(.invalidClientId)
+        }
+        guard !challengeTypes.isEmpty else { throw NativeAuthConfigurationError(.noChallengeTypes) }
+        self.clientId = trimmedId
+        self.authority = try Self.normalize(authority)
+        self.challengeTypes = challengeTypes
+        self.capabilities = capabilities
+        self.customHeaders = try Self.validate(customHeaders)
+    }
+
+    /// Creates a configuration for `https://{tenantSubdomain}.ciamlogin.com/{tenantSubdomain}.onmicrosoft.com`.
+    ///
+    /// - Throws: ``NativeAuthConfigurationError`` when the subdomain is not a DNS label or another
+    ///   argument is invalid.
+    public init(
+        clientId: String, tenantSubdomain: String, challengeTypes: Set<ChallengeType> = [.oob, .password],
+        capabilities: Set<Capability> = [], customHeaders: [String: String] = [:]
+    ) throws(NativeAuthConfigurationError) {
+        let label = tenantSubdomain.lowercased()
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz0123456789-")
+        guard !label.isEmpty, label.count <= 63, label.unicodeScalars.allSatisfy({ allowed.contains($0) }),
+            !label.hasPrefix("-"), !label.hasSuffix("-"),
+            let url = URL(string: "https://\(label).ciamlogin.com/\(label).onmicrosoft.com")
+        else { throw NativeAuthConfigurationError(.invalidTenantSubdomain) }
+        try self.init(
+            clientId: clientId, authority: url, challengeTypes: challengeTypes, capabilities: capabilities,
+            customHeaders: customHeaders)
+    }
+
+    static let reservedHeaderPrefixes = ["x-ms-", "x-client-", "x-broker-", "x-app-"]
+
+    static func normalize(_ authority: URL) throws(NativeAuthConfigurationError) -> URL {
+        guard var components = URLComponents(url: authority, resolvingAgainstBaseURL: false),
+            let scheme = components.scheme?.lowercased(),
+            let host = components.host?.lowercased(), !host.isEmpty
+        else { throw NativeAuthConfigurationError(.invalidAuthority) }
+        guard components.user == nil, components.password == nil, components.query == nil,
+            components.fragment == nil
+        else { throw NativeAuthConfigurationError(.invalidAuthority) }
+        switch scheme {
+        case "https": break
+        case "http" where isLoopback(host): break
+        case "http": throw NativeAuthConfigurationError(.insecureAuthority)
+        default: throw NativeAuthConfigurationError(.invalidAuthority)
+        }
+        var path = components.path
+        while path.hasSuffix("/") { path.removeLast() }
+        let ciamSuffix = ".ciamlogin.com"
+        if host.hasSuffix(ciamSuffix) {
+            let subdomain = String(host.dropLast(ciamSuffix.count))
+            guard !subdomain.isEmpty, !subdomain.contains(".") else {
+                throw NativeAuthConfigurationError(.invalidAuthority)
+            }
+            if path.isEmpty { path = "/\(subdomain).onmicrosoft.com" }
+        }
+        components.scheme = scheme
+        components.host = host
+        components.path = path
+        guard let url = components.url else { throw NativeAuthConfigurationError(.invalidAuthority) }
+        return url
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+
+    static func validate(_ headers: [String: String]) throws(NativeAuthConfigurationError) -> [String: String] {
+        let tokenCharacters = CharacterSet(
+            charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-.^_`|~")
+        for (name, value) in headers {
+            let lower = name.lowercased()
+            guard lower.hasPrefix("x-"), lower.count > 2,
+                name.unicodeScalars.allSatisfy({ tokenCharacters.contains($0) })
+            else { throw NativeAuthConfigurationError(.invalidHeaderName(name)) }
+            if let prefix = reservedHeaderPrefixes.first(where: { lower.hasPrefix($0) }) {
+                throw NativeAuthConfigurationError(.reservedHeaderName(name, prefix: prefix))
+            }
+            guard value.unicodeScalars.allSatisfy({ $0 == "\t" || ($0.value >= 0x20 && $0.value != 0x7F) }) else {
+                throw NativeAuthConfigurationError(.invalidHeaderValue(name))
+            }
+        }
+        return headers
+    }
+}
+
+/// Why a ``NativeAuthConfiguration`` could not be made.
+public struct NativeAuthConfigurationError: Error, LocalizedError, CustomStringConvertible, Sendable, Equatable {
+    enum Code: Equatable, Sendable {
+        case emptyClientId
+        case invalidClientId
+        case invalidAuthority
+        case insecureAuthority
+        case invalidTenantSubdomain
+        case noChallengeTypes
+        case invalidHeaderName(String)
+        case reservedHeaderName(String, prefix: String)
+        case invalidHeaderValue(String)
+    }
+
+    let code: Code
+
+    init(_ code: Code) { self.code = code }
+
+    /// The client id is empty or holds characters a client id cannot have.
+    public var isInvalidClientId: Bool { code == .emptyClientId || code == .invalidClientId }
+    /// The authority is not a URL the SDK can use (including plain `http` to a non-loopback host).
+    public var isInvalidAuthority: Bool {
+        [.invalidAuthority, .insecureAuthority, .invalidTenantSubdomain].contains(code)
+    }
+    /// A custom header's name or value is not allowed.
+    public var isInvalidHeader: Bool {
+        switch code {
+        case .invalidHeaderName, .reservedHeaderName, .invalidHeaderValue: true
+        default: false
+        }
+    }
+
+    /// What is wrong, in plain language.
+    public var description: String {
+        switch code {
+        case .emptyClientId: "The client id is empty."
+        case .invalidClientId: "The client id holds spaces or characters that are not printable ASCII."
+        case .invalidAuthority:
+            "The authority is not a valid https URL without query, fragment or user info (for example https://contoso.ciamlogin.com/contoso.onmicrosoft.com)."
+        case .insecureAuthority: "The authority uses http; only https is allowed, except for loopback hosts."
+        case .invalidTenantSubdomain: "The tenant subdomain is not a valid DNS label."
+        case .noChallengeTypes: "At least one challenge type (oob or password) is required."
+        case .invalidHeaderName(let name): "The custom header name '\(name)' is invalid: it must start with 'x-'."
+        case .reservedHeaderName(let name, let prefix):
+            "The custom header name '\(name)' uses the prefix '\(prefix)', which is reserved for the SDK."
+        case .invalidHeaderValue(let name): "The value of the custom header '\(name)' holds a line break or control character."
+        }
+    }
+
+    /// Same as ``description``.
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,172 @@
+public import Foundation
+
+/// What every error of the SDK carries: what went wrong, the server's raw answer, the flow's
+/// correlation id. Never a password, code or token.
+public struct NativeAuthErrorDetails: Sendable {
+    let kind: ErrorKind
+    let server: ServerError?
+    let unexpected: UnexpectedAnswer?
+    /// A client-side note, such as which argument was empty.
+    let note: String?
+    /// The outcome a delegate could not receive, when ``NativeAuthError/isMissingDelegateMethod`` is true.
+    let unhandledOutcome: (any Sendable)?
+
+    /// The flow's correlation id: the `client-request-id` sent with every request of the flow.
+    public let correlationId: UUID
+    /// The error that caused this one, such as the transport's `URLError`.
+    public let underlyingError: (any Error)?
+    /// The server's `redirect_reason`, when the server asked for a browser.
+    public let redirectReason: String?
+
+    init(
+        _ kind: ErrorKind, correlationId: UUID, server: ServerError? = nil, unexpected: UnexpectedAnswer? = nil,
+        underlyingError: (any Error)? = nil, redirectReason: String? = nil, note: String? = nil,
+        unhandledOutcome: (any Sendable)? = nil
+    ) {
+        self.kind = kind
+        self.correlationId = correlationId
+        self.server = server
+        self.unexpected = unexpected
+        self.underlyingError = underlyingError
+        self.redirectReason = redirectReason
+        self.note = note
+        self.unhandledOutcome = unhandledOutcome
+    }
+
+    /// The server's `error` value (such as `invalid_grant`), when the server answered with an error.
+    public var error: String? { server?.error }
+    /// The server's `suberror` value (such as `invalid_oob_value`).
+    public var suberror: String? { server?.suberror }
+    /// The server's `error_codes` (such as `[50126]`).
+    public var errorCodes: [Int] { server?.errorCodes ?? [] }
+    /// The server's `error_description`.
+    public var errorDescription: String? { server?.errorDescription }
+    /// The server's `trace_id`.
+    public var traceId: String? { server?.traceId }
+    /// The server's `correlation_id`, which should equal ``correlationId``.
+    public var serverCorrelationId: String? { server?.correlationId }
+    /// The HTTP status of the answer, when one came.
+    public var httpStatusCode: Int? { server?.status ?? unexpected?.status }
+    /// The `Content-Type` of an answer the SDK could not use.
+    public var contentType: String? { unexpected?.contentType }
+    /// Attributes the server named as invalid.
+    public var invalidAttributes: [String] { server?.invalidAttributes ?? [] }
+
+    /// The plain-language sentence plus the client-side note, if any.
+    var message: String {
+        var text = kind.sentence
+        if let note { text += " " + note }
+        if let unexpected { text += " Received " + unexpected.summary + "." }
+        if let redirectReason, !redirectReason.isEmpty { text += " Reason: \(redirectReason.prefix(200))." }
+        return text
+    }
+
+    /// The raw server fields and the correlation id, on one line.
+    var context: String {
+        var parts: [String] = []
+        if let server {
+            parts.append("error=\(server.error)")
+            if let suberror = server.suberror { parts.append("suberror=\(suberror)") }
+            if !server.errorCodes.isEmpty { parts.append("codes=" + server.errorCodes.map(String.init).joined(separator: ",")) }
+            parts.append("status=\(server.status)")
+        }
+        if let underlyingError { parts.append("cause=" + WireClient.describe(underlyingError)) }
+        parts.append("correlation-id=\(correlationId.uuidString.lowercased())")
+        return parts.joined(separator: " ")
+    }
+}
+
+/// The common face of every error the SDK throws: raw server fields, the correlation id, and the
+/// questions every step can answer. Each step's error type adds its own `isXxx` questions.
+public protocol NativeAuthError: Error, LocalizedError, CustomStringConvertible, CustomDebugStringConvertible,
+    Sendable
+{
+    /// Everything the error carries.
+    var details: NativeAuthErrorDetails { get }
+}
+
+extension NativeAuthError {
+    /// The server cannot continue natively: fall back to a browser-based sign-in
+    /// (``NativeAuthErrorDetails/redirectReason`` says why).
+    public var isBrowserRequired: Bool { details.kind == .browserRequired }
+    /// The app is misconfigured for native authentication (`invalid_client`, `unauthorized_client`,
+    /// `nativeauthapi_disabled`, a confidential client): a developer error, not a user error.
+    public var isConfigurationError: Bool { details.kind == .configuration }
+    /// No answer came from the server: no connection, a timeout, a reset. The state is still usable.
+    public var isNetworkError: Bool { details.kind == .network }
+    /// The task was cancelled. The state is still usable.
+    public var isCancelled: Bool { details.kind == .cancelled }
+    /// The server answered with something the API never gives (HTML, a 5xx, a missing field).
+    public var isUnexpectedResponse: Bool { details.kind == .unexpectedResponse }
+    /// The flow expired (`expired_token`): start it again.
+    public var isFlowExpired: Bool { details.kind == .flowExpired }
+    /// The state was already used; nothing was sent.
+    public var isStateAlreadyUsed: Bool { details.kind == .stateSpent }
+    /// Another action on the same state is in flight; nothing was sent.
+    public var isStateBusy: Bool { details.kind == .stateBusy }
+    /// The delegate lacks the optional method for the outcome; the outcome is kept in the error.
+    public var isMissingDelegateMethod: Bool {
+        if case .missingDelegateMethod = details.kind { return true }
+        return false
+    }
+
+    /// The server's `error`, `suberror`, `error_codes`, `error_description`, as they came.
+    public var serverError: String? { details.error }
+    /// The server's `suberror`.
+    public var serverSuberror: String? { details.suberror }
+    /// The server's `error_codes`.
+    public var errorCodes: [Int] { details.errorCodes }
+    /// The server's `error_description`.
+    public var serverErrorDescription: String? { details.errorDescription }
+    /// The flow's correlation id.
+    public var correlationId: UUID { details.correlationId }
+    /// The server's `redirect_reason`, when ``isBrowserRequired``.
+    public var redirectReason: String? { details.redirectReason }
+
+    /// A plain-language description, followed by the raw server fields and the correlation id.
+    public var description: String { "\(Self.self): \(details.message) [\(details.context)]" }
+    /// The description plus the server's `error_description`.
+    public var debugDescription: String {
+        guard let serverDescription = details.errorDescription else { return description }
+        return description + " server description: \(serverDescription.prefix(500))"
+    }
+    /// The plain-language description, for showing to a developer.
+    public var errorDescription: String? { details.message }
+}
+
+/// An error type the SDK can build from details.
+protocol DetailedError: NativeAuthError {
+    init(details: NativeAuthErrorDetails)
+}
+
+extension DetailedError {
+    init(_ kind: ErrorKind, correlationId: UUID, note: String? = nil) {
+        self.init(details: NativeAuthErrorDetails(kind, correlationId: correlationId, note: note))
+    }
+
+    /// Maps a failed call to this error type; `classify` names the kind of a server error for the step.
+    init(_ failure: WireFailure, correlationId: UUID, classify: (ServerError) -> ErrorKind?) {
+        switch failure {
+        case .cancelled:
+            self.init(details: .init(.cancelled, correlationId: correlationId))
+        case .transport(let error):
+            self.init(details: .init(.network, correlationId: correlationId, underlyingError: error))
+        case .unexpected(let answer):
+            self.init(details: .init(.unexpectedResponse, correlationId: correlationId, unexpected: answer))
+        case .redirect(let reason):
+            self.init(details: .init(.browserRequired, correlationId: correlationId, redirectReason: reason))
+        case .server(let error):
+            let kind: ErrorKind
+            if error.isConfigurationError {
+                kind = .configuration
+            } else if error.isError("expired_token") {
+                kind = .flowExpired
+            } else {
+                kind = classify(error) ?? .general
+            }
+            self.init(details: .init(kind, correlationId: correlationId, server: error))
+        }
+    }
+
+    var kind: ErrorKind { details.kind }
+}

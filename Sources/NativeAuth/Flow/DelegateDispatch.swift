@@ -1,0 +1,47 @@
+import Foundation
+
+/// Tells a delegate's optional methods apart from the ones it implements.
+///
+/// Each optional method has a default implementation that calls ``missingMethod(_:)``. The SDK
+/// calls a delegate method inside ``call(_:)``, on the main actor, and learns whether it fell
+/// through to a default: then it reports the missing method on the step's error callback.
+@MainActor
+enum DelegateDispatch {
+    private static var missing: String?
+
+    /// Called by the default implementation of an optional delegate method.
+    static func missingMethod(_ name: String) { missing = name }
+
+    /// Calls `body`; returns the name of the optional method it fell through to, if any.
+    static func call(_ body: () -> Void) -> String? {
+        missing = nil
+        body()
+        defer { missing = nil }
+        return missing
+    }
+}
+
+/// Runs an async action and captures its one outcome.
+func outcome<T, E: Error>(of body: () async throws(E) -> T) async -> Result<T, E> {
+    do {
+        return .success(try await body())
+    } catch {
+        return .failure(error)
+    }
+}
+
+extension DetailedError {
+    /// The error a delegate gets when it lacks the optional method for `outcome`.
+    static func missingDelegateMethod(_ name: String, correlationId: UUID, outcome: any Sendable) -> Self {
+        Self(
+            details: NativeAuthErrorDetails(
+                .missingDelegateMethod(name), correlationId: correlationId,
+                note: "The outcome is kept in the error's unhandledOutcome.", unhandledOutcome: outcome))
+    }
+}
+
+extension NativeAuthError {
+    /// When ``isMissingDelegateMethod``: the outcome the delegate could not receive (a result
+    /// enum such as ``SignInResult``, or a state), so nothing is lost.
+    public var unhandledOutcome: (any Sendable)? { details.unhandledOutcome }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// What every step of one flow shares: the client, the correlation id, who is signing in, and
+/// the scopes to ask for at the end.
+struct FlowContext: Sendable {
+    let client: ClientCore
+    let correlationId: UUID
+    let username: String
+    let scopes: [String]
+
+    /// Sends `call` and decodes its answer, mapping any failure to the step's error type `E`.
+    func request<T, E: DetailedError>(
+        _ call: WireCall, as errorType: E.Type = E.self, classify: (ServerError) -> ErrorKind?,
+        decode: (WireClient.Reply) throws(WireFailure) -> T
+    ) async throws(E) -> T {
+        do {
+            let reply = try await client.wire.send(call, correlationId: correlationId)
+            return try decode(reply)
+        } catch {
+            throw E(error, correlationId: correlationId, classify: classify)
+        }
+    }
+
+    func fail<E: DetailedError>(_ kind: ErrorKind, _ errorType: E.Type = E.self, note: String) -> E {
+        client.log(.debug, "request not sent: invalid input", ["reason": note], correlationId: correlationId)
+        return E(kind, correlationId: correlationId, note: note)
+    }
+}
+
+/// The part every state object shares: single-flight, spending, and the continuation token.
+///
+/// Rules (DESIGN.md): while one action runs, another fails at once and sends nothing; an action
+/// that succeeds spends the state; one that fails leaves it usable when the user can simply try
+/// again, and spends it when the flow cannot go on.
+final class StateCore: Sendable {
+    enum Phase: Sendable { case ready, busy, spent }
+
+    private struct Box: Sendable {
+        var phase: Phase
+        var token: Secret
+    }
+
+    let flow: FlowContext
+    private let box: Locked<Box>
+
+    init(flow: FlowContext, token: Secret) {
+        self.flow = flow
+        box = Locked(Box(phase: .ready, token: token))
+    }
+
+    var phase: Phase { box.current.phase }
+
+    /// Runs one action of the state with the current continuation token.
+    func run<T, E: DetailedError>(_ errorType: E.Type, _ body: (Secret) async throws(E) -> T) async throws(E) -> T {
+        let claimed: Result<Secret, E> = box.withLock { box in
+            switch box.phase {
+            case .busy: return .failure(E(.stateBusy, correlationId: flow.correlationId))
+            case .spent: return .failure(E(.stateSpent, correlationId: flow.correlationId))
+            case .ready:
+                box.phase = .busy
+                return .success(box.token)
+            }
+        }
+        let token = try claimed.get()
+        do {
+            let value = try await body(token)
+            box.withLock { $0.phase = .spent }
+            return value
+        } catch {
+            box.withLock { box in
+                box.phase = error.kind.leavesStateUsable ? .ready : .spent
+                if let newToken = error.details.server?.continuationToken { box.token = newToken }
+            }
+            throw error
+        }
+    }
+}

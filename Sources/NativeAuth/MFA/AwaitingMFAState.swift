@@ -1,0 +1,29 @@
+public import Foundation
+
+/// Sign-in needs a second factor: choose one of the user's methods to receive a code.
+public final class AwaitingMFAState: Sendable, CustomStringConvertible {
+    let core: StateCore
+    /// The user's methods, from the server.
+    public let authMethods: [AuthMethod]
+
+    init(core: StateCore, authMethods: [AuthMethod]) {
+        self.core = core
+        self.authMethods = authMethods
+    }
+
+    /// The flow's correlation id.
+    public var correlationId: UUID { core.flow.correlationId }
+
+    /// Sends a code to `authMethod`.
+    ///
+    /// - Returns: the state to submit the code on.
+    /// - Throws: ``MFARequestChallengeError``; a blocked method leaves this state usable.
+    public func requestChallenge(authMethod: AuthMethod) async throws(MFARequestChallengeError) -> MFARequiredState {
+        try await core.run(MFARequestChallengeError.self) { token throws(MFARequestChallengeError) in
+            try await MFARequiredState.challenge(authMethod, token: token, flow: core.flow, methods: authMethods)
+        }
+    }
+
+    /// The methods offered; never the token.
+    public var description: String { "AwaitingMFAState(methods: \(authMethods.map(\.id)))" }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Why a multi-factor code could not be sent to the chosen method.
+public struct MFARequestChallengeError: DetailedError {
+    /// Everything the error carries.
+    public let details: NativeAuthErrorDetails
+    init(details: NativeAuthErrorDetails) { self.details = details }
+
+    /// The method is blocked (`access_denied` / `provider_blocked_by_rep`, 550024); the state stays
+    /// usable, so the user can choose another method.
+    public var isMethodBlocked: Bool { kind == .methodBlocked }
+
+    static func classify(_ error: ServerError) -> ErrorKind? {
+        if error.isSuberror("provider_blocked_by_rep") || error.hasCode(550024) { return .methodBlocked }
+        return nil
+    }
+}
+
+/// Why a submitted multi-factor code did not sign the user in.
+public struct MFASubmitChallengeError: DetailedError {
+    /// Everything the error carries.
+    public let details: NativeAuthErrorDetails
+    init(details: NativeAuthErrorDetails) { self.details = details }
+
+    /// The code is wrong, expired or empty; the state stays usable.
+    public var isInvalidChallenge: Bool { kind == .invalidCode }
+
+    static func classify(_ error: ServerError) -> ErrorKind? {
+        if error.isSuberror("invalid_oob_value") || error.hasCode(50181) { return .invalidCode }
+        return nil
+    }
+}

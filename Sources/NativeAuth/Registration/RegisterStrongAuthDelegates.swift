@@ -1,0 +1,118 @@
+import Foundation
+
+/// Receives the outcome of challenging a contact for registration, on the main actor.
+@MainActor
+public protocol RegisterStrongAuthChallengeDelegate: AnyObject, Sendable {
+    /// The contact was not challenged. The state the action was called on stays usable when the
+    /// contact was invalid or blocked. Required.
+    func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError)
+    /// A code was sent to the contact; submit it on `newState`. Optional.
+    func onRegisterStrongAuthVerificationRequired(
+        newState: RegisterStrongAuthVerificationRequiredState, sentTo: String, channelTargetType: ChannelType,
+        codeLength: Int?)
+    /// The contact was already verified; the user is signed in. Optional.
+    func onSignInCompleted(result: UserAccountResult)
+}
+
+extension RegisterStrongAuthChallengeDelegate {
+    /// Optional; when left out, ``onRegisterStrongAuthChallengeError(error:)`` reports it.
+    public func onRegisterStrongAuthVerificationRequired(
+        newState: RegisterStrongAuthVerificationRequiredState, sentTo: String, channelTargetType: ChannelType,
+        codeLength: Int?
+    ) {
+        DelegateDispatch.missingMethod(
+            "onRegisterStrongAuthVerificationRequired(newState:sentTo:channelTargetType:codeLength:)")
+    }
+    /// Optional; when left out, ``onRegisterStrongAuthChallengeError(error:)`` reports it.
+    public func onSignInCompleted(result: UserAccountResult) {
+        DelegateDispatch.missingMethod("onSignInCompleted(result:)")
+    }
+}
+
+/// Receives the outcome of submitting a registration code, on the main actor.
+@MainActor
+public protocol RegisterStrongAuthSubmitChallengeDelegate: SignInResultDelegate {
+    /// The code was not accepted. `newState` is the state to try again on, when still usable. Required.
+    func onRegisterStrongAuthSubmitChallengeError(
+        error: RegisterStrongAuthSubmitChallengeError, newState: RegisterStrongAuthVerificationRequiredState?)
+}
+
+extension RegisterStrongAuthChallengeResult {
+    @MainActor
+    func deliver(to delegate: any RegisterStrongAuthChallengeDelegate, correlationId: UUID) {
+        let missing = DelegateDispatch.call {
+            switch self {
+            case .verificationRequired(let state, let sentTo, let channel, let codeLength):
+                delegate.onRegisterStrongAuthVerificationRequired(
+                    newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
+            case .completed(let account):
+                delegate.onSignInCompleted(result: account)
+            }
+        }
+        if let missing {
+            delegate.onRegisterStrongAuthChallengeError(
+                error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: self))
+        }
+    }
+
+    @MainActor
+    static func deliver(
+        _ result: Result<Self, RegisterStrongAuthChallengeError>, to delegate: any RegisterStrongAuthChallengeDelegate,
+        correlationId: UUID
+    ) {
+        switch result {
+        case .failure(let error): delegate.onRegisterStrongAuthChallengeError(error: error)
+        case .success(let value): value.deliver(to: delegate, correlationId: correlationId)
+        }
+    }
+}
+
+extension RegisterStrongAuthState {
+    /// Challenges `verificationContact` and reports the outcome to `delegate`, once, on the main actor.
+    public func challengeAuthMethod(
+        authMethod: AuthMethod, verificationContact: String, delegate: any RegisterStrongAuthChallengeDelegate
+    ) {
+        Task {
+            let result = await outcome { () async throws(RegisterStrongAuthChallengeError) in
+                try await self.challengeAuthMethod(authMethod: authMethod, verificationContact: verificationContact)
+            }
+            await RegisterStrongAuthChallengeResult.deliver(result, to: delegate, correlationId: correlationId)
+        }
+    }
+}
+
+extension RegisterStrongAuthVerificationRequiredState {
+    /// Challenges a contact again and reports the outcome to `delegate`, once, on the main actor.
+    public func challengeAuthMethod(
+        authMethod: AuthMethod, verificationContact: String, delegate: any RegisterStrongAuthChallengeDelegate
+    ) {
+        Task {
+            let result = await outcome { () async throws(RegisterStrongAuthChallengeError) in
+                try await self.challengeAuthMethod(authMethod: authMethod, verificationContact: verificationContact)
+            }
+            await RegisterStrongAuthChallengeResult.deliver(result, to: delegate, correlationId: correlationId)
+        }
+    }
+
+    /// Submits the code and reports the outcome to `delegate`, once, on the main actor.
+    public func submitChallenge(challenge: String, delegate: any RegisterStrongAuthSubmitChallengeDelegate) {
+        Task {
+            let result = await outcome { () async throws(RegisterStrongAuthSubmitChallengeError) in
+                try await self.submitChallenge(challenge)
+            }
+            await MainActor.run {
+                switch result {
+                case .failure(let error):
+                    delegate.onRegisterStrongAuthSubmitChallengeError(
+                        error: error, newState: core.phase == .ready ? self : nil)
+                case .success(let result):
+                    if let missing = result.deliver(to: delegate) {
+                        delegate.onRegisterStrongAuthSubmitChallengeError(
+                            error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: result),
+                            newState: nil)
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Why a strong authentication method could not be challenged for registration.
+public struct RegisterStrongAuthChallengeError: DetailedError {
+    /// Everything the error carries.
+    public let details: NativeAuthErrorDetails
+    init(details: NativeAuthErrorDetails) { self.details = details }
+
+    /// The contact (email address or phone number) is empty or not valid (`invalid_request`,
+    /// 901001); the state stays usable.
+    public var isInvalidInput: Bool { kind == .invalidInput }
+    /// The contact is blocked (`provider_blocked_by_rep`); the state stays usable.
+    public var isMethodBlocked: Bool { kind == .methodBlocked }
+
+    static func classify(_ error: ServerError) -> ErrorKind? {
+        if error.hasCode(901001) { return .invalidInput }
+        if error.isSuberror("provider_blocked_by_rep") || error.hasCode(550024) { return .methodBlocked }
+        return nil
+    }
+}
+
+/// Why a registration code did not complete sign-in.
+public struct RegisterStrongAuthSubmitChallengeError: DetailedError {
+    /// Everything the error carries.
+    public let details: NativeAuthErrorDetails
+    init(details: NativeAuthErrorDetails) { self.details = details }
+
+    /// The code is wrong, expired or empty; the state stays usable.
+    public var isInvalidChallenge: Bool { kind == .invalidCode }
+
+    static func classify(_ error: ServerError) -> ErrorKind? {
+        if error.isSuberror("invalid_oob_value") || error.hasCode(50181) { return .invalidCode }
+        return nil
+    }
+}

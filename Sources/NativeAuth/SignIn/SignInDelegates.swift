@@ -1,0 +1,99 @@
+/// The outcomes of a step that can finish sign-in. Every method is optional: a delegate that
+/// leaves one out gets its step's error callback instead, with the outcome kept in the error.
+@MainActor
+public protocol SignInResultDelegate: AnyObject, Sendable {
+    /// The user is signed in.
+    func onSignInCompleted(result: UserAccountResult)
+    /// A second factor is required: choose a method on `newState`.
+    func onSignInAwaitingMFA(newState: AwaitingMFAState)
+    /// The user must register a strong authentication method first.
+    func onSignInStrongAuthMethodRegistration(authMethods: [AuthMethod], newState: RegisterStrongAuthState)
+}
+
+extension SignInResultDelegate {
+    /// Optional; when left out, the step's error callback reports it.
+    public func onSignInCompleted(result: UserAccountResult) {
+        DelegateDispatch.missingMethod("onSignInCompleted(result:)")
+    }
+    /// Optional; when left out, the step's error callback reports it.
+    public func onSignInAwaitingMFA(newState: AwaitingMFAState) {
+        DelegateDispatch.missingMethod("onSignInAwaitingMFA(newState:)")
+    }
+    /// Optional; when left out, the step's error callback reports it.
+    public func onSignInStrongAuthMethodRegistration(authMethods: [AuthMethod], newState: RegisterStrongAuthState) {
+        DelegateDispatch.missingMethod("onSignInStrongAuthMethodRegistration(authMethods:newState:)")
+    }
+}
+
+/// Receives the outcome of ``NativeAuthClient/signIn(parameters:delegate:)``, on the main actor.
+@MainActor
+public protocol SignInStartDelegate: SignInResultDelegate {
+    /// Sign-in could not start. Required.
+    func onSignInStartError(error: SignInStartError)
+    /// A code was sent; submit it on `newState`. Optional.
+    func onSignInCodeRequired(
+        newState: SignInCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?)
+    /// The password is needed; submit it on `newState`. Optional.
+    func onSignInPasswordRequired(newState: SignInPasswordRequiredState)
+}
+
+extension SignInStartDelegate {
+    /// Optional; when left out, ``onSignInStartError(error:)`` reports it.
+    public func onSignInCodeRequired(
+        newState: SignInCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?
+    ) {
+        DelegateDispatch.missingMethod("onSignInCodeRequired(newState:sentTo:channelTargetType:codeLength:)")
+    }
+    /// Optional; when left out, ``onSignInStartError(error:)`` reports it.
+    public func onSignInPasswordRequired(newState: SignInPasswordRequiredState) {
+        DelegateDispatch.missingMethod("onSignInPasswordRequired(newState:)")
+    }
+}
+
+/// Receives the outcome of ``SignInCodeRequiredState/submitCode(code:delegate:)``, on the main actor.
+@MainActor
+public protocol SignInVerifyCodeDelegate: SignInResultDelegate {
+    /// The code was not accepted. `newState` is the state to try again on, when it is still usable. Required.
+    func onSignInVerifyCodeError(error: VerifyCodeError, newState: SignInCodeRequiredState?)
+}
+
+/// Receives the outcome of ``SignInCodeRequiredState/resendCode(delegate:)``, on the main actor.
+@MainActor
+public protocol SignInResendCodeDelegate: AnyObject, Sendable {
+    /// No new code was sent. `newState` is the state to go on with, when it is still usable. Required.
+    func onSignInResendCodeError(error: ResendCodeError, newState: SignInCodeRequiredState?)
+    /// A new code was sent; submit it on `newState`. Optional.
+    func onSignInResendCodeCodeRequired(
+        newState: SignInCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?)
+}
+
+extension SignInResendCodeDelegate {
+    /// Optional; when left out, ``onSignInResendCodeError(error:newState:)`` reports it.
+    public func onSignInResendCodeCodeRequired(
+        newState: SignInCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?
+    ) {
+        DelegateDispatch.missingMethod("onSignInResendCodeCodeRequired(newState:sentTo:channelTargetType:codeLength:)")
+    }
+}
+
+/// Receives the outcome of ``SignInPasswordRequiredState/submitPassword(password:delegate:)``, on the main actor.
+@MainActor
+public protocol SignInPasswordRequiredDelegate: SignInResultDelegate {
+    /// The password was not accepted. `newState` is the state to try again on, when it is still usable. Required.
+    func onSignInPasswordRequiredError(error: PasswordRequiredError, newState: SignInPasswordRequiredState?)
+}
+
+extension SignInResult {
+    /// Calls the delegate method for this result; returns the missing optional method's name, if any.
+    @MainActor
+    func deliver(to delegate: any SignInResultDelegate) -> String? {
+        DelegateDispatch.call {
+            switch self {
+            case .completed(let account): delegate.onSignInCompleted(result: account)
+            case .awaitingMFA(let state, _): delegate.onSignInAwaitingMFA(newState: state)
+            case .strongAuthRegistrationRequired(let state, let methods):
+                delegate.onSignInStrongAuthMethodRegistration(authMethods: methods, newState: state)
+            }
+        }
+    }
+}

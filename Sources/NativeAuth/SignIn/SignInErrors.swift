@@ -1,0 +1,69 @@
+import Foundation
+
+/// Why ``NativeAuthClient/signIn(_:)`` failed.
+public struct SignInStartError: DetailedError {
+    /// Everything the error carries.
+    public let details: NativeAuthErrorDetails
+    init(details: NativeAuthErrorDetails) { self.details = details }
+
+    /// No user has this username (`user_not_found`, 50034).
+    public var isUserNotFound: Bool { kind == .userNotFound }
+    /// The username is empty or not valid (checked before any request, or `invalid_request` 90100).
+    public var isInvalidUsername: Bool { kind == .invalidUsername }
+    /// The password given up front is empty or wrong (`invalid_grant`, 50126).
+    public var isInvalidCredentials: Bool { kind == .invalidCredentials }
+
+    static func classify(_ error: ServerError) -> ErrorKind? {
+        if error.isError("user_not_found") || error.hasCode(50034) { return .userNotFound }
+        if error.isError("invalid_grant") && error.hasCode(50126) { return .invalidCredentials }
+        if error.isError("invalid_request") && error.hasCode(90100) { return .invalidUsername }
+        return nil
+    }
+}
+
+/// Why a submitted one-time code did not sign the user in.
+public struct VerifyCodeError: DetailedError {
+    /// Everything the error carries.
+    public let details: NativeAuthErrorDetails
+    init(details: NativeAuthErrorDetails) { self.details = details }
+
+    /// The code is wrong, expired or empty (`invalid_grant` / `invalid_oob_value`). The state stays
+    /// usable: ask for the code again.
+    public var isInvalidCode: Bool { kind == .invalidCode }
+
+    static func classify(_ error: ServerError) -> ErrorKind? {
+        if error.isSuberror("invalid_oob_value") || error.hasCode(50181) { return .invalidCode }
+        if error.isError("user_not_found") || error.hasCode(50034) { return .userNotFound }
+        return nil
+    }
+}
+
+/// Why a new code could not be sent.
+public struct ResendCodeError: DetailedError {
+    /// Everything the error carries.
+    public let details: NativeAuthErrorDetails
+    init(details: NativeAuthErrorDetails) { self.details = details }
+
+    static func classify(_ error: ServerError) -> ErrorKind? { nil }
+}
+
+/// Why a submitted password did not sign the user in.
+public struct PasswordRequiredError: DetailedError {
+    /// Everything the error carries.
+    public let details: NativeAuthErrorDetails
+    init(details: NativeAuthErrorDetails) { self.details = details }
+
+    /// The password is wrong or empty (`invalid_grant`, 50126). The state stays usable.
+    public var isInvalidPassword: Bool {
+        if case .invalidPassword = kind { return true }
+        return false
+    }
+    /// No user has this username (`user_not_found`).
+    public var isUserNotFound: Bool { kind == .userNotFound }
+
+    static func classify(_ error: ServerError) -> ErrorKind? {
+        if error.isError("invalid_grant") && (error.hasCode(50126) || error.suberror == nil) { return .invalidPassword(nil) }
+        if error.isError("user_not_found") || error.hasCode(50034) { return .userNotFound }
+        return nil
+    }
+}

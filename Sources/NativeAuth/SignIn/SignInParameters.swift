@@ -1,0 +1,53 @@
+public import Foundation
+
+/// What ``NativeAuthClient/signIn(_:)`` needs.
+public struct SignInParameters: Sendable, CustomStringConvertible {
+    /// The user's username (an email address).
+    public var username: String
+    /// The password, when the app asks for it up front; ignored when the server chooses a code.
+    public var password: String?
+    /// Scopes for the access token, beyond `openid profile offline_access` (always asked for).
+    public var scopes: [String]
+    /// The correlation id sent with every request of the flow; a new one when `nil`.
+    public var correlationId: UUID?
+
+    /// Creates sign-in parameters.
+    public init(username: String, password: String? = nil, scopes: [String] = [], correlationId: UUID? = nil) {
+        self.username = username
+        self.password = password
+        self.scopes = scopes
+        self.correlationId = correlationId
+    }
+
+    /// The parameters without the password.
+    public var description: String {
+        "SignInParameters(username: \(username), password: \(password == nil ? "nil" : "<redacted>"), scopes: \(scopes))"
+    }
+}
+
+/// A way the user can prove who they are in a second step (multi-factor) or register.
+public struct AuthMethod: Sendable, Hashable, CustomStringConvertible {
+    /// The server's id for the method, sent back to choose it.
+    public let id: String
+    /// The challenge type, such as `oob`.
+    public let challengeType: String
+    /// Where codes go.
+    public let channel: ChannelType
+    /// A masked hint of the contact, such as `a***e@co**o.com`.
+    public let loginHint: String
+
+    /// Creates a method (for tests and previews; the SDK makes them from server answers).
+    public init(id: String, challengeType: String = "oob", channel: ChannelType, loginHint: String) {
+        self.id = id
+        self.challengeType = challengeType
+        self.channel = channel
+        self.loginHint = loginHint
+    }
+
+    init(_ wire: WireAuthMethod) {
+        self.init(id: wire.id, challengeType: wire.challengeType, channel: wire.channel, loginHint: wire.loginHint)
+    }
+
+    /// The method's channel and hint.
+    public var description: String { "AuthMethod(\(id), \(channel), \(loginHint))" }
+}

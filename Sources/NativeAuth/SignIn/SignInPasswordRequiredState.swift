@@ -1,0 +1,32 @@
+public import Foundation
+
+/// The server wants the user's password to sign in.
+public final class SignInPasswordRequiredState: Sendable, CustomStringConvertible {
+    let core: StateCore
+
+    init(core: StateCore) { self.core = core }
+
+    /// The flow's correlation id.
+    public var correlationId: UUID { core.flow.correlationId }
+
+    /// Submits the password.
+    ///
+    /// - Returns: where sign-in goes next: signed in, or a second factor or method registration.
+    /// - Throws: ``PasswordRequiredError``. A wrong or empty password
+    ///   (``PasswordRequiredError/isInvalidPassword``) leaves this state usable.
+    public func submitPassword(_ password: String) async throws(PasswordRequiredError) -> SignInResult {
+        try await core.run(PasswordRequiredError.self) { token throws(PasswordRequiredError) in
+            guard !password.isEmpty else {
+                throw core.flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
+            }
+            return try await SignInFlow.exchange(
+                .tokenWithPassword(
+                    continuationToken: token, username: core.flow.username, password: Secret(password),
+                    scopes: core.flow.scopes),
+                flow: core.flow, as: PasswordRequiredError.self, classify: PasswordRequiredError.classify)
+        }
+    }
+
+    /// The state's name; never the token.
+    public var description: String { "SignInPasswordRequiredState()" }
+}

@@ -1,0 +1,36 @@
+/// Where ``NativeAuthClient/signIn(_:)`` leads.
+@nonexhaustive
+public enum SignInStartResult: Sendable {
+    /// A one-time code was sent; submit it on the state.
+    case codeRequired(SignInCodeRequiredState, sentTo: String, channel: ChannelType, codeLength: Int?)
+    /// The server wants the password; submit it on the state.
+    case passwordRequired(SignInPasswordRequiredState)
+    /// Signed in.
+    case completed(UserAccountResult)
+    /// A second factor is required; choose a method on the state.
+    case awaitingMFA(AwaitingMFAState, methods: [AuthMethod])
+    /// The user must register a strong authentication method first.
+    case strongAuthRegistrationRequired(RegisterStrongAuthState, methods: [AuthMethod])
+}
+
+/// Where a submitted code, password or second factor leads.
+@nonexhaustive
+public enum SignInResult: Sendable {
+    /// Signed in.
+    case completed(UserAccountResult)
+    /// A second factor is required; choose a method on the state.
+    case awaitingMFA(AwaitingMFAState, methods: [AuthMethod])
+    /// The user must register a strong authentication method first.
+    case strongAuthRegistrationRequired(RegisterStrongAuthState, methods: [AuthMethod])
+}
+
+extension SignInStartResult {
+    init(_ result: SignInResult) {
+        switch result {
+        case .completed(let account): self = .completed(account)
+        case .awaitingMFA(let state, let methods): self = .awaitingMFA(state, methods: methods)
+        case .strongAuthRegistrationRequired(let state, let methods):
+            self = .strongAuthRegistrationRequired(state, methods: methods)
+        }
+    }
+}

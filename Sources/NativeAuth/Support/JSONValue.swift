@@ -1,0 +1,331 @@
+import Foundation
+
+/// A JSON value, as found in token claims and server answers.
+public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
+    /// A string.
+    case string(String)
+    /// A number; integers up to 2^53 are exact.
+    case number(Double)
+    /// `true` or `false`.
+    case bool(Bool)
+    /// An array.
+    case array([JSONValue])
+    /// An object.
+    case object([String: JSONValue])
+    /// `null`.
+    case null
+
+    /// The string, when this is a string.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The number as an integer, when this is a whole number that fits in `Int`, or a string of one.
+    public var intValue: Int? {
+        switch self {
+        case .number(let value):
+            guard value.isFinite, value.rounded() == value, abs(value) < 9.0e15 else { return nil }
+            return Int(value)
+        case .string(let text):
+            return Int(text.trimmingCharacters(in: .whitespaces))
+        default:
+            return nil
+        }
+    }
+
+    /// The number, when this is a number.
+    public var doubleValue: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
+    /// The Boolean, when this is a Boolean.
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    /// The elements, when this is an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    /// The members, when this is an object.
+    public var objectValue: [String: JSONValue]? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+
+    /// The member `key`, when this is an object that has it.
+    public subscript(key: String) -> JSONValue? {
+        objectValue?[key]
+    }
+
+    /// The value written as compact JSON.
+    public var description: String {
+        switch self {
+        case .string(let value): return JSONValue.quoted(value)
+        case .number(let value):
+            if let int = intValue { return String(int) }
+            return value.isFinite ? String(value) : "null"
+        case .bool(let value): return value ? "true" : "false"
+        case .null: return "null"
+        case .array(let values): return "[" + values.map(\.description).joined(separator: ",") + "]"
+        case .object(let members):
+            let body = members.sorted { $0.key < $1.key }.map { JSONValue.quoted($0.key) + ":" + $0.value.description }
+            return "{" + body.joined(separator: ",") + "}"
+        }
+    }
+
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// Why a body is not JSON.
+struct JSONParseError: Error, Equatable {
+    let offset: Int
+    let reason: String
+}
+
+extension JSONValue {
+    /// The deepest nesting accepted; server answers are a few levels deep.
+    static let maximumDepth = 64
+
+    /// Parses `data` as one JSON value (RFC 8259), with a depth limit; never traps.
+    static func parse(_ data: Data) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: [UInt8](data))
+        return try parser.parseDocument()
+    }
+}
+
+private struct JSONParser {
+    let bytes: [UInt8]
+    var index = 0
+
+    init(bytes: [UInt8]) {
+        // A UTF-8 byte order mark is tolerated.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            self.bytes = Array(bytes.dropFirst(3))
+        } else {
+            self.bytes = bytes
+        }
+    }
+
+    mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+        skipWhitespace()
+        let value = try parseValue(depth: 0)
+        skipWhitespace()
+        guard index == bytes.count else { throw fail("unexpected data after the value") }
+        return value
+    }
+
+    func fail(_ reason: String) -> JSONParseError { JSONParseError(offset: index, reason: reason) }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    }
+
+    mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard depth <= JSONValue.maximumDepth else { throw fail("nested too deeply") }
+        guard index < bytes.count else { throw fail("unexpected end") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth)
+        case UInt8(ascii: "["): return try parseArray(depth: depth)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expect("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw fail("unexpected character")
+        }
+    }
+
+    mutating func expect(_ word: String) throws(JSONParseError) {
+        let utf8 = Array(word.utf8)
+        guard index + utf8.count <= bytes.count, Array(bytes[index..<index + utf8.count]) == utf8 else {
+            throw fail("invalid literal")
+        }
+        index += utf8.count
+    }
+
+    mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+        index += 1
+        var members: [String: JSONValue] = [:]
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a key") }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+            index += 1
+            skipWhitespace()
+            // A duplicated key keeps its first value, as most servers' parsers do.
+            let value = try parseValue(depth: depth + 1)
+            if members[key] == nil { members[key] = value }
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unexpected end") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            guard bytes[index] == UInt8(ascii: "}") else { throw fail("expected ',' or '}'") }
+            index += 1
+            return .object(members)
+        }
+    }
+
+    mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+        index += 1
+        var values: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(values)
+        }
+        while true {
+            skipWhitespace()
+            values.append(try parseValue(depth: depth + 1))
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unexpected end") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            guard bytes[index] == UInt8(ascii: "]") else { throw fail("expected ',' or ']'") }
+            index += 1
+            return .array(values)
+        }
+    }
+
+    mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid number") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid number") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid number") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        // Overflowing literals become ±infinity; callers treat non-finite numbers as absent.
+        return .number(Double(text) ?? .nan)
+    }
+
+    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    mutating func parseString() throws(JSONParseError) -> String {
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var runStart = index
+        func flush(_ parser: JSONParser, upTo end: Int, into view: inout String.UnicodeScalarView) {
+            if end > runStart {
+                view.append(contentsOf: String(decoding: parser.bytes[runStart..<end], as: UTF8.self).unicodeScalars)
+            }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                flush(self, upTo: index, into: &scalars)
+                index += 1
+                return String(scalars)
+            }
+            if byte < 0x20 { throw fail("control character in a string") }
+            if byte == UInt8(ascii: "\\") {
+                flush(self, upTo: index, into: &scalars)
+                index += 1
+                guard index < bytes.count else { throw fail("unexpected end") }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""): scalars.append("\"")
+                case UInt8(ascii: "\\"): scalars.append("\\")
+                case UInt8(ascii: "/"): scalars.append("/")
+                case UInt8(ascii: "b"): scalars.append("\u{08}")
+                case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "u"):
+                    let unit = try parseHex4()
+                    if (0xD800...0xDBFF).contains(unit) {
+                        // A high surrogate must be followed by an escaped low surrogate.
+                        if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                            index += 2
+                            let low = try parseHex4()
+                            if (0xDC00...0xDFFF).contains(low),
+                                let scalar = Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
+                            {
+                                scalars.append(scalar)
+                            } else {
+                                scalars.append("\u{FFFD}")
+                                if let scalar = Unicode.Scalar(low) { scalars.append(scalar) } else { scalars.append("\u{FFFD}") }
+                            }
+                        } else {
+                            scalars.append("\u{FFFD}")
+                        }
+                    } else if let scalar = Unicode.Scalar(unit) {
+                        scalars.append(scalar)
+                    } else {
+                        scalars.append("\u{FFFD}")
+                    }
+                default:
+                    throw fail("invalid escape")
+                }
+                runStart = index
+                continue
+            }
+            index += 1
+        }
+        throw fail("unterminated string")
+    }
+
+    mutating func parseHex4() throws(JSONParseError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw fail("unexpected end") }
+        var value: UInt32 = 0
+        for byte in bytes[index..<index + 4] {
+            value <<= 4
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value += UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value += UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value += UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw fail("invalid \\u escape")
+            }
+        }
+        index += 4
+        return value
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+
+/// The typed success answers of the API. Each decoder takes a 200 body that is not a redirect.
+
+/// `{continuation_token, expires_in?}`: initiate, the start and continue endpoints.
+struct ContinuationAnswer: Sendable, Equatable {
+    let continuationToken: Secret
+    let expiresIn: Int?
+
+    init(_ object: WireObject) throws(WireFailure) {
+        continuationToken = try object.requiredToken()
+        expiresIn = object.int("expires_in")
+    }
+}
+
+/// A code sent out of band: where to, how long it is.
+struct CodeChallenge: Sendable, Equatable {
+    let continuationToken: Secret
+    let channel: ChannelType
+    let sentTo: String
+    let codeLength: Int?
+    let interval: Int?
+}
+
+/// The answer of a challenge endpoint.
+enum ChallengeAnswer: Sendable, Equatable {
+    case code(CodeChallenge)
+    case password(continuationToken: Secret)
+    case preverified(continuationToken: Secret)
+
+    init(_ object: WireObject) throws(WireFailure) {
+        let token = try object.requiredToken()
+        switch object.string("challenge_type")?.lowercased() {
+        case "oob":
+            let codeLength = object.int("code_length").flatMap { (1...64).contains($0) ? $0 : nil }
+            self = .code(
+                CodeChallenge(
+                    continuationToken: token, channel: ChannelType(wire: object.string("challenge_channel")),
+                    sentTo: object.string("challenge_target_label") ?? object.string("challenge_target") ?? "",
+                    codeLength: codeLength, interval: object.int("interval")))
+        case "password":
+            self = .password(continuationToken: token)
+        case "preverified":
+            self = .preverified(continuationToken: token)
+        case let other:
+            throw .unexpected(.init(problem: .unknownValue(field: "challenge_type", value: other ?? "<missing>")))
+        }
+    }
+}
+
+/// An authentication method from an introspect endpoint.
+struct WireAuthMethod: Sendable, Equatable {
+    let id: String
+    let challengeType: String
+    let channel: ChannelType
+    let loginHint: String
+}
+
+/// `{continuation_token, methods}`: sign-in and register introspect.
+struct IntrospectAnswer: Sendable, Equatable {
+    let continuationToken: Secret
+    let methods: [WireAuthMethod]
+
+    init(_ object: WireObject) throws(WireFailure) {
+        continuationToken = try object.requiredToken()
+        methods = (object.array("methods") ?? []).compactMap { value -> WireAuthMethod? in
+            guard let members = value.objectValue else { return nil }
+            let method = WireObject(members)
+            guard let id = method.string("id"), !id.isEmpty else { return nil }
+            return WireAuthMethod(
+                id: id, challengeType: method.string("challenge_type") ?? "oob",
+                channel: ChannelType(wire: method.string("challenge_channel")),
+                loginHint: method.string("login_hint") ?? "")
+        }
+        guard !methods.isEmpty else { throw .unexpected(.init(problem: .missingField("methods"))) }
+    }
+}
+
+/// The token endpoint's success answer.
+struct TokenAnswer: Sendable, Equatable {
+    let tokenType: String
+    let accessToken: Secret
+    let refreshToken: Secret?
+    let idToken: Secret?
+    let scopes: [String]
+    let expiresIn: Int?
+    let clientInfo: String?
+    /// The server's `Date` header, for clock-skew correction.
+    let serverDate: Date?
+
+    init(_ object: WireObject, headers: HTTPResponse) throws(WireFailure) {
+        guard let access = object.string("access_token"), !access.isEmpty else {
+            throw .unexpected(.init(problem: .missingField("access_token")))
+        }
+        tokenType = object.string("token_type") ?? "Bearer"
+        accessToken = Secret(access)
+        refreshToken = object.string("refresh_token").flatMap { $0.isEmpty ? nil : Secret($0) }
+        idToken = object.string("id_token").flatMap { $0.isEmpty ? nil : Secret($0) }
+        scopes = object.list("scope")
+        expiresIn = object.int("expires_in").flatMap { $0 >= 0 ? $0 : nil }
+        clientInfo = object.string("client_info")
+        serverDate = headers.header("Date").flatMap(HTTPDate.parse)
+    }
+}
+
+/// `{continuation_token, poll_interval}` from reset-password submit.
+struct ResetSubmitAnswer: Sendable, Equatable {
+    let continuationToken: Secret
+    /// Seconds between polls, kept within 1…60.
+    let pollInterval: Int
+
+    init(_ object: WireObject) throws(WireFailure) {
+        continuationToken = try object.requiredToken()
+        pollInterval = min(max(object.int("poll_interval") ?? 2, 1), 60)
+    }
+}
+
+/// `{status, continuation_token}` from reset-password poll_completion.
+struct PollAnswer: Sendable, Equatable {
+    enum Status: Sendable, Equatable {
+        case notStarted, inProgress, succeeded, failed
+    }
+
+    let status: Status
+    let continuationToken: Secret?
+
+    init(_ object: WireObject) throws(WireFailure) {
+        switch object.string("status")?.lowercased() {
+        case "not_started": status = .notStarted
+        case "in_progress": status = .inProgress
+        case "succeeded": status = .succeeded
+        case "failed": status = .failed
+        case let other:
+            throw .unexpected(.init(problem: .unknownValue(field: "status", value: other ?? "<missing>")))
+        }
+        continuationToken = object.string("continuation_token").flatMap { $0.isEmpty ? nil : Secret($0) }
+        if status == .succeeded, continuationToken == nil {
+            throw .unexpected(.init(problem: .missingField("continuation_token")))
+        }
+    }
+}
+
+extension WireObject {
+    func requiredToken() throws(WireFailure) -> Secret {
+        guard let token = string("continuation_token"), !token.isEmpty else {
+            throw .unexpected(.init(problem: .missingField("continuation_token")))
+        }
+        return Secret(token)
+    }
+}
+
+/// RFC 7231 dates (`Sun, 06 Nov 1994 08:49:37 GMT`).
+enum HTTPDate {
+    static func parse(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)
+    }
+}

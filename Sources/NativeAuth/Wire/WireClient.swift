@@ -1,0 +1,111 @@
+import Foundation
+
+/// Sends ``WireCall``s through the transport and sorts every answer into a success body or a
+/// ``WireFailure``. The one place where transport errors are wrapped.
+struct WireClient: Sendable {
+    let transport: any HTTPTransport
+    let builder: RequestBuilder
+    let log: Log
+
+    /// A successful answer: its JSON object and the response it came in.
+    struct Reply: Sendable {
+        let object: WireObject
+        let response: HTTPResponse
+    }
+
+    func send(_ call: WireCall, correlationId: UUID) async throws(WireFailure) -> Reply {
+        let endpoint = call.endpoint.rawValue
+        guard !Task.isCancelled else {
+            log(.debug, "request not sent: task cancelled", ["endpoint": endpoint], correlationId: correlationId)
+            throw .cancelled
+        }
+        let request = builder.request(for: call, correlationId: correlationId)
+        log(
+            .debug, "request sent",
+            ["endpoint": endpoint, "fields": builder.form(for: call).names.joined(separator: ",")],
+            correlationId: correlationId)
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(request)
+        } catch {
+            if error is CancellationError || Task.isCancelled || (error as? URLError)?.code == .cancelled {
+                log(.debug, "request cancelled", ["endpoint": endpoint], correlationId: correlationId)
+                throw .cancelled
+            }
+            log(
+                .warning, "no answer from the server",
+                ["endpoint": endpoint, "error": Self.describe(error)], correlationId: correlationId)
+            throw .transport(error)
+        }
+        do {
+            let object = try Self.classify(response)
+            log(.debug, "answer received", ["endpoint": endpoint, "status": "\(response.statusCode)"], correlationId: correlationId)
+            return Reply(object: object, response: response)
+        } catch {
+            log(.debug, "answer received", Self.metadata(for: error, endpoint: endpoint), correlationId: correlationId)
+            throw error
+        }
+    }
+
+    /// Sorts a response: a success object, or the failure it stands for.
+    static func classify(_ response: HTTPResponse) throws(WireFailure) -> WireObject {
+        let status = response.statusCode
+        let contentType = response.header("Content-Type")
+        func unexpected(_ problem: UnexpectedAnswer.Problem) -> WireFailure {
+            .unexpected(
+                UnexpectedAnswer(
+                    status: status, contentType: contentType, problem: problem, bodyLength: response.body.count))
+        }
+        let object: WireObject?
+        if response.body.isEmpty {
+            object = nil
+        } else if case .object(let members)? = try? JSONValue.parse(response.body) {
+            object = WireObject(members)
+        } else {
+            object = nil
+        }
+        switch status {
+        case 200...299:
+            guard let object else {
+                throw unexpected(response.body.isEmpty ? .emptyBody : (isJSON(response.body) ? .notAnObject : .notJSON))
+            }
+            if object.string("challenge_type")?.lowercased() == "redirect" {
+                throw .redirect(reason: object.string("redirect_reason"))
+            }
+            return object
+        case 400...499:
+            guard let object, let error = ServerError(status: status, object: object) else {
+                throw unexpected(response.body.isEmpty ? .emptyBody : (object == nil ? .notJSON : .missingField("error")))
+            }
+            throw .server(error)
+        default:
+            // 1xx, 3xx (never followed) and 5xx: what came back is kept, the body is not.
+            throw unexpected(.status)
+        }
+    }
+
+    private static func isJSON(_ body: Data) -> Bool { (try? JSONValue.parse(body)) != nil }
+
+    static func describe(_ error: any Error) -> String {
+        if let urlError = error as? URLError { return "URLError \(urlError.code.rawValue)" }
+        return String(describing: type(of: error))
+    }
+
+    static func metadata(for failure: WireFailure, endpoint: String) -> [String: String] {
+        var metadata = ["endpoint": endpoint]
+        switch failure {
+        case .server(let error):
+            metadata["status"] = "\(error.status)"
+            metadata["error"] = error.error
+            if let suberror = error.suberror { metadata["suberror"] = suberror }
+            if !error.errorCodes.isEmpty { metadata["error_codes"] = error.errorCodes.map(String.init).joined(separator: ",") }
+        case .unexpected(let answer):
+            metadata["problem"] = answer.summary
+        case .redirect(let reason):
+            metadata["redirect"] = reason ?? ""
+        case .cancelled, .transport:
+            break
+        }
+        return metadata
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Why a call did not produce the answer its step expects.
+enum WireFailure: Error, Sendable {
+    /// The calling task was cancelled; nothing more is sent.
+    case cancelled
+    /// No answer: the transport threw (no connection, timeout, reset).
+    case transport(any Error)
+    /// An answer the API does not give: not JSON, wrong status, a missing field.
+    case unexpected(UnexpectedAnswer)
+    /// A documented error answer.
+    case server(ServerError)
+    /// `challenge_type: redirect`: the server needs a browser.
+    case redirect(reason: String?)
+}
+
+/// What came back when the answer was not one the API gives.
+struct UnexpectedAnswer: Sendable, Equatable {
+    enum Problem: Sendable, Equatable {
+        case status
+        case emptyBody
+        case notJSON
+        case notAnObject
+        case missingField(String)
+        case unknownValue(field: String, value: String)
+    }
+
+    var status: Int?
+    var contentType: String?
+    var problem: Problem
+    var bodyLength: Int = 0
+
+    init(status: Int? = nil, contentType: String? = nil, problem: Problem, bodyLength: Int = 0) {
+        self.status = status
+        self.contentType = contentType
+        self.problem = problem
+        self.bodyLength = bodyLength
+    }
+
+    /// What came back, without the body: status, content type, length and the problem.
+    var summary: String {
+        var text: String
+        switch problem {
+        case .status: text = "an unexpected HTTP status"
+        case .emptyBody: text = "an empty body"
+        case .notJSON: text = "a body that is not JSON"
+        case .notAnObject: text = "a JSON body that is not an object"
+        case .missingField(let field): text = "an answer without '\(field)'"
+        case .unknownValue(let field, let value):
+            text = "an unknown value '\(value.prefix(40))' for '\(field)'"
+        }
+        if let status { text += ", status \(status)" }
+        if let contentType { text += ", content type \(contentType.prefix(80))" }
+        if bodyLength > 0 { text += ", \(bodyLength) bytes" }
+        return text
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// A JSON object from a server answer, read leniently.
+///
+/// Keys are matched after trimming white space (a published sample has `"challenge_target_label "`),
+/// and numbers are accepted as JSON numbers or numeric strings.
+struct WireObject: Sendable, Equatable {
+    let members: [String: JSONValue]
+
+    init(_ members: [String: JSONValue]) {
+        var trimmed: [String: JSONValue] = [:]
+        for (key, value) in members {
+            let name = key.trimmingCharacters(in: .whitespacesAndNewlines)
+            if key == name || trimmed[name] == nil { trimmed[name] = value }
+        }
+        self.members = trimmed
+    }
+
+    func string(_ key: String) -> String? {
+        switch members[key] {
+        case .string(let value): value
+        case .number(let value) where value.isFinite: JSONValue.number(value).description
+        default: nil
+        }
+    }
+
+    func int(_ key: String) -> Int? { members[key]?.intValue }
+    func bool(_ key: String) -> Bool? {
+        switch members[key] {
+        case .bool(let value): value
+        case .string(let text): ["true": true, "false": false][text.lowercased()]
+        default: nil
+        }
+    }
+    func array(_ key: String) -> [JSONValue]? { members[key]?.arrayValue }
+    func object(_ key: String) -> WireObject? { members[key]?.objectValue.map(WireObject.init) }
+
+    /// A list of integers: a JSON array of numbers or numeric strings, or a single number.
+    func intList(_ key: String) -> [Int] {
+        switch members[key] {
+        case .array(let values): values.compactMap(\.intValue)
+        case let value?: value.intValue.map { [$0] } ?? []
+        case nil: []
+        }
+    }
+
+    /// Attribute names from `[{"name": …}]` or `["…"]`.
+    func attributeNames(_ key: String) -> [String] {
+        (array(key) ?? []).compactMap { $0.stringValue ?? $0["name"]?.stringValue }
+    }
+
+    /// A space- or comma-separated list.
+    func list(_ key: String) -> [String] {
+        (string(key) ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+    }
+}
