@@ -147,7 +147,7 @@ actor AccountManager {
         let answer: TokenAnswer
         do {
             let reply = try await wire.send(.tokenRefresh(refreshToken: Secret(refreshToken), scopes: scopes), correlationId: correlationId)
-            answer = try TokenAnswer(reply.object, headers: reply.response)
+            answer = try reply.decode { reply throws(WireFailure) in try TokenAnswer(reply.object, headers: reply.response) }
         } catch {
             let failure = RetrieveAccessTokenError(error, correlationId: correlationId) { server in
                 server.isError("invalid_grant") ? .refreshTokenExpired : nil

@@ -15,7 +15,7 @@ struct FlowContext: Sendable {
     ) async throws(E) -> T {
         do {
             let reply = try await client.wire.send(call, correlationId: correlationId)
-            return try decode(reply)
+            return try reply.decode(decode)
         } catch {
             throw E(error, correlationId: correlationId, classify: classify)
         }

@@ -50,7 +50,7 @@ enum SignInFlow {
         let answer: TokenAnswer
         do {
             let reply = try await flow.client.wire.send(call, correlationId: flow.correlationId)
-            answer = try TokenAnswer(reply.object, headers: reply.response)
+            answer = try reply.decode { reply throws(WireFailure) in try TokenAnswer(reply.object, headers: reply.response) }
         } catch .server(let error) where error.isSuberror("mfa_required") && error.continuationToken != nil {
             return try await awaitingMFA(token: error.continuationToken ?? Secret(""), flow: flow, as: E.self)
         } catch .server(let error) where error.isSuberror("registration_required") && error.continuationToken != nil {

@@ -11,6 +11,19 @@ struct WireClient: Sendable {
     struct Reply: Sendable {
         let object: WireObject
         let response: HTTPResponse
+
+        /// Decodes the answer; an answer missing what the step needs is reported with the
+        /// response's status, content type and length.
+        func decode<T>(_ body: (Reply) throws(WireFailure) -> T) throws(WireFailure) -> T {
+            do {
+                return try body(self)
+            } catch .unexpected(var answer) {
+                answer.status = answer.status ?? response.statusCode
+                answer.contentType = answer.contentType ?? response.header("Content-Type")
+                answer.bodyLength = response.body.count
+                throw .unexpected(answer)
+            }
+        }
     }
 
     func send(_ call: WireCall, correlationId: UUID) async throws(WireFailure) -> Reply {

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+@testable import NativeAuth
+
+/// A transport that answers from a script, in order, and records every request.
+/// A request beyond the script, or to another endpoint than the script expects, fails the test.
+final class ScriptedTransport: HTTPTransport, Sendable {
+    enum Answer: Sendable {
+        case response(HTTPResponse)
+        case failure(URLError.Code)
+    }
+
+    private let script: Locked<[(endpoint: String, answer: Answer)]>
+    private let received = Locked<[HTTPRequest]>([])
+
+    init(_ script: [(String, Answer)] = []) {
+        self.script = Locked(script.map { (endpoint: $0.0, answer: $0.1) })
+    }
+
+    func then(_ endpoint: String, _ answer: Answer) {
+        script.withLock { $0.append((endpoint, answer)) }
+    }
+
+    var requests: [HTTPRequest] { received.current }
+    var remaining: Int { script.current.count }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        received.withLock { $0.append(request) }
+        let next = script.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        guard let next else {
+            Issue.record("unexpected request to \(request.url.path)")
+            throw URLError(.resourceUnavailable)
+        }
+        #expect(request.url.path.hasSuffix("/" + next.endpoint), "expected \(next.endpoint), got \(request.url.path)")
+        switch next.answer {
+        case .response(let response): return response
+        case .failure(let code): throw URLError(code)
+        }
+    }
+}
+
+extension ScriptedTransport.Answer {
+    static func json(_ status: Int = 200, _ body: String, headers: [String: String] = [:]) -> Self {
+        var all = ["Content-Type": "application/json; charset=utf-8"]
+        all.merge(headers) { $1 }
+        return .response(HTTPResponse(statusCode: status, headers: all, body: Data(body.utf8)))
+    }
+
+    static func raw(_ status: Int, contentType: String?, _ body: String) -> Self {
+        .response(
+            HTTPResponse(
+                statusCode: status, headers: contentType.map { ["Content-Type": $0] } ?? [:], body: Data(body.utf8)))
+    }
+
+    static func error(
+        _ error: String, suberror: String? = nil, codes: [Int] = [], token: String? = nil, status: Int = 400,
+        extra: String = ""
+    ) -> Self {
+        var fields = ["\"error\":\"\(error)\"", "\"error_description\":\"AADSTS\(codes.first ?? 0): test.\""]
+        if let suberror { fields.append("\"suberror\":\"\(suberror)\"") }
+        fields.append("\"error_codes\":[\(codes.map(String.init).joined(separator: ","))]")
+        if let token { fields.append("\"continuation_token\":\"\(token)\"") }
+        if !extra.isEmpty { fields.append(extra) }
+        return .json(status, "{" + fields.joined(separator: ",") + "}")
+    }
+
+    static func token(_ token: String) -> Self { .json(200, "{\"continuation_token\":\"\(token)\"}") }
+
+    static func oob(_ token: String, length: Int = 8) -> Self {
+        .json(
+            200,
+            "{\"continuation_token\":\"\(token)\",\"challenge_type\":\"oob\",\"binding_method\":\"prompt\",\"challenge_channel\":\"email\",\"challenge_target_label\":\"a***e@ex**e.com\",\"code_length\":\(length),\"interval\":300}"
+        )
+    }
+
+    static func password(_ token: String) -> Self {
+        .json(200, "{\"continuation_token\":\"\(token)\",\"challenge_type\":\"password\"}")
+    }
+
+    static func redirect(_ reason: String = "Native auth is not supported for this flow.") -> Self {
+        .json(200, "{\"challenge_type\":\"redirect\",\"redirect_reason\":\"\(reason)\"}")
+    }
+
+    static func tokens(
+        access: String = "access-1", refresh: String? = "refresh-1", idToken: String = TestTokens.idToken(),
+        expiresIn: Int = 3600, scope: String = "openid profile offline_access"
+    ) -> Self {
+        var fields = [
+            "\"token_type\":\"Bearer\"", "\"scope\":\"\(scope)\"", "\"expires_in\":\(expiresIn)",
+            "\"access_token\":\"\(access)\"", "\"id_token\":\"\(idToken)\"",
+        ]
+        if let refresh { fields.append("\"refresh_token\":\"\(refresh)\"") }
+        return .json(200, "{" + fields.joined(separator: ",") + "}")
+    }
+}
+
+enum TestTokens {
+    static func idToken(
+        username: String = "ada@example.com", oid: String = "00000000-0000-0000-0000-0000000000a1",
+        extra: String = ""
+    ) -> String {
+        let header = Base64URL.encode(Data("{\"alg\":\"none\",\"typ\":\"JWT\"}".utf8))
+        var payload =
+            "{\"sub\":\"sub-\(oid)\",\"oid\":\"\(oid)\",\"tid\":\"tenant-1\",\"preferred_username\":\"\(username)\",\"name\":\"Ada\",\"email\":\"\(username)\",\"iat\":1800000000,\"exp\":1800003600"
+        if !extra.isEmpty { payload += "," + extra }
+        payload += "}"
+        return header + "." + Base64URL.encode(Data(payload.utf8)) + "."
+    }
+}
+
+/// Decodes a form body into ordered pairs, for assertions.
+func formFields(_ request: HTTPRequest) -> [String] {
+    guard let body = request.body, let text = String(data: body, encoding: .utf8), !text.isEmpty else { return [] }
+    return text.split(separator: "&").map { pair in
+        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
+            String($0).removingPercentEncoding ?? String($0)
+        }
+        return parts.joined(separator: "=")
+    }
+}
+
+func testConfiguration(
+    challengeTypes: Set<ChallengeType> = [.oob, .password], capabilities: Set<Capability> = [],
+    logger: (any NativeAuthLogger)? = nil
+) -> NativeAuthConfiguration {
+    // The test authority is fixed and valid; a failure here is a test bug.
+    var configuration = try? NativeAuthConfiguration(
+        clientId: "client-1", tenantSubdomain: "contoso", challengeTypes: challengeTypes,
+        capabilities: capabilities)
+    configuration?.logger = logger
+    return configuration ?? { preconditionFailure("test configuration") }()
+}
