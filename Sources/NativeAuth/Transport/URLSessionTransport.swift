@@ -4,12 +4,165 @@ public import Foundation
     public import FoundationNetworking
 #endif
 
-/// Temporary minimal transport.
+/// The default ``HTTPTransport``: sends each request with a `URLSession` of its own.
+///
+/// The transport returns every response the server sends, whatever its status code, and never
+/// follows a redirect: a `3xx` comes back as an ``HTTPResponse`` with its `Location` header and
+/// body, for the caller to judge. It keeps no cookies and caches nothing.
+///
+/// Create one transport and share it: copies of a transport share one `URLSession`, which is
+/// invalidated when the last copy goes away.
+///
+/// ```swift
+/// let transport = URLSessionTransport(timeout: 15)
+/// let response = try await transport.send(HTTPRequest(method: "GET", url: url))
+/// ```
+///
+/// `send(_:)` throws the `URLError` of a failed exchange as it is (no connection, a timeout, a
+/// reset), and `CancellationError` when the calling task is cancelled.
 public struct URLSessionTransport: HTTPTransport {
-    /// Creates the transport.
-    public init() {}
-    /// Sends the request.
+    /// The request timeout used when none is given, in seconds.
+    public static let defaultTimeout: TimeInterval = 30
+
+    /// The timeout of each request, in seconds, as applied.
+    ///
+    /// This is the `timeout` given to ``init(timeout:configuration:)``, or ``defaultTimeout`` when
+    /// that was not a positive number. With FoundationNetworking (Linux), which counts timeouts in
+    /// whole seconds, it is rounded up to a whole number of seconds.
+    public let timeout: TimeInterval
+
+    private let session: SessionOwner
+
+    /// Creates a transport with a `URLSession` of its own.
+    ///
+    /// - Parameters:
+    ///   - timeout: How long a request may wait for data before it fails with
+    ///     `URLError(.timedOut)`, in seconds. A value that is not a positive number means
+    ///     ``defaultTimeout``. FoundationNetworking (Linux) counts whole seconds, so there the
+    ///     value is rounded up.
+    ///   - configuration: The starting configuration; the transport works on its own copy. Whatever
+    ///     it says, cookies are off, there is no URL cache, and the request timeout is `timeout`.
+    public init(
+        timeout: TimeInterval = URLSessionTransport.defaultTimeout,
+        configuration: URLSessionConfiguration = .ephemeral
+    ) {
+        let applied = Self.appliedTimeout(timeout)
+        self.timeout = applied
+        self.session = SessionOwner(configuration: Self.prepared(configuration, timeout: applied))
+    }
+
+    /// Sends `request` and returns the server's response, whatever its status code.
+    ///
+    /// A redirect is returned as it is, never followed. Response header names are kept as the
+    /// server sent them; look them up with ``HTTPResponse/header(_:)``.
+    ///
+    /// - Throws: `CancellationError` when the calling task is cancelled, before or while the request
+    ///   is in flight; the `URLError` of a failed exchange, as Foundation reported it (for example
+    ///   `.notConnectedToInternet`, `.timedOut`, `.networkConnectionLost`); `URLError(.badServerResponse)`
+    ///   when the answer is not an HTTP response.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        throw URLError(.notConnectedToInternet)
+        try Task.checkCancellation()
+        let (data, response) = try await session.load(urlRequest(for: request))
+        guard let httpResponse = response as? HTTPURLResponse else {
+            throw URLError(.badServerResponse)
+        }
+        return HTTPResponse(
+            statusCode: httpResponse.statusCode,
+            headers: Self.headers(of: httpResponse),
+            body: data
+        )
+    }
+
+    // MARK: Building and reading
+
+    private func urlRequest(for request: HTTPRequest) -> URLRequest {
+        var urlRequest = URLRequest(
+            url: request.url,
+            cachePolicy: .reloadIgnoringLocalCacheData,
+            timeoutInterval: timeout
+        )
+        urlRequest.httpMethod = request.method
+        urlRequest.httpShouldHandleCookies = false
+        for (name, value) in request.headers {
+            urlRequest.setValue(value, forHTTPHeaderField: name)
+        }
+        urlRequest.httpBody = request.body
+        return urlRequest
+    }
+
+    private static func headers(of response: HTTPURLResponse) -> [String: String] {
+        var headers: [String: String] = [:]
+        for (name, value) in response.allHeaderFields {
+            guard let name = name as? String else { continue }
+            headers[name] = (value as? String) ?? String(describing: value)
+        }
+        return headers
+    }
+
+    private static func appliedTimeout(_ timeout: TimeInterval) -> TimeInterval {
+        let positive = timeout.isFinite && timeout > 0 ? timeout : defaultTimeout
+        #if canImport(FoundationNetworking)
+            // FoundationNetworking truncates the timeout to whole seconds, so 0.5 s would time out at once.
+            return positive.rounded(.up)
+        #else
+            return positive
+        #endif
+    }
+
+    private static func prepared(_ configuration: URLSessionConfiguration, timeout: TimeInterval)
+        -> URLSessionConfiguration
+    {
+        let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        copy.httpShouldSetCookies = false
+        copy.httpCookieAcceptPolicy = .never
+        copy.httpCookieStorage = nil
+        copy.urlCache = nil
+        copy.urlCredentialStorage = nil
+        copy.requestCachePolicy = .reloadIgnoringLocalCacheData
+        copy.timeoutIntervalForRequest = timeout
+        return copy
+    }
+}
+
+// MARK: - Session
+
+/// Owns the `URLSession` of a transport and its copies, and invalidates it when they are all gone.
+///
+/// A `URLSession` keeps its delegate, and itself, alive until it is invalidated; the owner lets
+/// the session go once no transport can use it any more. Requests in flight finish first.
+private final class SessionOwner: Sendable {
+    private let session: URLSession
+    private let delegate = URLSessionTransport.SessionDelegate()
+
+    init(configuration: URLSessionConfiguration) {
+        // The delegate is the session's, not a task's: FoundationNetworking asks only the session's
+        // delegate about redirects.
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// Runs one data task for `request` and returns its body and response.
+    ///
+    /// - Throws: `CancellationError` when the calling task is cancelled, before or while the data
+    ///   task runs (the data task is then cancelled); otherwise the error the data task ends with.
+    func load(_ request: URLRequest) async throws -> (Data, URLResponse) {
+        let exchange = URLSessionTransport.Exchange()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard exchange.begin(continuation) else { return }
+                let task = session.dataTask(with: request)
+                delegate.register(exchange, for: task)
+                if exchange.attach(task) {
+                    task.resume()
+                } else {
+                    delegate.unregister(task)
+                }
+            }
+        } onCancel: {
+            exchange.cancel()
+        }
     }
 }

@@ -1,0 +1,189 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension URLSessionTransport {
+    /// The delegate of a transport's session: it gathers each data task's response and body for its
+    /// ``Exchange``, and refuses every redirect, so a `3xx` reaches the caller as the response it is.
+    ///
+    /// Data tasks report through this delegate rather than a completion handler because
+    /// FoundationNetworking (Linux) drops the body of a refused redirect when it calls a completion
+    /// handler, and never completes a `401` that carries a `WWW-Authenticate: Basic` challenge
+    /// unless the session's delegate answers that challenge.
+    ///
+    /// `@unchecked Sendable` is safe: `exchanges` is read and written only while `lock` is held,
+    /// and nothing is called out while it is held.
+    final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        private let lock = NSLock()
+        private var exchanges: [Int: Exchange] = [:]
+
+        override init() {
+            super.init()
+        }
+
+        /// Routes the events of `task` to `exchange`, until the task completes or is unregistered.
+        func register(_ exchange: Exchange, for task: URLSessionTask) {
+            lock.withLock { exchanges[task.taskIdentifier] = exchange }
+        }
+
+        /// Stops routing the events of `task`; returns the exchange they went to.
+        @discardableResult
+        func unregister(_ task: URLSessionTask) -> Exchange? {
+            lock.withLock { exchanges.removeValue(forKey: task.taskIdentifier) }
+        }
+
+        private func exchange(for task: URLSessionTask) -> Exchange? {
+            lock.withLock { exchanges[task.taskIdentifier] }
+        }
+
+        func urlSession(
+            _ session: URLSession,
+            dataTask: URLSessionDataTask,
+            didReceive response: URLResponse,
+            completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+        ) {
+            exchange(for: dataTask)?.receive(response)
+            completionHandler(.allow)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            exchange(for: dataTask)?.append(data)
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            unregister(task)?.complete(error: error, fallbackResponse: task.response)
+        }
+
+        func urlSession(
+            _ session: URLSession,
+            task: URLSessionTask,
+            willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest,
+            completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
+        }
+
+        #if canImport(FoundationNetworking)
+            /// Ends the exchange with the `401` (or `407`) that raised an HTTP authentication challenge.
+            ///
+            /// FoundationNetworking offers the challenge before completing the task, and with no
+            /// credential to try it never completes it. The transport answers with the response as it
+            /// is, like Apple platforms do when no credential is available, and cancels the challenge so
+            /// the data task ends.
+            func urlSession(
+                _ session: URLSession,
+                task: URLSessionTask,
+                didReceive challenge: URLAuthenticationChallenge,
+                completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+            ) {
+                guard let response = challenge.failureResponse as? HTTPURLResponse, let exchange = unregister(task)
+                else {
+                    completionHandler(.performDefaultHandling, nil)
+                    return
+                }
+                exchange.complete(error: nil, fallbackResponse: response)
+                completionHandler(.cancelAuthenticationChallenge, nil)
+            }
+        #endif
+    }
+
+    /// One request in flight: the continuation of the calling task, the data task, and the response
+    /// and body gathered so far.
+    ///
+    /// The calling task, its cancellation handler and the session delegate all reach it; it makes
+    /// sure the continuation is resumed exactly once.
+    ///
+    /// `@unchecked Sendable` is safe: every stored property is read and written only while `lock`
+    /// is held, and nothing is called out while it is held.
+    final class Exchange: @unchecked Sendable {
+        typealias Outcome = (Data, URLResponse)
+
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<Outcome, any Error>?
+        private var task: URLSessionDataTask?
+        private var response: URLResponse?
+        private var body = Data()
+        private var isCancelled = false
+        private var isFinished = false
+
+        /// Keeps `continuation` for the outcome. Resumes it at once with `CancellationError`, and
+        /// returns `false`, when the calling task was already cancelled.
+        func begin(_ continuation: CheckedContinuation<Outcome, any Error>) -> Bool {
+            let cancelled = lock.withLock {
+                if !isCancelled { self.continuation = continuation }
+                return isCancelled
+            }
+            if cancelled { continuation.resume(throwing: CancellationError()) }
+            return !cancelled
+        }
+
+        /// Keeps `task` for cancellation. Returns `false`, and cancels the task, when the exchange
+        /// ended before the task could start.
+        func attach(_ task: URLSessionDataTask) -> Bool {
+            let ended = lock.withLock {
+                if !isCancelled && !isFinished { self.task = task }
+                return isCancelled || isFinished
+            }
+            if ended { Self.cancelLater(task) }
+            return !ended
+        }
+
+        /// Starts the body over for a (new) response.
+        func receive(_ response: URLResponse) {
+            lock.withLock {
+                self.response = response
+                body = Data()
+            }
+        }
+
+        /// Adds a piece of the body.
+        func append(_ data: Data) {
+            lock.withLock { body.append(data) }
+        }
+
+        /// Ends the exchange with the data task's outcome, unless it ended already.
+        ///
+        /// With no `error`, the outcome is the body gathered and the response received, or
+        /// `fallbackResponse` when none was; with neither, `URLError(.badServerResponse)`.
+        func complete(error: (any Error)?, fallbackResponse: URLResponse?) {
+            let (pending, result): (CheckedContinuation<Outcome, any Error>?, Result<Outcome, any Error>) =
+                lock.withLock {
+                    isFinished = true
+                    task = nil
+                    defer { continuation = nil }
+                    if let error { return (continuation, .failure(error)) }
+                    guard let response = response ?? fallbackResponse else {
+                        return (continuation, .failure(URLError(.badServerResponse)))
+                    }
+                    return (continuation, .success((body, response)))
+                }
+            pending?.resume(with: result)
+        }
+
+        /// Ends the exchange at once with `CancellationError`, and cancels the data task.
+        func cancel() {
+            let (pending, running): (CheckedContinuation<Outcome, any Error>?, URLSessionDataTask?) =
+                lock.withLock {
+                    isCancelled = true
+                    defer {
+                        continuation = nil
+                        task = nil
+                    }
+                    return (continuation, task)
+                }
+            pending?.resume(throwing: CancellationError())
+            if let running { Self.cancelLater(running) }
+        }
+
+        /// Cancels `task` from a dispatch queue.
+        ///
+        /// In FoundationNetworking `URLSessionTask.cancel()` waits for the session's work queue; a
+        /// task cancellation handler must not block, so it does not make that call itself.
+        private static func cancelLater(_ task: URLSessionDataTask) {
+            DispatchQueue.global(qos: .utility).async { task.cancel() }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import NativeAuth
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// When no whole response arrives, the transport throws the `URLError` as Foundation reported it.
+@Suite("URLSessionTransport: failed exchanges", .timeLimit(.minutes(1)))
+struct URLSessionTransportFailureTests {
+    @Test("a server that closes without answering makes send throw a URLError")
+    func closedWithoutAnswer() async throws {
+        let server = try LoopbackHTTPServer { _ in .closeWithoutAnswer }
+        defer { server.stop() }
+
+        await #expect(throws: URLError.self) {
+            try await URLSessionTransport().send(HTTPRequest(method: "POST", url: server.url("/token")))
+        }
+        #expect(!server.requests.isEmpty)
+    }
+
+    @Test("a connection reset makes send throw a URLError")
+    func connectionReset() async throws {
+        let server = try LoopbackHTTPServer { _ in .reset }
+        defer { server.stop() }
+
+        await #expect(throws: URLError.self) {
+            try await URLSessionTransport().send(HTTPRequest(method: "GET", url: server.url("/")))
+        }
+    }
+
+    @Test("a body cut short of its Content-Length makes send throw a URLError")
+    func truncatedBody() async throws {
+        let server = try LoopbackHTTPServer { _ in
+            .truncatedBody(status: 200, declaredLength: 1000, body: Data(#"{"access_token":"#.utf8))
+        }
+        defer { server.stop() }
+
+        await #expect(throws: URLError.self) {
+            try await URLSessionTransport().send(HTTPRequest(method: "GET", url: server.url("/token")))
+        }
+    }
+
+    @Test("a port nobody listens on makes send throw URLError(.cannotConnectToHost)")
+    func connectionRefused() async throws {
+        let server = try LoopbackHTTPServer { _ in .text(200, "") }
+        let url = server.url("/gone")
+        server.stop()
+
+        let error = await #expect(throws: URLError.self) {
+            try await URLSessionTransport().send(HTTPRequest(method: "GET", url: url))
+        }
+        #expect(error?.code == .cannotConnectToHost)
+    }
+
+    @Test("a server that never answers makes send throw URLError(.timedOut) soon after the timeout")
+    func timeout() async throws {
+        let gate = LoopbackHTTPServer.Gate()
+        let server = try LoopbackHTTPServer { _ in .hold(gate, then: .text(200, "too late")) }
+        defer { server.stop() }
+        let transport = URLSessionTransport(timeout: 1)
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = await #expect(throws: URLError.self) {
+            try await transport.send(HTTPRequest(method: "GET", url: server.url("/slow")))
+        }
+        let elapsed = clock.now - start
+
+        #expect(error?.code == .timedOut)
+        #expect(elapsed < .seconds(15))
+        gate.open()
+    }
+
+    @Test("an answer that is not an HTTP response makes send throw URLError(.badServerResponse)")
+    func notHTTP() async throws {
+        let url = try #require(URL(string: "data:text/plain;charset=utf-8,not%20http"))
+
+        let error = await #expect(throws: URLError.self) {
+            try await URLSessionTransport().send(HTTPRequest(method: "GET", url: url))
+        }
+        #expect(error?.code == .badServerResponse)
+    }
+}
