@@ -1,0 +1,194 @@
+/// One user attribute value: a string, a whole number, a number or a Boolean.
+///
+/// Written as a literal: `"Oslo"`, `42`, `1.5`, `true`.
+public enum UserAttributeValue: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, CustomStringConvertible
+{
+    /// A string.
+    case string(String)
+    /// A whole number.
+    case int(Int)
+    /// A number; must be finite.
+    case double(Double)
+    /// A Boolean.
+    case bool(Bool)
+
+    /// A string value.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// A whole-number value.
+    public init(integerLiteral value: Int) { self = .int(value) }
+    /// A number value.
+    public init(floatLiteral value: Double) { self = .double(value) }
+    /// A Boolean value.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+
+    /// The value as JSON.
+    public var description: String { json?.description ?? "invalid" }
+
+    var json: JSONValue? {
+        switch self {
+        case .string(let value): .string(value)
+        case .int(let value): .number(Double(value))
+        case .double(let value): value.isFinite ? .number(value) : nil
+        case .bool(let value): .bool(value)
+        }
+    }
+}
+
+/// The attributes of a user signing up: the well-known ones by name, and custom `extension_…` ones.
+///
+/// ```swift
+/// var attributes: UserAttributes = ["displayName": "Ada", "city": "Oslo"]
+/// attributes.jobTitle = "Engineer"
+/// attributes["extension_0123abcd_loyaltyNumber"] = 42
+/// ```
+public struct UserAttributes: Sendable, Hashable, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+    /// The values by attribute name.
+    public private(set) var values: [String: UserAttributeValue]
+
+    /// Creates attributes from a dictionary literal.
+    public init(dictionaryLiteral elements: (String, UserAttributeValue)...) {
+        values = [:]
+        for (name, value) in elements { values[name] = value }
+    }
+
+    /// Creates attributes from a dictionary.
+    public init(_ values: [String: UserAttributeValue] = [:]) { self.values = values }
+
+    /// The value of attribute `name`; set `nil` to remove it.
+    public subscript(name: String) -> UserAttributeValue? {
+        get { values[name] }
+        set { values[name] = newValue }
+    }
+
+    /// Whether no attribute is set.
+    public var isEmpty: Bool { values.isEmpty }
+
+    /// The attribute names, sorted (values are left out: they are personal data).
+    public var description: String { "UserAttributes(" + values.keys.sorted().joined(separator: ", ") + ")" }
+
+    private func string(_ name: String) -> String? {
+        if case .string(let value)? = values[name] { return value }
+        return nil
+    }
+
+    /// `displayName`.
+    public var displayName: String? {
+        get { string("displayName") }
+        set { values["displayName"] = newValue.map(UserAttributeValue.string) }
+    }
+    /// `givenName`.
+    public var givenName: String? {
+        get { string("givenName") }
+        set { values["givenName"] = newValue.map(UserAttributeValue.string) }
+    }
+    /// `surname`.
+    public var surname: String? {
+        get { string("surname") }
+        set { values["surname"] = newValue.map(UserAttributeValue.string) }
+    }
+    /// `city`.
+    public var city: String? {
+        get { string("city") }
+        set { values["city"] = newValue.map(UserAttributeValue.string) }
+    }
+    /// `country`.
+    public var country: String? {
+        get { string("country") }
+        set { values["country"] = newValue.map(UserAttributeValue.string) }
+    }
+    /// `postalCode`.
+    public var postalCode: String? {
+        get { string("postalCode") }
+        set { values["postalCode"] = newValue.map(UserAttributeValue.string) }
+    }
+    /// `state`.
+    public var state: String? {
+        get { string("state") }
+        set { values["state"] = newValue.map(UserAttributeValue.string) }
+    }
+    /// `streetAddress`.
+    public var streetAddress: String? {
+        get { string("streetAddress") }
+        set { values["streetAddress"] = newValue.map(UserAttributeValue.string) }
+    }
+    /// `jobTitle`.
+    public var jobTitle: String? {
+        get { string("jobTitle") }
+        set { values["jobTitle"] = newValue.map(UserAttributeValue.string) }
+    }
+
+    /// The names the SDK knows; any other name must be a custom `extension_…` attribute.
+    public static let wellKnownNames: Set<String> = [
+        "displayName", "givenName", "surname", "city", "country", "postalCode", "state", "streetAddress", "jobTitle",
+    ]
+
+    /// The attributes as one JSON object for the form, or why they cannot be encoded.
+    func encoded() -> Result<String, AttributeEncodingProblem> {
+        var members: [String: JSONValue] = [:]
+        for (name, value) in values {
+            guard Self.isValidName(name) else { return .failure(.invalidName(name)) }
+            guard let json = value.json else { return .failure(.invalidValue(name)) }
+            if case .string(let text) = value, text.unicodeScalars.contains(where: { $0.value == 0 }) {
+                return .failure(.invalidValue(name))
+            }
+            members[name] = json
+        }
+        return .success(JSONValue.object(members).description)
+    }
+
+    static func isValidName(_ name: String) -> Bool {
+        guard !name.isEmpty, name.count <= 256,
+            name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") })
+        else { return false }
+        return wellKnownNames.contains(name) || name.hasPrefix("extension_") || name.first?.isLetter == true
+    }
+
+    enum AttributeEncodingProblem: Error, Equatable {
+        case invalidName(String)
+        case invalidValue(String)
+
+        var note: String {
+            switch self {
+            case .invalidName(let name): "The attribute name '\(name.prefix(64))' is not valid; nothing was sent."
+            case .invalidValue(let name): "The value of attribute '\(name.prefix(64))' cannot be encoded; nothing was sent."
+            }
+        }
+
+        var name: String {
+            switch self {
+            case .invalidName(let name), .invalidValue(let name): name
+            }
+        }
+    }
+}
+
+/// An attribute the tenant requires at sign-up.
+public struct RequiredAttribute: Sendable, Hashable, CustomStringConvertible {
+    /// The attribute's name, such as `city`.
+    public let name: String
+    /// Its type, such as `string`.
+    public let type: String
+    /// Whether a value must be given.
+    public let isRequired: Bool
+    /// The pattern a value must match, when the tenant set one.
+    public let regex: String?
+
+    init(_ wire: WireRequiredAttribute) {
+        name = wire.name
+        type = wire.type ?? "string"
+        isRequired = wire.required
+        regex = wire.regex
+    }
+
+    /// Creates a required attribute (for tests and previews).
+    public init(name: String, type: String = "string", isRequired: Bool = true, regex: String? = nil) {
+        self.name = name
+        self.type = type
+        self.isRequired = isRequired
+        self.regex = regex
+    }
+
+    /// Name, type, and whether it is required.
+    public var description: String { "RequiredAttribute(\(name), \(type)\(isRequired ? ", required" : ""))" }
+}
