@@ -1,0 +1,4 @@
+import Testing
+@testable import NativeAuthEmulator
+
+@Test func smoke() { #expect(EmulatedTenant().clientId == "emulator-client-id") }
