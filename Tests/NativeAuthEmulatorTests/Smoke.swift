@@ -1,4 +1,0 @@
-import Testing
-@testable import NativeAuthEmulator
-
-@Test func smoke() { #expect(EmulatedTenant().clientId == "emulator-client-id") }
