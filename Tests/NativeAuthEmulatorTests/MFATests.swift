@@ -78,7 +78,10 @@ struct MFATests {
         let smsCode = try #require(harness.tenant.lastCode(sentTo: "+447700900123"))
         let stale = try await harness.post(
             .token,
-            ["continuation_token": second["continuation_token"], "grant_type": "mfa_oob", "oob": smsCode, "scope": "openid"])
+            [
+                "continuation_token": second["continuation_token"], "grant_type": "mfa_oob", "oob": smsCode,
+                "scope": "openid",
+            ])
         expectError(stale, "invalid_grant", code: 50181, suberror: "invalid_oob_value")
     }
 
@@ -110,7 +113,8 @@ struct MFATests {
                 .challenge,
                 ["continuation_token": required["continuation_token"], "challenge_type": "oob redirect", "id": "nope"]),
             "invalid_request", code: 90100)
-        expectError(try await harness.post(.introspect, ["continuation_token": "bogus"]), "invalid_request", code: 55000)
+        expectError(
+            try await harness.post(.introspect, ["continuation_token": "bogus"]), "invalid_request", code: 55000)
         expectError(try await harness.post(.introspect, [:]), "invalid_request", code: 90100)
         // Introspect before any MFA step.
         let initiate = try await harness.post(.initiate, ["username": Fixture.ada, "challenge_type": "oob redirect"])
@@ -144,13 +148,15 @@ struct RegistrationTests {
 
     @Test func withoutCapabilityTheServerRedirects() async throws {
         let harness = Harness()
-        expectRedirect(try await harness.signIn(Fixture.linus, password: Fixture.linusPassword, capabilities: "mfa_required"))
+        expectRedirect(
+            try await harness.signIn(Fixture.linus, password: Fixture.linusPassword, capabilities: "mfa_required"))
     }
 
     @Test func registerByCode() async throws {
         let harness = Harness()
         let required = try await registrationRequired(harness)
-        let introspect = try await harness.post(.registerIntrospect, ["continuation_token": required["continuation_token"]])
+        let introspect = try await harness.post(
+            .registerIntrospect, ["continuation_token": required["continuation_token"]])
         #expect(introspect.status == 200, "\(introspect.text)")
         let methods = try #require(introspect.json["methods"] as? [[String: Any]])
         #expect(methods.count == 1)
@@ -179,7 +185,8 @@ struct RegistrationTests {
                 ["continuation_token": challenge["continuation_token"], "grant_type": "oob", "oob": "99999999"]),
             "invalid_grant", code: 50181, suberror: "invalid_oob_value")
         let done = try await harness.post(
-            .registerContinue, ["continuation_token": challenge["continuation_token"], "grant_type": "oob", "oob": sent.code])
+            .registerContinue,
+            ["continuation_token": challenge["continuation_token"], "grant_type": "oob", "oob": sent.code])
         #expect(done.status == 200, "\(done.text)")
         #expect(done.keys == ["continuation_token"])
 
@@ -192,7 +199,9 @@ struct RegistrationTests {
         #expect(token.status == 200, "\(token.text)")
         let user = try #require(harness.tenant.user(named: Fixture.linus))
         #expect(!user.requiresMethodRegistration)
-        #expect(user.mfaMethods == [EmulatedAuthMethod(id: "email-1", channel: "email", address: "linus.other@example.org")])
+        #expect(
+            user.mfaMethods == [EmulatedAuthMethod(id: "email-1", channel: "email", address: "linus.other@example.org")]
+        )
     }
 
     @Test func registeringTheVerifiedUsernameIsPreverified() async throws {
@@ -204,15 +213,19 @@ struct RegistrationTests {
                 "continuation_token": required["continuation_token"], "challenge_type": "oob",
                 "challenge_target": Fixture.linus, "challenge_channel": "email",
             ])
-        #expect(challenge.text == #"{"continuation_token":"\#(challenge["continuation_token"])","challenge_type":"preverified"}"#)
+        #expect(
+            challenge.text
+                == #"{"continuation_token":"\#(challenge["continuation_token"])","challenge_type":"preverified"}"#)
         #expect(harness.tenant.outbox.isEmpty)
         // The oob grant does not fit a preverified contact.
         expectError(
             try await harness.post(
-                .registerContinue, ["continuation_token": challenge["continuation_token"], "grant_type": "oob", "oob": "1"]),
+                .registerContinue,
+                ["continuation_token": challenge["continuation_token"], "grant_type": "oob", "oob": "1"]),
             "invalid_request", code: 55200)
         let done = try await harness.post(
-            .registerContinue, ["continuation_token": challenge["continuation_token"], "grant_type": "continuation_token"])
+            .registerContinue,
+            ["continuation_token": challenge["continuation_token"], "grant_type": "continuation_token"])
         #expect(done.status == 200)
         let token = try await harness.post(
             .token,
@@ -231,13 +244,17 @@ struct RegistrationTests {
         func challenge(_ target: String, channel: String = "email") async throws -> Reply {
             try await harness.post(
                 .registerChallenge,
-                ["continuation_token": ct, "challenge_type": "oob", "challenge_target": target, "challenge_channel": channel])
+                [
+                    "continuation_token": ct, "challenge_type": "oob", "challenge_target": target,
+                    "challenge_channel": channel,
+                ])
         }
         expectError(try await challenge("not-an-address"), "invalid_request", code: 901001)
         expectError(try await challenge("12ab", channel: "sms"), "invalid_request", code: 901001)
         expectError(try await challenge("x@y.z", channel: "pigeon"), "invalid_request", code: 901001)
         expectError(
-            try await challenge("blocked@example.org"), "access_denied", code: 550024, suberror: "provider_blocked_by_rep")
+            try await challenge("blocked@example.org"), "access_denied", code: 550024,
+            suberror: "provider_blocked_by_rep")
         expectError(
             try await harness.post(.registerChallenge, ["continuation_token": ct, "challenge_type": "oob"]),
             "invalid_request", code: 90100)
@@ -248,7 +265,8 @@ struct RegistrationTests {
             try await harness.post(.registerContinue, ["continuation_token": ct, "grant_type": "password"]),
             "unsupported_grant_type", code: 70003)
         expectError(
-            try await harness.post(.registerIntrospect, ["continuation_token": "bogus"]), "invalid_request", code: 55200)
+            try await harness.post(.registerIntrospect, ["continuation_token": "bogus"]), "invalid_request", code: 55200
+        )
         // A phone number in international form is a valid contact.
         let sms = try await challenge("+15551234567", channel: "sms")
         #expect(sms.status == 200 && sms["challenge_channel"] == "sms")

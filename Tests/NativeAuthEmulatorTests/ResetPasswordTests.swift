@@ -18,7 +18,8 @@ struct ResetPasswordTests {
         let sent = try #require(harness.tenant.outbox.last)
         #expect(sent.purpose == "resetPassword" && sent.to == Fixture.ada)
         let verified = try await harness.post(
-            .resetContinue, ["continuation_token": challenge["continuation_token"], "grant_type": "oob", "oob": sent.code])
+            .resetContinue,
+            ["continuation_token": challenge["continuation_token"], "grant_type": "oob", "oob": sent.code])
         #expect(verified.status == 200, "\(verified.text)")
         #expect(verified.number("expires_in") == 600)
         return verified
@@ -97,7 +98,9 @@ struct ResetPasswordTests {
         }
         expectError(try await harness.post(.resetSubmit, ["continuation_token": ct]), "invalid_request", code: 90100)
         // The token survived every refusal.
-        #expect(try await harness.post(.resetSubmit, ["continuation_token": ct, "new_password": Self.newPassword]).status == 200)
+        #expect(
+            try await harness.post(.resetSubmit, ["continuation_token": ct, "new_password": Self.newPassword]).status
+                == 200)
     }
 
     @Test func startErrors() async throws {
@@ -111,9 +114,11 @@ struct ResetPasswordTests {
         expectError(
             try await harness.post(.resetStart, ["username": Fixture.ada, "challenge_type": "oob"]),
             "invalid_request", code: 901007)
-        expectRedirect(try await harness.post(.resetStart, ["username": Fixture.ada, "challenge_type": "password redirect"]))
+        expectRedirect(
+            try await harness.post(.resetStart, ["username": Fixture.ada, "challenge_type": "password redirect"]))
         expectError(
-            try await harness.post(.resetStart, ["username": Fixture.ada, "challenge_type": "oob redirect"], clientId: "other"),
+            try await harness.post(
+                .resetStart, ["username": Fixture.ada, "challenge_type": "oob redirect"], clientId: "other"),
             "invalid_client", code: 700016)
     }
 
@@ -124,7 +129,8 @@ struct ResetPasswordTests {
         expectError(
             try await harness.post(.resetSubmit, ["continuation_token": ct, "new_password": Self.newPassword]),
             "invalid_request", code: 55200)
-        expectRedirect(try await harness.post(.resetChallenge, ["continuation_token": ct, "challenge_type": "password redirect"]))
+        expectRedirect(
+            try await harness.post(.resetChallenge, ["continuation_token": ct, "challenge_type": "password redirect"]))
         // The redirect ended the flow.
         expectError(
             try await harness.post(.resetChallenge, ["continuation_token": ct, "challenge_type": "oob redirect"]),

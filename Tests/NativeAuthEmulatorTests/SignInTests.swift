@@ -13,9 +13,12 @@ struct SignInTests {
         #expect(initiate.keys == ["continuation_token"])
 
         let challenge = try await harness.post(
-            .challenge, ["continuation_token": initiate["continuation_token"], "challenge_type": "oob password redirect"])
+            .challenge,
+            ["continuation_token": initiate["continuation_token"], "challenge_type": "oob password redirect"])
         #expect(challenge.status == 200)
-        #expect(challenge.text == #"{"continuation_token":"\#(challenge["continuation_token"])","challenge_type":"password"}"#)
+        #expect(
+            challenge.text
+                == #"{"continuation_token":"\#(challenge["continuation_token"])","challenge_type":"password"}"#)
         #expect(challenge["continuation_token"] != initiate["continuation_token"])
         #expect(harness.tenant.outbox.isEmpty)
 
@@ -82,16 +85,25 @@ struct SignInTests {
         // The first token was consumed by the resend.
         let stale = try await harness.post(
             .token,
-            ["continuation_token": first["continuation_token"], "grant_type": "oob", "oob": firstCode, "scope": "openid"])
+            [
+                "continuation_token": first["continuation_token"], "grant_type": "oob", "oob": firstCode,
+                "scope": "openid",
+            ])
         expectError(stale, "invalid_request", code: 55000)
         // The old code no longer works on the new token; the new code does.
         let old = try await harness.post(
             .token,
-            ["continuation_token": resend["continuation_token"], "grant_type": "oob", "oob": firstCode, "scope": "openid"])
+            [
+                "continuation_token": resend["continuation_token"], "grant_type": "oob", "oob": firstCode,
+                "scope": "openid",
+            ])
         expectError(old, "invalid_grant", code: 50181, suberror: "invalid_oob_value")
         let good = try await harness.post(
             .token,
-            ["continuation_token": resend["continuation_token"], "grant_type": "oob", "oob": secondCode, "scope": "openid"])
+            [
+                "continuation_token": resend["continuation_token"], "grant_type": "oob", "oob": secondCode,
+                "scope": "openid",
+            ])
         #expect(good.status == 200)
     }
 
@@ -147,10 +159,12 @@ struct SignInTests {
 
     @Test func noUsableChallengeTypeRedirects() async throws {
         let harness = Harness()
-        expectRedirect(try await harness.post(.initiate, ["username": Fixture.grace, "challenge_type": "password redirect"]))
+        expectRedirect(
+            try await harness.post(.initiate, ["username": Fixture.grace, "challenge_type": "password redirect"]))
         expectRedirect(try await harness.post(.initiate, ["username": Fixture.ada, "challenge_type": "redirect"]))
         // Offered at initiate, withdrawn at challenge: redirect, and the flow ends.
-        let initiate = try await harness.post(.initiate, ["username": Fixture.ada, "challenge_type": "password redirect"])
+        let initiate = try await harness.post(
+            .initiate, ["username": Fixture.ada, "challenge_type": "password redirect"])
         let challenge = try await harness.post(
             .challenge, ["continuation_token": initiate["continuation_token"], "challenge_type": "redirect"])
         expectRedirect(challenge)
@@ -168,7 +182,8 @@ struct SignInTests {
             try await harness.post(.challenge, ["challenge_type": "oob redirect"]), "invalid_request", code: 90100)
         let initiate = try await harness.post(.initiate, ["username": Fixture.ada, "challenge_type": "oob redirect"])
         expectError(
-            try await harness.post(.challenge, ["continuation_token": initiate["continuation_token"], "challenge_type": "oob"]),
+            try await harness.post(
+                .challenge, ["continuation_token": initiate["continuation_token"], "challenge_type": "oob"]),
             "invalid_request", code: 901007)
         // A sign-up token is not a sign-in token.
         let signUp = try await harness.post(
@@ -190,12 +205,18 @@ struct SignInTests {
         let code = try #require(harness.tenant.lastCode(sentTo: Fixture.ada))
         let late = try await harness.post(
             .token,
-            ["continuation_token": challenge["continuation_token"], "grant_type": "oob", "oob": code, "scope": "openid"])
+            [
+                "continuation_token": challenge["continuation_token"], "grant_type": "oob", "oob": code,
+                "scope": "openid",
+            ])
         expectError(late, "expired_token", code: 552003)
         // Still expired (not "unknown") when retried.
         let again = try await harness.post(
             .token,
-            ["continuation_token": challenge["continuation_token"], "grant_type": "oob", "oob": code, "scope": "openid"])
+            [
+                "continuation_token": challenge["continuation_token"], "grant_type": "oob", "oob": code,
+                "scope": "openid",
+            ])
         expectError(again, "expired_token", code: 552003)
     }
 
@@ -207,13 +228,15 @@ struct SignInTests {
             try await harness.post(.token, ["continuation_token": ct, "grant_type": "magic", "scope": "openid"]),
             "unsupported_grant_type", code: 70003)
         expectError(
-            try await harness.post(.token, ["continuation_token": ct, "scope": "openid"]), "invalid_request", code: 90100)
+            try await harness.post(.token, ["continuation_token": ct, "scope": "openid"]), "invalid_request",
+            code: 90100)
         expectError(
             try await harness.post(.token, ["continuation_token": ct, "grant_type": "password", "password": "x"]),
             "invalid_request", code: 90100)
         expectError(
             try await harness.post(
-                .token, ["continuation_token": ct, "grant_type": "password", "password": "x", "scope": "openid \"bad\""]),
+                .token,
+                ["continuation_token": ct, "grant_type": "password", "password": "x", "scope": "openid \"bad\""]),
             "invalid_scope", code: 70011)
         expectError(
             try await harness.post(.token, ["continuation_token": ct, "grant_type": "password", "scope": "openid"]),
@@ -228,7 +251,10 @@ struct SignInTests {
         expectError(
             try await harness.post(
                 .token,
-                ["continuation_token": ct, "grant_type": "password", "password": Fixture.adaPassword, "scope": "openid"]),
+                [
+                    "continuation_token": ct, "grant_type": "password", "password": Fixture.adaPassword,
+                    "scope": "openid",
+                ]),
             "user_not_found", code: 50034)
     }
 

@@ -43,11 +43,16 @@ struct SignUpTests {
         let passwordChallenge = try await harness.post(
             .signUpChallenge,
             ["continuation_token": verified["continuation_token"], "challenge_type": "oob password redirect"])
-        #expect(passwordChallenge.text == #"{"continuation_token":"\#(passwordChallenge["continuation_token"])","challenge_type":"password"}"#)
+        #expect(
+            passwordChallenge.text
+                == #"{"continuation_token":"\#(passwordChallenge["continuation_token"])","challenge_type":"password"}"#)
 
         let weak = try await harness.post(
             .signUpContinue,
-            ["continuation_token": passwordChallenge["continuation_token"], "grant_type": "password", "password": "abc"])
+            [
+                "continuation_token": passwordChallenge["continuation_token"], "grant_type": "password",
+                "password": "abc",
+            ])
         expectError(weak, "invalid_grant", code: 399246, suberror: "password_too_short")
         let withPassword = try await harness.post(
             .signUpContinue,
@@ -157,14 +162,15 @@ struct SignUpTests {
             try await harness.post(.signUpStart, ["username": Self.newUser, "challenge_type": "password redirect"]))
     }
 
-    @Test(arguments: [
-        ("short1A!", nil),
-        ("Sh0rt!", "password_too_short"),
-        (String(repeating: "Aa1!", count: 65) + "x", "password_too_long"),
-        ("Password1!", "password_banned"),
-        ("alllowercaseletters", "password_too_weak"),
-        ("Tab\tInside-1", "password_is_invalid"),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("short1A!", nil),
+            ("Sh0rt!", "password_too_short"),
+            (String(repeating: "Aa1!", count: 65) + "x", "password_too_long"),
+            ("Password1!", "password_banned"),
+            ("alllowercaseletters", "password_too_weak"),
+            ("Tab\tInside-1", "password_is_invalid"),
+        ] as [(String, String?)])
     func passwordPolicyAtStart(password: String, suberror: String?) async throws {
         let harness = Harness()
         let reply = try await harness.post(
@@ -211,7 +217,10 @@ struct SignUpTests {
         expectError(verified, "credential_required", code: 55103)
         let done = try await harness.post(
             .signUpContinue,
-            ["continuation_token": verified["continuation_token"], "grant_type": "password", "password": Self.goodPassword])
+            [
+                "continuation_token": verified["continuation_token"], "grant_type": "password",
+                "password": Self.goodPassword,
+            ])
         expectError(done, "user_already_exists", code: 1_003_037)
         harness.clock.advance(by: 600)
         expectError(

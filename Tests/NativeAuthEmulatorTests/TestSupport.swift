@@ -110,7 +110,8 @@ struct Harness {
 
 /// Percent-encodes a form the strict way: only unreserved characters stay as they are.
 func formEncode(_ pairs: [(String, String)]) -> String {
-    var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+    var allowed = CharacterSet.alphanumerics.intersection(
+        CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
     allowed.insert(charactersIn: "-._~")
     func encode(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text

@@ -88,7 +88,8 @@ struct TokenTests {
     @Test func refreshRotatesAndRevokesTheOldToken() async throws {
         let harness = Harness()
         let first = try await harness.signIn(Fixture.ada, password: Fixture.adaPassword)
-        let refreshed = try await refresh(harness, first["refresh_token"], scope: "openid offline_access api://contoso/write")
+        let refreshed = try await refresh(
+            harness, first["refresh_token"], scope: "openid offline_access api://contoso/write")
         #expect(refreshed.status == 200, "\(refreshed.text)")
         #expect(refreshed["scope"] == "api://contoso/write")
         #expect(!refreshed["refresh_token"].isEmpty && refreshed["refresh_token"] != first["refresh_token"])

@@ -31,7 +31,10 @@ struct TransportTests {
         #expect(error["timestamp"] == "2027-01-15 08:00:00Z")
         #expect(UUID(uuidString: error["trace_id"]) != nil)
         #expect(error["error_description"].hasPrefix("AADSTS50034: "))
-        #expect(error.keys.sorted() == ["correlation_id", "error", "error_codes", "error_description", "timestamp", "trace_id"])
+        #expect(
+            error.keys.sorted() == [
+                "correlation_id", "error", "error_codes", "error_description", "timestamp", "trace_id",
+            ])
     }
 
     @Test func unknownPathsAndMethodsAre404() async throws {
@@ -47,7 +50,8 @@ struct TransportTests {
         ]
         for string in urls {
             let url = try #require(URL(string: string))
-            let response = try await harness.tenant.send(HTTPRequest(method: "POST", url: url, headers: headers, body: form))
+            let response = try await harness.tenant.send(
+                HTTPRequest(method: "POST", url: url, headers: headers, body: form))
             #expect(response.statusCode == 404, "\(string)")
             #expect(try Reply(response).error == "not_found")
         }
@@ -84,7 +88,8 @@ struct TransportTests {
         let harness = Harness()
         harness.tenant.addUser(EmulatedUser(username: "a+b@contoso.com", password: "Sp ace&=%+Pass1"))
         let initiate = try await harness.postRaw(
-            .initiate, "client_id=\(harness.clientId)&username=a%2Bb%40contoso.com&challenge_type=password+oob%20redirect")
+            .initiate,
+            "client_id=\(harness.clientId)&username=a%2Bb%40contoso.com&challenge_type=password+oob%20redirect")
         #expect(initiate.status == 200, "\(initiate.text)")
         let challenge = try await harness.post(
             .challenge, ["continuation_token": initiate["continuation_token"], "challenge_type": "password redirect"])
@@ -157,5 +162,41 @@ extension Harness {
                 HTTPRequest(
                     method: "POST", url: tenant.url(for: endpoint),
                     headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(body.utf8))))
+    }
+}
+
+@Suite("Concurrency")
+struct ConcurrencyTests {
+    @Test func parallelFlowsDoNotInterfere() async throws {
+        let harness = Harness()
+        let users = (0..<24).map { "user\($0)@contoso.com" }
+        for user in users {
+            harness.tenant.addUser(EmulatedUser(username: user, password: "Parallel-Pass-\(user.count)"))
+        }
+        let results = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for user in users {
+                group.addTask {
+                    let token = try await harness.signIn(user, password: "Parallel-Pass-\(user.count)")
+                    return (token.status, token["access_token"])
+                }
+            }
+            var results: [(Int, String)] = []
+            for try await result in group { results.append(result) }
+            return results
+        }
+        #expect(results.allSatisfy { $0.0 == 200 })
+        #expect(Set(results.map(\.1)).count == users.count)
+        #expect(harness.tenant.receivedRequests.count == users.count * 3)
+    }
+
+    @Test func lookUpsOfUnknownThings() {
+        let tenant = EmulatedTenant()
+        #expect(tenant.user(named: "nobody@contoso.com") == nil)
+        #expect(tenant.lastCode(sentTo: "nobody@contoso.com") == nil)
+        #expect(tenant.outbox.isEmpty)
+        tenant.addUser(EmulatedUser(username: "Someone@Contoso.com"))
+        #expect(tenant.user(named: "someone@contoso.com")?.username == "Someone@Contoso.com")
+        tenant.removeUser(named: "SOMEONE@contoso.com")
+        #expect(tenant.user(named: "someone@contoso.com") == nil)
     }
 }

@@ -34,7 +34,9 @@ struct WireFormatTests {
         #expect(object["o"] == .object(JSONObject()))
     }
 
-    @Test(arguments: ["", "{", "{\"a\":1,}", "[1 2]", "01", "1.", "\"unterminated", "{\"a\" 1}", "tru", "\"\\x\"", "1 2"])
+    @Test(arguments: [
+        "", "{", "{\"a\":1,}", "[1 2]", "01", "1.", "\"unterminated", "{\"a\" 1}", "tru", "\"\\x\"", "1 2",
+    ])
     func jsonParserRejects(_ text: String) {
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(text) }
     }
@@ -46,7 +48,8 @@ struct WireFormatTests {
         #expect(form["c"] == "" && form["d"] == "")
         #expect(form["e"] == "é")
         #expect(form["missing"] == nil)
-        #expect(try FormBody(data: Data("l=oob++password%20redirect".utf8)).list("l") == ["oob", "password", "redirect"])
+        #expect(
+            try FormBody(data: Data("l=oob++password%20redirect".utf8)).list("l") == ["oob", "password", "redirect"])
         #expect(throws: FormBody.Malformed.self) { try FormBody(data: Data("a=%4".utf8)) }
         #expect(throws: FormBody.Malformed.self) { try FormBody(data: Data("a=%FF".utf8)) }
     }
