@@ -85,6 +85,8 @@ public final class EmulatedTenant: HTTPTransport, Sendable {
 
     /// Changes the settings in one atomic step.
     ///
+    /// `body` runs while the tenant is locked: it must not call the tenant.
+    ///
     /// ```swift
     /// tenant.configure { $0.codeLength = 6; $0.mfaRequiredForAll = true }
     /// ```
