@@ -1,1 +1,183 @@
-import NativeAuth
+public import Foundation
+public import NativeAuth
+
+/// An in-process Microsoft Entra External ID tenant that speaks the native authentication API.
+///
+/// The tenant is an ``HTTPTransport``: hand it to a client instead of the network and every flow
+/// (sign-up, sign-in with password or email code, MFA, method registration, password reset,
+/// refresh) runs against it, with no network and no waiting.
+///
+/// ```swift
+/// let tenant = EmulatedTenant(clock: ManualClock(), random: SeededRandomSource(seed: 1))
+/// tenant.addUser(EmulatedUser(username: "ada@contoso.com", password: "Analytical-Engine-1843"))
+/// // Point a client at `tenant.authority` and `tenant.clientId`, with `tenant` as its transport.
+/// // Codes the tenant "sends" land in `tenant.outbox`: read one with `tenant.lastCode(sentTo:)`.
+/// ```
+///
+/// It answers exactly as shared/PROTOCOL.md describes: `POST {authority}/{endpoint}` with a
+/// form-encoded body, JSON answers with `client-request-id` and `Date` headers, 400 error bodies
+/// with the documented `error`, `suberror` and `error_codes`. Use ``force(_:on:times:)`` to make an
+/// endpoint misbehave, ``receivedRequests`` to check what a client sent, and ``settings`` to shape
+/// the tenant's policies. The clock and random source are injected, so tests are deterministic.
+///
+/// All methods are safe to call from any task: the tenant's state sits behind one lock, and each
+/// request is answered as one atomic step.
+public final class EmulatedTenant: HTTPTransport, Sendable {
+    /// The tenant's subdomain, as in `https://{subdomain}.ciamlogin.com`.
+    public let tenantSubdomain: String
+    /// The client id of the one app registered in the tenant; any other `client_id` is refused
+    /// with `invalid_client`.
+    public let clientId: String
+    /// The tenant id: a GUID that depends only on the subdomain. It is the `tid` claim of the
+    /// tokens, and `https://{subdomain}.ciamlogin.com/{tenantId}` is accepted as an authority too.
+    public let tenantId: String
+    /// The authority to point a client at: `https://{subdomain}.ciamlogin.com/{subdomain}.onmicrosoft.com`.
+    public let authority: URL
+
+    private let state: Locked<TenantState>
+
+    /// Creates an empty tenant.
+    ///
+    /// - Parameters:
+    ///   - tenantSubdomain: The subdomain. It is lowercased and kept to letters, digits and `-`;
+    ///     an empty result falls back to `contoso`.
+    ///   - clientId: The client id of the registered app.
+    ///   - clock: The clock for token lifetimes, code timestamps and the `Date` header.
+    ///   - random: The source of codes, tokens and ids; a ``SeededRandomSource`` makes them reproducible.
+    public init(
+        tenantSubdomain: String = "contoso", clientId: String = "emulator-client-id",
+        clock: any NativeAuthClock = SystemClock(), random: any EmulatorRandomSource = SystemRandomSource()
+    ) {
+        let cleaned = String(
+            tenantSubdomain.lowercased().unicodeScalars.filter { scalar in
+                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-")
+            })
+        let subdomain = cleaned.isEmpty ? "contoso" : cleaned
+        let tenantId = Encoding.stableUUID("tenant:\(subdomain)")
+        let host = "\(subdomain).ciamlogin.com"
+        var components = URLComponents()
+        components.scheme = "https"
+        components.host = host
+        components.path = "/\(subdomain).onmicrosoft.com"
+        self.tenantSubdomain = subdomain
+        self.clientId = clientId
+        self.tenantId = tenantId
+        self.authority = components.url ?? URL(fileURLWithPath: "/\(subdomain).onmicrosoft.com")
+        let environment = TenantEnvironment(
+            tenantSubdomain: subdomain, tenantId: tenantId, clientId: clientId, host: host,
+            tenantPaths: ["\(subdomain).onmicrosoft.com", tenantId], clock: clock, random: random)
+        self.state = Locked(TenantState(environment: environment))
+    }
+
+    /// The URL of `endpoint` on this tenant: ``authority`` followed by the endpoint's path.
+    public func url(for endpoint: EmulatorEndpoint) -> URL {
+        authority.appendingPathComponent(endpoint.rawValue)
+    }
+
+    // MARK: - Settings
+
+    /// The tenant's settings. Reading and writing each take the whole value at once; to change
+    /// several fields atomically, use ``configure(_:)``.
+    public var settings: EmulatorSettings {
+        get { state.withLock { $0.settings } }
+        set { state.withLock { $0.settings = newValue } }
+    }
+
+    /// Changes the settings in one atomic step.
+    ///
+    /// `body` runs while the tenant is locked: it must not call the tenant.
+    ///
+    /// ```swift
+    /// tenant.configure { $0.codeLength = 6; $0.mfaRequiredForAll = true }
+    /// ```
+    public func configure(_ body: (inout EmulatorSettings) -> Void) {
+        state.withLock { body(&$0.settings) }
+    }
+
+    // MARK: - Users
+
+    /// Adds `user`, replacing any user with the same username (compared case-insensitively).
+    public func addUser(_ user: EmulatedUser) {
+        state.withLock { $0.users[user.username.lowercased()] = user }
+    }
+
+    /// Removes the user named `username`, if any. Flows already under way for them then fail with
+    /// `user_not_found`, and their refresh tokens stop working.
+    public func removeUser(named username: String) {
+        _ = state.withLock { $0.users.removeValue(forKey: username.lowercased()) }
+    }
+
+    /// The current state of the user named `username` (case-insensitive), or `nil`: includes users
+    /// created by sign-up, passwords changed by a reset and methods added by a registration.
+    public func user(named username: String) -> EmulatedUser? {
+        state.withLock { $0.user(named: username) }
+    }
+
+    /// Makes every refresh token issued to `username` stop working, as an administrator revoking
+    /// the user's sessions would; a refresh then fails with `invalid_grant`.
+    public func revokeRefreshTokens(for username: String) {
+        state.withLock { state in
+            for (token, record) in state.refreshTokens where record.username.lowercased() == username.lowercased() {
+                state.refreshTokens[token]?.revoked = true
+            }
+        }
+    }
+
+    // MARK: - Observing
+
+    /// Every one-time code the tenant has "sent", oldest first.
+    public var outbox: [SentCode] {
+        state.withLock { $0.outbox }
+    }
+
+    /// The most recent code sent to `address` (compared case-insensitively), or `nil`.
+    public func lastCode(sentTo address: String) -> String? {
+        state.withLock { state in
+            state.outbox.last { $0.to.lowercased() == address.lowercased() }?.code
+        }
+    }
+
+    /// Every request the tenant received, oldest first, including those answered with a forced
+    /// answer or a 404.
+    public var receivedRequests: [HTTPRequest] {
+        state.withLock { $0.receivedRequests }
+    }
+
+    /// Forgets the requests received so far.
+    public func clearReceivedRequests() {
+        state.withLock { $0.receivedRequests.removeAll() }
+    }
+
+    // MARK: - Misbehaving
+
+    /// Makes the next `times` requests to `endpoint` get `answer` instead of the real one.
+    ///
+    /// Forced answers queue up in the order they were forced, and take effect before any check of
+    /// the request, so even a malformed request gets them. They are still recorded in
+    /// ``receivedRequests`` and change nothing else in the tenant.
+    public func force(_ answer: ForcedAnswer, on endpoint: EmulatorEndpoint, times: Int = 1) {
+        guard times > 0 else { return }
+        state.withLock { state in
+            state.forced[endpoint, default: []].append(contentsOf: Array(repeating: answer, count: times))
+        }
+    }
+
+    // MARK: - HTTPTransport
+
+    /// Answers `request` as the tenant would.
+    ///
+    /// Returns 200 for success, 400 for documented errors, 401 from the protected resource, 404
+    /// for an unknown method or path, or whatever a forced answer says.
+    /// - Throws: `CancellationError` when the calling task is already cancelled (the request is
+    ///   then not received); `URLError(.networkConnectionLost)` for a forced
+    ///   ``ForcedAnswer/networkFailure``.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try Task.checkCancellation()
+        switch state.withLock({ $0.handle(request) }) {
+        case .response(let response):
+            return response
+        case .networkFailure:
+            throw URLError(.networkConnectionLost)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+public import Foundation
+
+/// The behaviour of an ``EmulatedTenant``: code and token lifetimes, password policy, sign-up
+/// attributes, the password-reset job, MFA policy and how complete its answers are.
+///
+/// Change settings at any time with ``EmulatedTenant/settings`` or ``EmulatedTenant/configure(_:)``;
+/// they apply from the next request on.
+public struct EmulatorSettings: Sendable, Equatable {
+    /// How a password-reset job ends once it has been polled enough.
+    public enum ResetJobOutcome: String, Sendable, Equatable, CaseIterable {
+        /// The password is changed and `poll_completion` answers `succeeded`.
+        case succeed
+        /// The password is left as it was and `poll_completion` answers `failed`; the new password
+        /// may then be submitted again.
+        case fail
+    }
+
+    /// The number of digits of every one-time code.
+    public var codeLength: Int = 8
+    /// How long a continuation token stays usable, in seconds.
+    public var continuationTokenLifetime: TimeInterval = 600
+    /// How long an access token and an id token stay valid, in seconds.
+    public var accessTokenLifetime: TimeInterval = 3600
+    /// How long a refresh token stays usable, in seconds.
+    public var refreshTokenLifetime: TimeInterval = 86_400 * 90
+    /// Whether a refresh returns a new refresh token.
+    public var rotateRefreshTokens: Bool = true
+    /// Whether a rotated-out refresh token stops working (only with ``rotateRefreshTokens``).
+    public var revokeRotatedRefreshTokens: Bool = true
+    /// Attributes sign-up collects. Missing required ones make `signup/v1.0/continue` answer
+    /// `attributes_required`; values must match ``EmulatedRequiredAttribute/regex`` when it is set.
+    public var requiredSignUpAttributes: [EmulatedRequiredAttribute] = []
+    /// The shortest password accepted (`password_too_short` below it).
+    public var passwordMinLength: Int = 8
+    /// The longest password accepted (`password_too_long` above it).
+    public var passwordMaxLength: Int = 256
+    /// Passwords refused with `password_banned`, compared case-insensitively.
+    public var bannedPasswords: Set<String> = [
+        "password", "password1", "password1!", "password123", "p@ssw0rd", "12345678", "qwerty123",
+    ]
+    /// How many times `resetpassword/v1.0/poll_completion` answers `in_progress` before the job ends.
+    public var resetPollsBeforeCompletion: Int = 2
+    /// The `poll_interval` returned by `resetpassword/v1.0/submit`, in seconds.
+    public var resetPollInterval: Int = 1
+    /// How the password-reset job ends.
+    public var resetJobOutcome: ResetJobOutcome = .succeed
+    /// Whether every user needs a second factor, even one with no ``EmulatedUser/mfaMethods``
+    /// (such a user must then register a method first).
+    public var mfaRequiredForAll: Bool = false
+    /// Method ids (on MFA challenges) and contact addresses (on registration challenges) that the
+    /// tenant refuses with `access_denied` / `provider_blocked_by_rep`.
+    public var blockedMethodIds: Set<String> = []
+    /// Seconds added to the clock for everything the server reports: the `Date` header, token
+    /// `iat`/`nbf`/`exp`, and the expiry checks. Use it to test clock-skew handling.
+    public var serverClockOffset: TimeInterval = 0
+    /// Whether answers include the optional fields `interval`, `expires_in` (on continue steps)
+    /// and `code_length`. Turn off to check that a client copes without them.
+    public var includeOptionalFields: Bool = true
+
+    /// Creates the default settings.
+    public init() {}
+}
+
+/// A user attribute collected at sign-up, as reported in `required_attributes`.
+public struct EmulatedRequiredAttribute: Sendable, Equatable {
+    /// The attribute name, such as `"displayName"` or `"city"`.
+    public var name: String
+    /// The attribute type as the server names it: `"string"`, `"boolean"`, `"int"` or `"dateTime"`.
+    public var type: String
+    /// Whether sign-up cannot finish without it.
+    public var required: Bool
+    /// A regular expression the whole value must match, or `nil` for any value.
+    public var regex: String?
+
+    /// Creates an attribute definition.
+    public init(name: String, type: String = "string", required: Bool = true, regex: String? = nil) {
+        self.name = name
+        self.type = type
+        self.required = required
+        self.regex = regex
+    }
+}

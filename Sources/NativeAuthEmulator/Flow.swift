@@ -1,0 +1,75 @@
+import Foundation
+
+/// What a continuation token stands for: one flow of one user, at one step, until a deadline.
+///
+/// A token is consumed by the step that moves its flow forward; the flow is then stored again
+/// under a fresh token. An answer that leaves the flow where it was (a wrong code, a weak
+/// password) keeps the token usable.
+struct Flow: Sendable {
+    enum Kind: String, Sendable {
+        case signIn = "sign-in"
+        case signUp = "sign-up"
+        case resetPassword = "password reset"
+        case registration = "method registration"
+    }
+
+    enum Stage: String, Sendable {
+        // Sign-in
+        case initiated, passwordChallenged, oobChallenged, mfaRequired, mfaChallenged
+        // Sign-up and password reset
+        case started, codeSent, credentialRequired, attributesRequired
+        case verified, submitted, failed
+        // Method registration
+        case registrationRequired, registrationChallenged, registrationPreverified
+        /// Finished: the token can only be spent on `oauth2/v2.0/token` (grant `continuation_token`).
+        case completed
+    }
+
+    var kind: Kind
+    /// The user's name as the flow was started with it.
+    var username: String
+    var stage: Stage
+    var expiresAt: Date
+    /// `capabilities` sent when the flow started.
+    var capabilities: Set<String>
+    /// `challenge_type` values sent when the flow started.
+    var offeredChallengeTypes: Set<String>
+    /// The one code that is currently valid, if any.
+    var code: String?
+
+    // Sign-up
+    var password: String?
+    var attributes: [String: String] = [:]
+
+    // MFA
+    var methodId: String?
+
+    // Method registration
+    var registrationTarget: String?
+    var registrationChannel: String?
+
+    // Password reset
+    var newPassword: String?
+    var polls = 0
+
+    init(kind: Kind, username: String, stage: Stage, capabilities: Set<String>, offeredChallengeTypes: Set<String>) {
+        self.kind = kind
+        self.username = username
+        self.stage = stage
+        self.expiresAt = .distantPast
+        self.capabilities = capabilities
+        self.offeredChallengeTypes = offeredChallengeTypes
+    }
+}
+
+/// The records behind a refresh token and an access token.
+struct RefreshTokenRecord: Sendable {
+    var username: String
+    var expiresAt: Date
+    var revoked = false
+}
+
+struct AccessTokenRecord: Sendable {
+    var username: String
+    var expiresAt: Date
+}
