@@ -1,0 +1,76 @@
+import Foundation
+import NativeAuthEmulator
+
+@testable import NativeAuth
+
+/// A client on an emulated tenant with a manual clock, a seeded random source and a logger that
+/// records everything.
+struct EmulatorHarness {
+    static let password = "Corr3ct-Horse!"
+
+    let clock = ManualClock()
+    let tenant: EmulatedTenant
+    let logger = InMemoryLogger(minimumLevel: .trace)
+    let store = InMemoryCredentialStore()
+    let client: NativeAuthClient
+
+    init(
+        seed: UInt64 = 1, capabilities: Set<Capability> = [.mfaRequired, .registrationRequired],
+        challengeTypes: Set<ChallengeType> = [.oob, .password], users: [EmulatedUser] = EmulatorHarness.defaultUsers
+    ) {
+        tenant = EmulatedTenant(clock: clock, random: SeededRandomSource(seed: seed))
+        users.forEach(tenant.addUser)
+        client = Self.client(
+            tenant: tenant, clock: clock, logger: logger, store: store, capabilities: capabilities,
+            challengeTypes: challengeTypes)
+    }
+
+    func makeClient(
+        capabilities: Set<Capability> = [.mfaRequired, .registrationRequired],
+        challengeTypes: Set<ChallengeType> = [.oob, .password]
+    ) -> NativeAuthClient {
+        Self.client(
+            tenant: tenant, clock: clock, logger: logger, store: store, capabilities: capabilities,
+            challengeTypes: challengeTypes)
+    }
+
+    static func client(
+        tenant: EmulatedTenant, clock: ManualClock, logger: InMemoryLogger, store: InMemoryCredentialStore,
+        capabilities: Set<Capability>, challengeTypes: Set<ChallengeType>
+    ) -> NativeAuthClient {
+        var configuration = try? NativeAuthConfiguration(
+            clientId: tenant.clientId, authority: tenant.authority, challengeTypes: challengeTypes,
+            capabilities: capabilities)
+        configuration?.logger = logger
+        configuration?.clock = clock
+        guard let configuration else { preconditionFailure("emulator configuration") }
+        return NativeAuthClient(configuration: configuration, transport: tenant, credentialStore: store)
+    }
+
+    static let defaultUsers: [EmulatedUser] = [
+        EmulatedUser(username: "ada@example.com", password: password, attributes: ["displayName": "Ada Lovelace"]),
+        EmulatedUser(username: "grace@example.com"),
+        EmulatedUser(
+            username: "alan@example.com", password: password,
+            mfaMethods: [EmulatedAuthMethod(id: "alan-email", channel: "email", address: "alan.backup@example.com")]),
+        EmulatedUser(username: "joan@example.com", password: password, requiresMethodRegistration: true),
+    ]
+
+    func code(for address: String) throws -> String {
+        guard let code = tenant.lastCode(sentTo: address) else { throw TestFailure("no code sent to \(address)") }
+        return code
+    }
+
+    /// Every secret the run used: codes sent, passwords, tokens and continuation tokens seen on the wire.
+    func secretsSeen(extra: [String] = []) -> Set<String> {
+        var secrets = Set(tenant.outbox.map(\.code) + [Self.password] + extra)
+        let keys = ["continuation_token", "access_token", "refresh_token", "id_token", "password", "new_password", "oob"]
+        for request in tenant.receivedRequests {
+            for field in formFields(request) {
+                let parts = field.split(separator: "=", maxSplits: 1).map(String.init)
+                if parts.count == 2, keys.contains(parts[0]), parts[1].count >= 4 { secrets.insert(parts[1]) }
+            }
+        }
+        return secrets
+    }
+}
