@@ -1,0 +1,48 @@
+/// Reflection (`dump`, debuggers, `Mirror`) of the SDK's public types that hold secrets shows
+/// their description only, never the tokens inside.
+extension SignInCodeRequiredState: CustomReflectable {
+    /// Shows the description only.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension SignInPasswordRequiredState: CustomReflectable {
+    /// Shows the description only.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension AwaitingMFAState: CustomReflectable {
+    /// Shows the description only.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension MFARequiredState: CustomReflectable {
+    /// Shows the description only.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension RegisterStrongAuthState: CustomReflectable {
+    /// Shows the description only.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension RegisterStrongAuthVerificationRequiredState: CustomReflectable {
+    /// Shows the description only.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension UserAccountResult: CustomReflectable {
+    /// Shows the description only.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension TokenResult: CustomReflectable {
+    /// Shows the description only.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension NativeAuthClient: CustomReflectable {
+    /// Shows the client id and authority only.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["clientId": configuration.clientId, "authority": configuration.authority])
+    }
+}
