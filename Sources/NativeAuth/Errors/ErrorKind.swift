@@ -33,11 +33,10 @@ enum ErrorKind: Sendable, Equatable {
         switch self {
         case .invalidCode, .invalidPassword, .invalidCredentials, .network, .cancelled, .unexpectedResponse,
             .stateBusy, .missingDelegateMethod, .attributesInvalid, .invalidInput, .methodBlocked, .general,
-            .storage, .invalidUsername:
+            .storage, .invalidUsername, .passwordResetFailed:
             true
         case .browserRequired, .configuration, .flowExpired, .stateSpent, .userNotFound, .userAlreadyExists,
-            .attributesRequired, .verificationRequired, .userHasNoPassword, .refreshTokenExpired, .noAccount,
-            .passwordResetFailed:
+            .attributesRequired, .verificationRequired, .userHasNoPassword, .refreshTokenExpired, .noAccount:
             false
         }
     }

@@ -10,6 +10,8 @@ public struct NativeAuthErrorDetails: Sendable {
     let note: String?
     /// The outcome a delegate could not receive, when ``NativeAuthError/isMissingDelegateMethod`` is true.
     let unhandledOutcome: (any Sendable)?
+    /// Attributes found invalid before any request.
+    let localInvalidAttributes: [String]
 
     /// The flow's correlation id: the `client-request-id` sent with every request of the flow.
     public let correlationId: UUID
@@ -21,8 +23,9 @@ public struct NativeAuthErrorDetails: Sendable {
     init(
         _ kind: ErrorKind, correlationId: UUID, server: ServerError? = nil, unexpected: UnexpectedAnswer? = nil,
         underlyingError: (any Error)? = nil, redirectReason: String? = nil, note: String? = nil,
-        unhandledOutcome: (any Sendable)? = nil
+        unhandledOutcome: (any Sendable)? = nil, invalidAttributes: [String] = []
     ) {
+        localInvalidAttributes = invalidAttributes
         self.kind = kind
         self.correlationId = correlationId
         self.server = server
@@ -50,7 +53,7 @@ public struct NativeAuthErrorDetails: Sendable {
     /// The `Content-Type` of an answer the SDK could not use.
     public var contentType: String? { unexpected?.contentType }
     /// Attributes the server named as invalid.
-    public var invalidAttributes: [String] { server?.invalidAttributes ?? [] }
+    public var invalidAttributes: [String] { server?.invalidAttributes ?? localInvalidAttributes }
 
     /// The plain-language sentence plus the client-side note, if any.
     var message: String {

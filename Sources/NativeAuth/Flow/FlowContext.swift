@@ -50,6 +50,15 @@ final class StateCore: Sendable {
 
     var phase: Phase { box.current.phase }
 
+    /// Replaces the continuation token while an action runs, when the server issued a new one
+    /// that the next attempt must use.
+    func update(token: Secret) { box.withLock { $0.token = token } }
+
+    /// A flow context for the same flow with other scopes (sign-in after sign-up or reset).
+    func flow(scopes: [String]) -> FlowContext {
+        FlowContext(client: flow.client, correlationId: flow.correlationId, username: flow.username, scopes: scopes)
+    }
+
     /// Runs one action of the state with the current continuation token.
     func run<T, E: DetailedError>(_ errorType: E.Type, _ body: (Secret) async throws(E) -> T) async throws(E) -> T {
         let claimed: Result<Secret, E> = box.withLock { box in
@@ -72,6 +81,21 @@ final class StateCore: Sendable {
                 if let newToken = error.details.server?.continuationToken { box.token = newToken }
             }
             throw error
+        }
+    }
+}
+
+extension FlowContext {
+    /// The attributes as a form value, or the step's error naming the one that cannot be encoded.
+    func encode<E: DetailedError>(_ attributes: UserAttributes, as errorType: E.Type) throws(E) -> String? {
+        guard !attributes.isEmpty else { return nil }
+        switch attributes.encoded() {
+        case .success(let json): return json
+        case .failure(let problem):
+            throw E(
+                details: NativeAuthErrorDetails(
+                    .attributesInvalid, correlationId: correlationId, note: problem.note,
+                    invalidAttributes: [problem.name]))
         }
     }
 }

@@ -60,8 +60,16 @@ public struct PasswordRequiredError: DetailedError {
     }
     /// No user has this username (`user_not_found`).
     public var isUserNotFound: Bool { kind == .userNotFound }
+    /// Why the tenant's password policy refused a new password (sign-up, password reset), when it did.
+    public var passwordPolicyViolation: PasswordPolicyViolation? {
+        if case .invalidPassword(let violation) = kind { return violation }
+        return nil
+    }
+    /// The server could not complete the password reset; the new password may be submitted again.
+    public var isPasswordResetFailed: Bool { kind == .passwordResetFailed }
 
     static func classify(_ error: ServerError) -> ErrorKind? {
+        if let violation = error.passwordPolicyViolation { return .invalidPassword(violation) }
         if error.isError("invalid_grant") && (error.hasCode(50126) || error.suberror == nil) { return .invalidPassword(nil) }
         if error.isError("user_not_found") || error.hasCode(50034) { return .userNotFound }
         return nil

@@ -46,3 +46,38 @@ extension NativeAuthClient: CustomReflectable {
         Mirror(self, children: ["clientId": configuration.clientId, "authority": configuration.authority])
     }
 }
+
+extension SignUpCodeRequiredState: CustomReflectable {
+    /// Shows the description only.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension SignUpPasswordRequiredState: CustomReflectable {
+    /// Shows the description only.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension SignUpAttributesRequiredState: CustomReflectable {
+    /// Shows the description only.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension SignInAfterSignUpState: CustomReflectable {
+    /// Shows the description only.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension ResetPasswordCodeRequiredState: CustomReflectable {
+    /// Shows the description only.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension ResetPasswordRequiredState: CustomReflectable {
+    /// Shows the description only.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension SignInAfterResetPasswordState: CustomReflectable {
+    /// Shows the description only.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}

@@ -1,0 +1,107 @@
+public import Foundation
+
+/// A code was sent to reset the user's password.
+public final class ResetPasswordCodeRequiredState: Sendable, CustomStringConvertible {
+    let core: StateCore
+    /// Where the code was sent, masked.
+    public let sentTo: String
+    /// How the code was sent.
+    public let channel: ChannelType
+    /// How many characters the code has, when the server said.
+    public let codeLength: Int?
+
+    init(flow: FlowContext, challenge: CodeChallenge) {
+        core = StateCore(flow: flow, token: challenge.continuationToken)
+        sentTo = challenge.sentTo
+        channel = challenge.channel
+        codeLength = challenge.codeLength
+    }
+
+    /// The flow's correlation id.
+    public var correlationId: UUID { core.flow.correlationId }
+
+    /// Submits the code.
+    ///
+    /// - Returns: the state to submit the new password on.
+    /// - Throws: ``VerifyCodeError``; a wrong or empty code leaves this state usable.
+    public func submitCode(_ code: String) async throws(VerifyCodeError) -> ResetPasswordRequiredState {
+        try await core.run(VerifyCodeError.self) { token throws(VerifyCodeError) in
+            let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !code.isEmpty else { throw core.flow.fail(.invalidCode, note: "The code is empty; nothing was sent.") }
+            let answer = try await core.flow.request(
+                .resetPasswordContinue(continuationToken: token, code: Secret(code)), as: VerifyCodeError.self,
+                classify: SignUpFlow.classifyCode
+            ) { reply throws(WireFailure) in try ContinuationAnswer(reply.object) }
+            return ResetPasswordRequiredState(core: StateCore(flow: core.flow, token: answer.continuationToken))
+        }
+    }
+
+    /// Sends a new code; the previous one stops working.
+    ///
+    /// - Returns: a fresh state for the new code; this one is spent.
+    /// - Throws: ``ResendCodeError``.
+    public func resendCode() async throws(ResendCodeError) -> ResetPasswordCodeRequiredState {
+        try await core.run(ResendCodeError.self) { token throws(ResendCodeError) in
+            let challenge = try await ResetPasswordFlow.codeChallenge(token: token, flow: core.flow, as: ResendCodeError.self)
+            return ResetPasswordCodeRequiredState(flow: core.flow, challenge: challenge)
+        }
+    }
+
+    /// Where the code went; never the code or token.
+    public var description: String { "ResetPasswordCodeRequiredState(sentTo: \(sentTo), channel: \(channel))" }
+}
+
+/// The code was accepted: submit the new password.
+public final class ResetPasswordRequiredState: Sendable, CustomStringConvertible {
+    let core: StateCore
+
+    init(core: StateCore) { self.core = core }
+
+    /// The flow's correlation id.
+    public var correlationId: UUID { core.flow.correlationId }
+
+    /// Submits the new password and waits, polling at the server's interval on the configured
+    /// clock, until the reset is done.
+    ///
+    /// - Returns: the state to sign the user in with one more request.
+    /// - Throws: ``PasswordRequiredError``. A password the policy refuses, a failed reset
+    ///   (``PasswordRequiredError/isPasswordResetFailed``) and a cancellation leave this state
+    ///   usable, so a new password can be submitted again.
+    public func submitPassword(_ password: String) async throws(PasswordRequiredError) -> SignInAfterResetPasswordState {
+        try await core.run(PasswordRequiredError.self) { token throws(PasswordRequiredError) in
+            guard !password.isEmpty else {
+                throw core.flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
+            }
+            return try await ResetPasswordFlow.submit(password, token: token, core: core)
+        }
+    }
+
+    /// The state's name; never the token.
+    public var description: String { "ResetPasswordRequiredState()" }
+}
+
+/// The password was reset: sign the user in with one request.
+public final class SignInAfterResetPasswordState: Sendable, CustomStringConvertible {
+    let core: StateCore
+
+    init(core: StateCore) { self.core = core }
+
+    /// The flow's correlation id.
+    public var correlationId: UUID { core.flow.correlationId }
+
+    /// Signs the user in with the new password's flow, with one request to the token endpoint.
+    ///
+    /// - Parameter scopes: scopes for the access token, beyond `openid profile offline_access`.
+    /// - Throws: ``SignInAfterResetPasswordError``.
+    public func signIn(scopes: [String] = []) async throws(SignInAfterResetPasswordError) -> SignInResult {
+        try await core.run(SignInAfterResetPasswordError.self) { token throws(SignInAfterResetPasswordError) in
+            let flow = core.flow(scopes: scopes)
+            return try await SignInFlow.exchange(
+                .tokenWithContinuationToken(continuationToken: token, username: flow.username, scopes: scopes),
+                flow: flow, as: SignInAfterResetPasswordError.self, classify: SignInAfterResetPasswordError.classify)
+        }
+    }
+
+    /// The state's name; never the token.
+    public var description: String { "SignInAfterResetPasswordState()" }
+}

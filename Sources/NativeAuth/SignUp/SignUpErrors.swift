@@ -1,0 +1,68 @@
+import Foundation
+
+/// Why ``NativeAuthClient/signUp(_:)`` failed.
+public struct SignUpStartError: DetailedError {
+    /// Everything the error carries.
+    public let details: NativeAuthErrorDetails
+    init(details: NativeAuthErrorDetails) { self.details = details }
+
+    /// A user with this username already exists (`user_already_exists`, 1003037).
+    public var isUserAlreadyExists: Bool { kind == .userAlreadyExists }
+    /// The username is empty or not valid.
+    public var isInvalidUsername: Bool { kind == .invalidUsername }
+    /// The password is empty or the tenant's policy refused it (see ``passwordPolicyViolation``).
+    public var isInvalidPassword: Bool {
+        if case .invalidPassword = kind { return true }
+        return false
+    }
+    /// Why the password policy refused the password, when it did.
+    public var passwordPolicyViolation: PasswordPolicyViolation? {
+        if case .invalidPassword(let violation) = kind { return violation }
+        return nil
+    }
+    /// An attribute name or value cannot be sent (checked before any request);
+    /// ``invalidAttributes`` names it.
+    public var isInvalidAttributes: Bool { kind == .attributesInvalid }
+    /// The names of the attributes that cannot be sent.
+    public var invalidAttributes: [String] { details.invalidAttributes }
+
+    static func classify(_ error: ServerError) -> ErrorKind? {
+        if error.isError("user_already_exists") || error.hasCode(1_003_037) { return .userAlreadyExists }
+        if let violation = error.passwordPolicyViolation { return .invalidPassword(violation) }
+        if error.isError("invalid_request") && error.hasCode(90100) { return .invalidUsername }
+        if error.isError("attributes_required") { return .attributesRequired }
+        return nil
+    }
+}
+
+/// Why submitted sign-up attributes were not accepted.
+public struct AttributesRequiredError: DetailedError {
+    /// Everything the error carries.
+    public let details: NativeAuthErrorDetails
+    init(details: NativeAuthErrorDetails) { self.details = details }
+
+    /// Some values were refused (`attribute_validation_failed`), or could not be encoded; the
+    /// state stays usable. ``invalidAttributes`` names them.
+    public var isInvalidAttributes: Bool { kind == .attributesInvalid }
+    /// The names of the refused attributes.
+    public var invalidAttributes: [String] { details.invalidAttributes }
+
+    static func classify(_ error: ServerError) -> ErrorKind? {
+        if error.isSuberror("attribute_validation_failed") || error.isError("attribute_validation_failed") {
+            return .attributesInvalid
+        }
+        return nil
+    }
+}
+
+/// Why sign-in after sign-up failed.
+public struct SignInAfterSignUpError: DetailedError {
+    /// Everything the error carries.
+    public let details: NativeAuthErrorDetails
+    init(details: NativeAuthErrorDetails) { self.details = details }
+
+    static func classify(_ error: ServerError) -> ErrorKind? {
+        if error.isError("user_not_found") { return .userNotFound }
+        return nil
+    }
+}

@@ -1,0 +1,147 @@
+public import Foundation
+
+/// A code was sent to verify the new user's email address.
+public final class SignUpCodeRequiredState: Sendable, CustomStringConvertible {
+    let core: StateCore
+    /// Where the code was sent, masked.
+    public let sentTo: String
+    /// How the code was sent.
+    public let channel: ChannelType
+    /// How many characters the code has, when the server said.
+    public let codeLength: Int?
+
+    init(flow: FlowContext, challenge: CodeChallenge) {
+        core = StateCore(flow: flow, token: challenge.continuationToken)
+        sentTo = challenge.sentTo
+        channel = challenge.channel
+        codeLength = challenge.codeLength
+    }
+
+    /// The flow's correlation id.
+    public var correlationId: UUID { core.flow.correlationId }
+
+    /// Submits the code.
+    ///
+    /// - Returns: the user was created, or the password or attributes the server wants next.
+    /// - Throws: ``VerifyCodeError``; a wrong or empty code leaves this state usable.
+    public func submitCode(_ code: String) async throws(VerifyCodeError) -> SignUpResult {
+        try await core.run(VerifyCodeError.self) { token throws(VerifyCodeError) in
+            let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !code.isEmpty else { throw core.flow.fail(.invalidCode, note: "The code is empty; nothing was sent.") }
+            return try await SignUpFlow.proceed(
+                .signUpContinueWithCode(continuationToken: token, code: Secret(code)), flow: core.flow,
+                as: VerifyCodeError.self, classify: SignUpFlow.classifyCode)
+        }
+    }
+
+    /// Sends a new code; the previous one stops working.
+    ///
+    /// - Returns: a fresh state for the new code; this one is spent.
+    /// - Throws: ``ResendCodeError``.
+    public func resendCode() async throws(ResendCodeError) -> SignUpCodeRequiredState {
+        try await core.run(ResendCodeError.self) { token throws(ResendCodeError) in
+            let challenge = try await SignUpFlow.codeChallenge(token: token, flow: core.flow, as: ResendCodeError.self)
+            return SignUpCodeRequiredState(flow: core.flow, challenge: challenge)
+        }
+    }
+
+    /// Where the code went; never the code or token.
+    public var description: String { "SignUpCodeRequiredState(sentTo: \(sentTo), channel: \(channel))" }
+}
+
+/// The server wants a password for the new user.
+public final class SignUpPasswordRequiredState: Sendable, CustomStringConvertible {
+    let core: StateCore
+
+    init(core: StateCore) { self.core = core }
+
+    /// The flow's correlation id.
+    public var correlationId: UUID { core.flow.correlationId }
+
+    /// Submits the password.
+    ///
+    /// - Returns: the user was created, or the attributes the server wants next.
+    /// - Throws: ``PasswordRequiredError``; a password the policy refuses
+    ///   (``PasswordRequiredError/passwordPolicyViolation``) leaves this state usable.
+    public func submitPassword(_ password: String) async throws(PasswordRequiredError) -> SignUpResult {
+        try await core.run(PasswordRequiredError.self) { token throws(PasswordRequiredError) in
+            guard !password.isEmpty else {
+                throw core.flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
+            }
+            return try await SignUpFlow.proceed(
+                .signUpContinueWithPassword(continuationToken: token, password: Secret(password)), flow: core.flow,
+                as: PasswordRequiredError.self
+            ) { error in PasswordRequiredError.classify(error) ?? SignUpFlow.common(error) }
+        }
+    }
+
+    /// The state's name; never the token.
+    public var description: String { "SignUpPasswordRequiredState()" }
+}
+
+/// The server wants more attributes for the new user.
+public final class SignUpAttributesRequiredState: Sendable, CustomStringConvertible {
+    let core: StateCore
+    /// The attributes the server asked for, with their type and pattern.
+    public let requiredAttributes: [RequiredAttribute]
+
+    init(core: StateCore, requiredAttributes: [RequiredAttribute]) {
+        self.core = core
+        self.requiredAttributes = requiredAttributes
+    }
+
+    /// The flow's correlation id.
+    public var correlationId: UUID { core.flow.correlationId }
+
+    /// Submits attribute values.
+    ///
+    /// - Returns: the user was created, or the attributes still missing.
+    /// - Throws: ``AttributesRequiredError``; refused values (``AttributesRequiredError/isInvalidAttributes``)
+    ///   leave this state usable.
+    public func submitAttributes(_ attributes: UserAttributes) async throws(AttributesRequiredError) -> SignUpResult {
+        try await core.run(AttributesRequiredError.self) { token throws(AttributesRequiredError) in
+            let json = try core.flow.encode(attributes, as: AttributesRequiredError.self) ?? "{}"
+            return try await SignUpFlow.proceed(
+                .signUpContinueWithAttributes(continuationToken: token, attributes: json), flow: core.flow,
+                as: AttributesRequiredError.self, classify: SignUpFlow.common)
+        }
+    }
+
+    /// The attribute names asked for; never the token.
+    public var description: String {
+        "SignUpAttributesRequiredState(required: \(requiredAttributes.map(\.name)))"
+    }
+}
+
+/// The user was created: sign them in with one request.
+public final class SignInAfterSignUpState: Sendable, CustomStringConvertible {
+    let core: StateCore
+
+    init(flow: FlowContext, token: Secret?) {
+        core = StateCore(flow: flow, token: token ?? Secret(""))
+    }
+
+    /// The flow's correlation id.
+    public var correlationId: UUID { core.flow.correlationId }
+
+    /// Signs the new user in, with one request to the token endpoint.
+    ///
+    /// - Parameter scopes: scopes for the access token, beyond `openid profile offline_access`.
+    /// - Throws: ``SignInAfterSignUpError``.
+    public func signIn(scopes: [String] = []) async throws(SignInAfterSignUpError) -> SignInResult {
+        try await core.run(SignInAfterSignUpError.self) { token throws(SignInAfterSignUpError) in
+            let flow = core.flow(scopes: scopes)
+            guard !token.isEmpty else {
+                throw SignInAfterSignUpError(
+                    .flowExpired, correlationId: flow.correlationId,
+                    note: "The server gave no token for sign-in after sign-up; sign in normally.")
+            }
+            return try await SignInFlow.exchange(
+                .tokenWithContinuationToken(continuationToken: token, username: flow.username, scopes: scopes),
+                flow: flow, as: SignInAfterSignUpError.self, classify: SignInAfterSignUpError.classify)
+        }
+    }
+
+    /// The state's name; never the token.
+    public var description: String { "SignInAfterSignUpState()" }
+}
