@@ -16,6 +16,8 @@ actor AccountManager {
     /// cannot write into a later one.
     private var generation = 0
     private var refreshes: [String: Task<Result<TokenResult, RetrieveAccessTokenError>, Never>] = [:]
+    /// Accounts signed out whose credentials the store failed to remove: the next sign-out retries.
+    private var pendingRemovals: Set<String> = []
 
     init(configuration: NativeAuthConfiguration, store: any CredentialStore, wire: WireClient, log: Log) {
         self.store = store
@@ -48,7 +50,8 @@ actor AccountManager {
                 log(.error, "stored account has a newer format; ignored", ["version": "\(decoded.version)"])
                 return nil
             }
-            record = decoded
+            // An account whose sign-out could not reach the store stays signed out.
+            if !pendingRemovals.contains(decoded.identifier) { record = decoded }
         } catch {
             log(.error, "stored account is damaged; ignored", ["bytes": "\(data.count)"])
         }
@@ -93,15 +96,21 @@ actor AccountManager {
     func signOut(identifier: String) async -> SignOutResult {
         if !loaded { _ = try? await current() }
         let wasSignedIn = record?.identifier == identifier
-        guard wasSignedIn else { return SignOutResult(removedFromStore: false, wasSignedIn: false) }
-        record = nil
-        generation += 1
-        refreshes = [:]
+        guard wasSignedIn || pendingRemovals.contains(identifier) else {
+            return SignOutResult(removedFromStore: false, wasSignedIn: false)
+        }
+        if wasSignedIn {
+            record = nil
+            generation += 1
+            refreshes = [:]
+        }
         var removed = true
         do {
             try await store.removeData(forKey: storeKey)
+            pendingRemovals.remove(identifier)
         } catch {
             removed = false
+            pendingRemovals.insert(identifier)
             log(.error, "credentials could not be removed from the store", ["error": String(describing: type(of: error))])
         }
         log(.info, "signed out")
@@ -142,7 +151,10 @@ actor AccountManager {
     private func refresh(key: String, scopes: [String], generation: Int) async -> Result<TokenResult, RetrieveAccessTokenError> {
         let correlationId = UUID()
         guard let refreshToken = record?.refreshToken else {
-            return .failure(RetrieveAccessTokenError(.refreshTokenExpired, correlationId: correlationId, note: "No refresh token is stored."))
+            // Without a refresh token the account can never get a new access token: sign it out.
+            if let identifier = record?.identifier { _ = await signOut(identifier: identifier) }
+            return .failure(
+                RetrieveAccessTokenError(.refreshTokenExpired, correlationId: correlationId, note: "No refresh token is stored."))
         }
         let answer: TokenAnswer
         do {
@@ -150,7 +162,7 @@ actor AccountManager {
             answer = try reply.decode { reply throws(WireFailure) in try TokenAnswer(reply.object, headers: reply.response) }
         } catch {
             let failure = RetrieveAccessTokenError(error, correlationId: correlationId) { server in
-                server.isError("invalid_grant") ? .refreshTokenExpired : nil
+                server.isError("invalid_grant") || server.isError("expired_token") ? .refreshTokenExpired : nil
             }
             if failure.isRefreshTokenExpired, generation == self.generation, let identifier = record?.identifier {
                 log(.warning, "refresh token refused; signing out", correlationId: correlationId)

@@ -155,6 +155,8 @@ public struct NativeAuthConfigurationError: Error, LocalizedError, CustomStringC
     public var isInvalidAuthority: Bool {
         [.invalidAuthority, .insecureAuthority, .invalidTenantSubdomain].contains(code)
     }
+    /// No challenge type was given; at least one of `oob` and `password` is needed.
+    public var isMissingChallengeTypes: Bool { code == .noChallengeTypes }
     /// A custom header's name or value is not allowed.
     public var isInvalidHeader: Bool {
         switch code {

@@ -162,10 +162,12 @@ extension DetailedError {
             let kind: ErrorKind
             if error.isConfigurationError {
                 kind = .configuration
-            } else if error.isError("expired_token") {
+            } else if let specific = classify(error) {
+                kind = specific
+            } else if error.isError("expired_token") || error.isInvalidContinuationToken {
                 kind = .flowExpired
             } else {
-                kind = classify(error) ?? .general
+                kind = .general
             }
             self.init(details: .init(kind, correlationId: correlationId, server: error))
         }

@@ -66,7 +66,7 @@ extension MFARequiredState {
             await MainActor.run {
                 switch result {
                 case .failure(let error):
-                    delegate.onMFASubmitChallengeError(error: error, newState: core.phase == .ready ? self : nil)
+                    delegate.onMFASubmitChallengeError(error: error, newState: core.phase != .spent ? self : nil)
                 case .success(let result):
                     if let missing = result.deliver(to: delegate) {
                         delegate.onMFASubmitChallengeError(

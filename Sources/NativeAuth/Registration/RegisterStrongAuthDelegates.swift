@@ -1,8 +1,9 @@
 import Foundation
 
-/// Receives the outcome of challenging a contact for registration, on the main actor.
+/// Receives the outcome of challenging a contact for registration, on the main actor. When the
+/// contact was already verified, the user is signed in and ``SignInResultDelegate/onSignInCompleted(result:)`` is called.
 @MainActor
-public protocol RegisterStrongAuthChallengeDelegate: AnyObject, Sendable {
+public protocol RegisterStrongAuthChallengeDelegate: SignInResultDelegate {
     /// The contact was not challenged. The state the action was called on stays usable when the
     /// contact was invalid or blocked. Required.
     func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError)
@@ -10,8 +11,6 @@ public protocol RegisterStrongAuthChallengeDelegate: AnyObject, Sendable {
     func onRegisterStrongAuthVerificationRequired(
         newState: RegisterStrongAuthVerificationRequiredState, sentTo: String, channelTargetType: ChannelType,
         codeLength: Int?)
-    /// The contact was already verified; the user is signed in. Optional.
-    func onSignInCompleted(result: UserAccountResult)
 }
 
 extension RegisterStrongAuthChallengeDelegate {
@@ -22,10 +21,6 @@ extension RegisterStrongAuthChallengeDelegate {
     ) {
         DelegateDispatch.missingMethod(
             "onRegisterStrongAuthVerificationRequired(newState:sentTo:channelTargetType:codeLength:)")
-    }
-    /// Optional; when left out, ``onRegisterStrongAuthChallengeError(error:)`` reports it.
-    public func onSignInCompleted(result: UserAccountResult) {
-        DelegateDispatch.missingMethod("onSignInCompleted(result:)")
     }
 }
 
@@ -104,7 +99,7 @@ extension RegisterStrongAuthVerificationRequiredState {
                 switch result {
                 case .failure(let error):
                     delegate.onRegisterStrongAuthSubmitChallengeError(
-                        error: error, newState: core.phase == .ready ? self : nil)
+                        error: error, newState: core.phase != .spent ? self : nil)
                 case .success(let result):
                     if let missing = result.deliver(to: delegate) {
                         delegate.onRegisterStrongAuthSubmitChallengeError(

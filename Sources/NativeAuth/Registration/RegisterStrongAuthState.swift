@@ -52,7 +52,8 @@ public final class RegisterStrongAuthState: Sendable, CustomStringConvertible {
         switch answer {
         case .code(let challenge):
             let state = RegisterStrongAuthVerificationRequiredState(
-                core: StateCore(flow: flow, token: challenge.continuationToken), authMethods: methods)
+                core: StateCore(flow: flow, token: challenge.continuationToken), authMethods: methods,
+                challenge: challenge)
             return .verificationRequired(
                 state, sentTo: challenge.sentTo, channel: challenge.channel, codeLength: challenge.codeLength)
         case .preverified(let preverifiedToken):
@@ -86,10 +87,19 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
     let core: StateCore
     /// The kinds of method the user can register.
     public let authMethods: [AuthMethod]
+    /// Where the code was sent.
+    public let sentTo: String
+    /// How the code was sent.
+    public let channel: ChannelType
+    /// How many characters the code has, when the server said.
+    public let codeLength: Int?
 
-    init(core: StateCore, authMethods: [AuthMethod]) {
+    init(core: StateCore, authMethods: [AuthMethod], challenge: CodeChallenge) {
         self.core = core
         self.authMethods = authMethods
+        sentTo = challenge.sentTo
+        channel = challenge.channel
+        codeLength = challenge.codeLength
     }
 
     /// The flow's correlation id.
@@ -128,5 +138,7 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
     }
 
     /// The state's name; never the token.
-    public var description: String { "RegisterStrongAuthVerificationRequiredState()" }
+    public var description: String {
+        "RegisterStrongAuthVerificationRequiredState(sentTo: \(sentTo), channel: \(channel))"
+    }
 }

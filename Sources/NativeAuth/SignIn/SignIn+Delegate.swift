@@ -48,7 +48,7 @@ extension SignInCodeRequiredState {
             await MainActor.run {
                 switch result {
                 case .failure(let error):
-                    delegate.onSignInVerifyCodeError(error: error, newState: core.phase == .ready ? self : nil)
+                    delegate.onSignInVerifyCodeError(error: error, newState: core.phase != .spent ? self : nil)
                 case .success(let result):
                     if let missing = result.deliver(to: delegate) {
                         delegate.onSignInVerifyCodeError(
@@ -68,7 +68,7 @@ extension SignInCodeRequiredState {
             await MainActor.run {
                 switch result {
                 case .failure(let error):
-                    delegate.onSignInResendCodeError(error: error, newState: core.phase == .ready ? self : nil)
+                    delegate.onSignInResendCodeError(error: error, newState: core.phase != .spent ? self : nil)
                 case .success(let state):
                     let missing = DelegateDispatch.call {
                         delegate.onSignInResendCodeCodeRequired(
@@ -95,7 +95,7 @@ extension SignInPasswordRequiredState {
             await MainActor.run {
                 switch result {
                 case .failure(let error):
-                    delegate.onSignInPasswordRequiredError(error: error, newState: core.phase == .ready ? self : nil)
+                    delegate.onSignInPasswordRequiredError(error: error, newState: core.phase != .spent ? self : nil)
                 case .success(let result):
                     if let missing = result.deliver(to: delegate) {
                         delegate.onSignInPasswordRequiredError(

@@ -30,6 +30,8 @@ public struct VerifyCodeError: DetailedError {
     /// The code is wrong, expired or empty (`invalid_grant` / `invalid_oob_value`). The state stays
     /// usable: ask for the code again.
     public var isInvalidCode: Bool { kind == .invalidCode }
+    /// The user no longer exists (`user_not_found`).
+    public var isUserNotFound: Bool { kind == .userNotFound }
 
     static func classify(_ error: ServerError) -> ErrorKind? {
         if error.isSuberror("invalid_oob_value") || error.hasCode(50181) { return .invalidCode }

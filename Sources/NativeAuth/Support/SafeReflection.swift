@@ -81,3 +81,13 @@ extension SignInAfterResetPasswordState: CustomReflectable {
     /// Shows the description only.
     public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 }
+
+extension SignInParameters: CustomReflectable {
+    /// Shows the description only: the password is never reflected.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension SignUpParameters: CustomReflectable {
+    /// Shows the description only: the password and attribute values are never reflected.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}

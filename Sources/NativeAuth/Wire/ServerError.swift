@@ -45,6 +45,11 @@ struct ServerError: Sendable, Equatable {
             || hasCode(550022) || hasCode(700016)
     }
 
+    /// The continuation token is unknown, used up or expired: the flow cannot go on.
+    var isInvalidContinuationToken: Bool {
+        isError("invalid_request") && [55000, 55200, 55112, 552003].contains(where: hasCode)
+    }
+
     /// The password was refused by the tenant's password policy, with the specific reason.
     var passwordPolicyViolation: PasswordPolicyViolation? {
         guard let suberror, suberror.lowercased().hasPrefix("password_") else { return nil }

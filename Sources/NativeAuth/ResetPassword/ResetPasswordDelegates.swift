@@ -1,0 +1,202 @@
+import Foundation
+
+/// Receives the outcome of ``NativeAuthClient/resetPassword(parameters:delegate:)``, on the main actor.
+@MainActor
+public protocol ResetPasswordStartDelegate: AnyObject, Sendable {
+    /// The reset could not start. Required.
+    func onResetPasswordStartError(error: ResetPasswordStartError)
+    /// A code was sent; submit it on `newState`. Optional.
+    func onResetPasswordCodeRequired(
+        newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?)
+}
+
+extension ResetPasswordStartDelegate {
+    /// Optional; when left out, ``onResetPasswordStartError(error:)`` reports it.
+    public func onResetPasswordCodeRequired(
+        newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?
+    ) {
+        DelegateDispatch.missingMethod("onResetPasswordCodeRequired(newState:sentTo:channelTargetType:codeLength:)")
+    }
+}
+
+/// Receives the outcome of ``ResetPasswordCodeRequiredState/submitCode(code:delegate:)``.
+@MainActor
+public protocol ResetPasswordVerifyCodeDelegate: AnyObject, Sendable {
+    /// The code was not accepted; `newState` is the state to try again on, when still usable. Required.
+    func onResetPasswordVerifyCodeError(error: VerifyCodeError, newState: ResetPasswordCodeRequiredState?)
+    /// The code was accepted; submit the new password on `newState`. Optional.
+    func onPasswordRequired(newState: ResetPasswordRequiredState)
+}
+
+extension ResetPasswordVerifyCodeDelegate {
+    /// Optional; when left out, ``onResetPasswordVerifyCodeError(error:newState:)`` reports it.
+    public func onPasswordRequired(newState: ResetPasswordRequiredState) {
+        DelegateDispatch.missingMethod("onPasswordRequired(newState:)")
+    }
+}
+
+/// Receives the outcome of ``ResetPasswordCodeRequiredState/resendCode(delegate:)``.
+@MainActor
+public protocol ResetPasswordResendCodeDelegate: AnyObject, Sendable {
+    /// No new code was sent; `newState` is the state to go on with, when still usable. Required.
+    func onResetPasswordResendCodeError(error: ResendCodeError, newState: ResetPasswordCodeRequiredState?)
+    /// A new code was sent. Optional.
+    func onResetPasswordResendCodeRequired(
+        newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?)
+}
+
+extension ResetPasswordResendCodeDelegate {
+    /// Optional; when left out, ``onResetPasswordResendCodeError(error:newState:)`` reports it.
+    public func onResetPasswordResendCodeRequired(
+        newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?
+    ) {
+        DelegateDispatch.missingMethod("onResetPasswordResendCodeRequired(newState:sentTo:channelTargetType:codeLength:)")
+    }
+}
+
+/// Receives the outcome of ``ResetPasswordRequiredState/submitPassword(password:delegate:)``.
+@MainActor
+public protocol ResetPasswordRequiredDelegate: AnyObject, Sendable {
+    /// The new password was not accepted or the reset failed; `newState` is the state to try
+    /// again on, when still usable. Required.
+    func onResetPasswordRequiredError(error: PasswordRequiredError, newState: ResetPasswordRequiredState?)
+    /// The password was reset; sign in on `newState`. Optional.
+    func onResetPasswordCompleted(newState: SignInAfterResetPasswordState)
+}
+
+extension ResetPasswordRequiredDelegate {
+    /// Optional; when left out, ``onResetPasswordRequiredError(error:newState:)`` reports it.
+    public func onResetPasswordCompleted(newState: SignInAfterResetPasswordState) {
+        DelegateDispatch.missingMethod("onResetPasswordCompleted(newState:)")
+    }
+}
+
+/// Receives the outcome of ``SignInAfterResetPasswordState/signIn(scopes:delegate:)``.
+@MainActor
+public protocol SignInAfterResetPasswordDelegate: SignInResultDelegate {
+    /// Sign-in failed. Required.
+    func onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError)
+}
+
+extension NativeAuthClient {
+    /// Starts a password reset and reports the outcome to `delegate`, once, on the main actor.
+    /// The delegate form of ``resetPassword(_:)``.
+    public func resetPassword(parameters: ResetPasswordParameters, delegate: any ResetPasswordStartDelegate) {
+        var parameters = parameters
+        let correlationId = parameters.correlationId ?? UUID()
+        parameters.correlationId = correlationId
+        Task {
+            let result = await outcome { () async throws(ResetPasswordStartError) in
+                try await self.resetPassword(parameters)
+            }
+            await MainActor.run {
+                switch result {
+                case .failure(let error):
+                    delegate.onResetPasswordStartError(error: error)
+                case .success(let result):
+                    let missing = DelegateDispatch.call {
+                        switch result {
+                        case .codeRequired(let state, let sentTo, let channel, let codeLength):
+                            delegate.onResetPasswordCodeRequired(
+                                newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
+                        }
+                    }
+                    if let missing {
+                        delegate.onResetPasswordStartError(
+                            error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: result))
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension ResetPasswordCodeRequiredState {
+    /// Submits the code and reports the outcome to `delegate`, once, on the main actor.
+    public func submitCode(code: String, delegate: any ResetPasswordVerifyCodeDelegate) {
+        Task {
+            let result = await outcome { () async throws(VerifyCodeError) in try await self.submitCode(code) }
+            await MainActor.run {
+                switch result {
+                case .failure(let error):
+                    delegate.onResetPasswordVerifyCodeError(error: error, newState: core.phase != .spent ? self : nil)
+                case .success(let state):
+                    let missing = DelegateDispatch.call { delegate.onPasswordRequired(newState: state) }
+                    if let missing {
+                        delegate.onResetPasswordVerifyCodeError(
+                            error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: state),
+                            newState: nil)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sends a new code and reports the outcome to `delegate`, once, on the main actor.
+    public func resendCode(delegate: any ResetPasswordResendCodeDelegate) {
+        Task {
+            let result = await outcome { () async throws(ResendCodeError) in try await self.resendCode() }
+            await MainActor.run {
+                switch result {
+                case .failure(let error):
+                    delegate.onResetPasswordResendCodeError(error: error, newState: core.phase != .spent ? self : nil)
+                case .success(let state):
+                    let missing = DelegateDispatch.call {
+                        delegate.onResetPasswordResendCodeRequired(
+                            newState: state, sentTo: state.sentTo, channelTargetType: state.channel,
+                            codeLength: state.codeLength)
+                    }
+                    if let missing {
+                        delegate.onResetPasswordResendCodeError(
+                            error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: state),
+                            newState: state)
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension ResetPasswordRequiredState {
+    /// Submits the new password and reports the outcome to `delegate`, once, on the main actor.
+    public func submitPassword(password: String, delegate: any ResetPasswordRequiredDelegate) {
+        Task {
+            let result = await outcome { () async throws(PasswordRequiredError) in try await self.submitPassword(password) }
+            await MainActor.run {
+                switch result {
+                case .failure(let error):
+                    delegate.onResetPasswordRequiredError(error: error, newState: core.phase != .spent ? self : nil)
+                case .success(let state):
+                    let missing = DelegateDispatch.call { delegate.onResetPasswordCompleted(newState: state) }
+                    if let missing {
+                        delegate.onResetPasswordRequiredError(
+                            error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: state),
+                            newState: nil)
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension SignInAfterResetPasswordState {
+    /// Signs the user in and reports the outcome to `delegate`, once, on the main actor.
+    public func signIn(scopes: [String] = [], delegate: any SignInAfterResetPasswordDelegate) {
+        Task {
+            let result = await outcome { () async throws(SignInAfterResetPasswordError) in
+                try await self.signIn(scopes: scopes)
+            }
+            await MainActor.run {
+                switch result {
+                case .failure(let error):
+                    delegate.onSignInAfterResetPasswordError(error: error)
+                case .success(let result):
+                    if let missing = result.deliver(to: delegate) {
+                        delegate.onSignInAfterResetPasswordError(
+                            error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: result))
+                    }
+                }
+            }
+        }
+    }
+}
