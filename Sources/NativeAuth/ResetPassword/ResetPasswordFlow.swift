@@ -59,27 +59,47 @@ enum ResetPasswordFlow {
     }
 
     /// Submits the new password, then polls until the server says the reset is done.
-    static func submit(_ password: String, token: Secret, core: StateCore) async throws(PasswordRequiredError)
-        -> SignInAfterResetPasswordState
+    ///
+    /// `pendingInterval` holds the poll interval while a submitted reset is still running on the
+    /// server: an interrupted wait (cancellation, network, too many polls) leaves it set, and the
+    /// next call resumes polling instead of submitting again, which the server would refuse.
+    static func submit(_ password: String, token: Secret, core: StateCore, pendingInterval: Locked<Int?>)
+        async throws(PasswordRequiredError) -> SignInAfterResetPasswordState
     {
         typealias Failure = PasswordRequiredError
         let flow = core.flow
         let classify = Failure.classify
-        let submitted = try await flow.request(
-            .resetPasswordSubmit(continuationToken: token, newPassword: Secret(password)), as: Failure.self,
-            classify: classify
-        ) { reply throws(WireFailure) in try ResetSubmitAnswer(reply.object) }
-        var pollToken = submitted.continuationToken
-        core.update(token: pollToken)
+        var pollToken = token
+        let interval: Int
+        if let pending = pendingInterval.current {
+            interval = pending
+            flow.client.log(.debug, "password reset: resuming the wait", correlationId: flow.correlationId)
+        } else {
+            let submitted = try await flow.request(
+                .resetPasswordSubmit(continuationToken: token, newPassword: Secret(password)), as: Failure.self,
+                classify: classify
+            ) { reply throws(WireFailure) in try ResetSubmitAnswer(reply.object) }
+            interval = submitted.pollInterval
+            pollToken = submitted.continuationToken
+            core.update(token: pollToken)
+            pendingInterval.withLock { $0 = interval }
+        }
         for attempt in 1...maximumPolls {
             do {
-                try await flow.client.configuration.clock.sleep(seconds: Double(submitted.pollInterval))
+                try await flow.client.configuration.clock.sleep(seconds: Double(interval))
             } catch {
                 throw Failure(.cancelled, correlationId: flow.correlationId)
             }
-            let poll = try await flow.request(
-                .resetPasswordPollCompletion(continuationToken: pollToken), as: Failure.self, classify: classify
-            ) { reply throws(WireFailure) in try PollAnswer(reply.object) }
+            let poll: PollAnswer
+            do {
+                poll = try await flow.request(
+                    .resetPasswordPollCompletion(continuationToken: pollToken), as: Failure.self, classify: classify
+                ) { reply throws(WireFailure) in try PollAnswer(reply.object) }
+            } catch {
+                // The server answered: the job is over (a refused password may be submitted again).
+                if error.details.server != nil { pendingInterval.withLock { $0 = nil } }
+                throw error
+            }
             if let next = poll.continuationToken {
                 pollToken = next
                 core.update(token: next)
@@ -87,18 +107,19 @@ enum ResetPasswordFlow {
             flow.client.log(.debug, "password reset polled", ["attempt": "\(attempt)"], correlationId: flow.correlationId)
             switch poll.status {
             case .succeeded:
+                pendingInterval.withLock { $0 = nil }
                 return SignInAfterResetPasswordState(core: StateCore(flow: flow, token: pollToken))
             case .failed:
+                pendingInterval.withLock { $0 = nil }
                 throw Failure(
-                    .passwordResetFailed, correlationId: flow.correlationId,
-                    note: "Submit the new password again.")
+                    .passwordResetFailed, correlationId: flow.correlationId, note: "Submit the new password again.")
             case .notStarted, .inProgress:
                 continue
             }
         }
         throw Failure(
             .passwordResetFailed, correlationId: flow.correlationId,
-            note: "The server did not finish within \(maximumPolls) polls; submit the new password again.")
+            note: "The server did not finish within \(maximumPolls) polls; call submitPassword again to keep waiting.")
     }
 }
 

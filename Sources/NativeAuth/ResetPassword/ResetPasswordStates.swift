@@ -54,6 +54,8 @@ public final class ResetPasswordCodeRequiredState: Sendable, CustomStringConvert
 /// The code was accepted: submit the new password.
 public final class ResetPasswordRequiredState: Sendable, CustomStringConvertible {
     let core: StateCore
+    /// Set while a submitted reset is still running on the server.
+    private let pendingInterval = Locked<Int?>(nil)
 
     init(core: StateCore) { self.core = core }
 
@@ -66,13 +68,16 @@ public final class ResetPasswordRequiredState: Sendable, CustomStringConvertible
     /// - Returns: the state to sign the user in with one more request.
     /// - Throws: ``PasswordRequiredError``. A password the policy refuses, a failed reset
     ///   (``PasswordRequiredError/isPasswordResetFailed``) and a cancellation leave this state
-    ///   usable, so a new password can be submitted again.
+    ///   usable. When an earlier call was interrupted while the server was still resetting (a
+    ///   cancellation, a network failure, or no answer within six polls), the next call resumes
+    ///   waiting for that reset instead of submitting `password` again.
     public func submitPassword(_ password: String) async throws(PasswordRequiredError) -> SignInAfterResetPasswordState {
         try await core.run(PasswordRequiredError.self) { token throws(PasswordRequiredError) in
             guard !password.isEmpty else {
                 throw core.flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
             }
-            return try await ResetPasswordFlow.submit(password, token: token, core: core)
+            return try await ResetPasswordFlow.submit(
+                password, token: token, core: core, pendingInterval: pendingInterval)
         }
     }
 
