@@ -1,0 +1,249 @@
+import Foundation
+import NativeAuth
+
+/// The menu and its actions: one method per menu item.
+final class DemoApp {
+    /// One line of the menu.
+    struct MenuItem {
+        /// What the user types to choose it.
+        let key: String
+        let title: String
+        let action: (DemoApp) async throws(EndOfInput) -> Void
+    }
+
+    let client: NativeAuthClient
+    /// The transport the client uses, also used to call the protected resource.
+    let transport: any HTTPTransport
+    /// The API to call with the access token, if any.
+    let resourceURL: URL?
+    /// Scopes to ask for at sign-in.
+    let scopes: [String]
+    /// The access token shown last, to tell a cached token from a new one.
+    private var lastToken: String?
+
+    init(client: NativeAuthClient, transport: any HTTPTransport, resourceURL: URL?, scopes: [String]) {
+        self.client = client
+        self.transport = transport
+        self.resourceURL = resourceURL
+        self.scopes = scopes
+    }
+
+    /// The menu. To add an action, add a method below and a line here.
+    var menu: [MenuItem] {
+        var items = [
+            MenuItem(key: "1", title: "Sign in with an email code") { app throws(EndOfInput) in
+                try await app.signInWithCode()
+            },
+            MenuItem(key: "2", title: "Sign in with a password") { app throws(EndOfInput) in
+                try await app.signInWithPassword()
+            },
+            MenuItem(key: "3", title: "Show account") { app in await app.showAccount() },
+            MenuItem(key: "4", title: "Get an access token") { app throws(EndOfInput) in
+                try await app.getAccessToken()
+            },
+        ]
+        if resourceURL != nil {
+            items.append(MenuItem(key: "5", title: "Call the protected resource") { app in await app.callResource() })
+        }
+        items.append(MenuItem(key: "6", title: "Sign out") { app in await app.signOut() })
+        return items
+    }
+
+    /// Shows the menu and runs the chosen actions until the user quits.
+    ///
+    /// - Throws: ``EndOfInput`` when standard input ends.
+    func run() async throws(EndOfInput) {
+        while true {
+            let items = menu
+            Terminal.say()
+            Terminal.say(await statusLine())
+            for item in items {
+                Terminal.say("  \(item.key)) \(item.title)")
+            }
+            Terminal.say("  0) Quit")
+            let choice = try Terminal.read("Choose: ")
+            if choice == "0" || choice.lowercased() == "q" { return }
+            guard let item = items.first(where: { $0.key == choice }) else {
+                let list = items.map(\.key).joined(separator: ", ") + " or 0"
+                Terminal.say(
+                    choice.isEmpty ? "   Please choose \(list)." : "   '\(choice)' is not on the menu: choose \(list).")
+                continue
+            }
+            Terminal.say()
+            try await item.action(self)
+        }
+    }
+
+    // MARK: - Signing in
+
+    /// Signs in with the username only: the server sends a code (or asks for the password when
+    /// the account has one and the app supports passwords).
+    func signInWithCode() async throws(EndOfInput) {
+        let username = try Prompt.text("Email address: ")
+        let start: SignInStartResult
+        do {
+            start = try await client.signIn(SignInParameters(username: username, scopes: scopes))
+        } catch {
+            Terminal.say("❌ " + ErrorMessage.of(error))
+            return
+        }
+        finishSignIn(try await SignInSteps.continueFrom(start))
+    }
+
+    /// Signs in with the username and password given together.
+    func signInWithPassword() async throws(EndOfInput) {
+        let username = try Prompt.text("Email address: ")
+        for _ in 1...SignInSteps.passwordAttempts {
+            let password = try Prompt.password("Password")
+            let start: SignInStartResult
+            do {
+                start = try await client.signIn(
+                    SignInParameters(username: username, password: password, scopes: scopes))
+            } catch {
+                Terminal.say("❌ " + ErrorMessage.of(error))
+                if error.isInvalidCredentials || ErrorMessage.canRetry(error) { continue }
+                return
+            }
+            if case .codeRequired = start {
+                Terminal.say("This account signs in with a code, not a password.")
+            }
+            finishSignIn(try await SignInSteps.continueFrom(start))
+            return
+        }
+        Terminal.say("Too many wrong passwords; back to the menu.")
+    }
+
+    private func finishSignIn(_ account: UserAccountResult?) {
+        guard let account else { return }
+        let name = account.account.claims.name.map { " (\($0))" } ?? ""
+        Terminal.say("✅ Signed in as \(account.account.username)\(name).")
+    }
+
+    // MARK: - The signed-in account
+
+    /// Shows the signed-in user and the claims of the ID token.
+    func showAccount() async {
+        guard let result = await signedInAccount() else { return }
+        let account = result.account
+        Terminal.say("Username:   \(account.username)")
+        Terminal.say("Identifier: \(account.identifier)")
+        Terminal.say("ID token claims:")
+        let claims = account.claims.all.sorted { $0.key < $1.key }
+        let width = claims.map(\.key.count).max() ?? 0
+        for (name, value) in claims {
+            Terminal.say("   \(name.paddedTo(width))  \(Self.format(claim: name, value, in: account.claims))")
+        }
+    }
+
+    /// Gets an access token, from the cache or refreshed, and shows what it is good for.
+    func getAccessToken() async throws(EndOfInput) {
+        guard let account = await signedInAccount() else { return }
+        let forceRefresh = try Prompt.yesNo("Force a refresh (ignore the cached token)?", default: false)
+        let token: TokenResult
+        do {
+            token = try await account.getAccessToken(forceRefresh: forceRefresh)
+        } catch {
+            Terminal.say("❌ " + ErrorMessage.of(error))
+            return
+        }
+        let freshness =
+            switch lastToken {
+            case nil: ""
+            case token.accessToken: " (the same token as last time, from the cache)"
+            default: " (a different token from last time)"
+            }
+        lastToken = token.accessToken
+        Terminal.say("Access token: \(token.accessToken.prefix(12))…\(freshness)")
+        Terminal.say("Expires:      \(Self.format(token.expiresOn))")
+        Terminal.say("Scopes:       \(token.scopes.isEmpty ? "(none listed)" : token.scopes.joined(separator: " "))")
+    }
+
+    /// Calls the protected resource with the access token and shows the answer.
+    func callResource() async {
+        guard let url = resourceURL else {
+            Terminal.say("No protected resource is configured; start with --resource URL.")
+            return
+        }
+        guard let account = await signedInAccount() else { return }
+        let token: TokenResult
+        do {
+            token = try await account.getAccessToken()
+        } catch {
+            Terminal.say("❌ " + ErrorMessage.of(error))
+            return
+        }
+        let request = HTTPRequest(
+            method: "GET", url: url,
+            headers: ["Authorization": "Bearer \(token.accessToken)", "Accept": "application/json"])
+        Terminal.say("GET \(url.absoluteString)")
+        Terminal.say("Authorization: Bearer \(token.accessToken.prefix(12))…")
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(request)
+        } catch {
+            Terminal.say("❌ The resource could not be reached: \(error.localizedDescription)")
+            return
+        }
+        let mark = (200..<300).contains(response.statusCode) ? "✅" : "❌"
+        Terminal.say("\(mark) HTTP \(response.statusCode)")
+        if let challenge = response.header("WWW-Authenticate") {
+            Terminal.say("WWW-Authenticate: \(challenge)")
+        }
+        let body = String(decoding: response.body, as: UTF8.self)
+        Terminal.say(body.isEmpty ? "(empty body)" : String(body.prefix(2000)))
+    }
+
+    /// Signs the account out.
+    func signOut() async {
+        guard let account = await signedInAccount() else { return }
+        await account.signOut()
+        Terminal.say("👋 Signed out \(account.account.username).")
+    }
+
+    // MARK: - Helpers
+
+    /// The signed-in account, or `nil` after saying that nobody is signed in.
+    private func signedInAccount() async -> UserAccountResult? {
+        do {
+            if let account = try await client.currentAccount() { return account }
+        } catch {
+            Terminal.say("❌ " + (error.errorDescription ?? "The credential store could not be read."))
+            return nil
+        }
+        Terminal.say("Nobody is signed in: sign in first (1 or 2).")
+        return nil
+    }
+
+    private func statusLine() async -> String {
+        do {
+            guard let account = try await client.currentAccount() else { return "Not signed in." }
+            return "Signed in as \(account.account.username)."
+        } catch {
+            return "The credential store could not be read."
+        }
+    }
+
+    /// Claims holding times (`exp`, `iat`, …) as dates; other claims as their value.
+    static func format(claim name: String, _ value: JSONValue, in claims: Claims) -> String {
+        if ["exp", "iat", "nbf", "auth_time"].contains(name), let date = claims.date(name) {
+            return format(date)
+        }
+        return value.stringValue ?? value.description
+    }
+
+    /// A date in local time, with how far away it is.
+    static func format(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss ZZZZZ"
+        let seconds = Int(date.timeIntervalSinceNow.rounded())
+        let minutes = abs(seconds) / 60
+        let distance: String
+        switch (seconds, minutes) {
+        case (_, 0): distance = "now"
+        case (0..., _): distance = "in \(minutes) min"
+        default: distance = "\(minutes) min ago"
+        }
+        return "\(formatter.string(from: date)) (\(distance))"
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import NativeAuth
+import NativeAuthEmulator
+
+/// The in-process tenant the demo runs on when no real tenant is given.
+enum EmulatorSetup {
+    /// The password of every demo user that has one.
+    static let demoPassword = "Demo-Passw0rd!"
+
+    /// The demo users, with one line each for the banner.
+    static let users: [(user: EmulatedUser, summary: String)] = [
+        (
+            EmulatedUser(
+                username: "ada@example.com", password: demoPassword,
+                attributes: ["displayName": "Ada Lovelace", "givenName": "Ada", "surname": "Lovelace"]),
+            "password \(demoPassword)"
+        ),
+        (
+            EmulatedUser(
+                username: "grace@example.com",
+                attributes: ["displayName": "Grace Hopper", "givenName": "Grace", "surname": "Hopper"]),
+            "passwordless: signs in with an email code"
+        ),
+        (
+            EmulatedUser(
+                username: "alan@example.com", password: demoPassword,
+                attributes: ["displayName": "Alan Turing", "givenName": "Alan", "surname": "Turing"],
+                mfaMethods: [EmulatedAuthMethod(id: "email-1", channel: "email", address: "alan.backup@example.com")]),
+            "password \(demoPassword), then a second factor by email (alan.backup@example.com)"
+        ),
+        (
+            EmulatedUser(
+                username: "joan@example.com", password: demoPassword,
+                attributes: ["displayName": "Joan Clarke", "givenName": "Joan", "surname": "Clarke"],
+                requiresMethodRegistration: true),
+            "password \(demoPassword), then must register a strong authentication method"
+        ),
+    ]
+
+    /// A tenant on the system clock and random source, seeded with ``users``.
+    static func makeTenant() -> EmulatedTenant {
+        let tenant = EmulatedTenant(tenantSubdomain: "demo")
+        for entry in users { tenant.addUser(entry.user) }
+        return tenant
+    }
+
+    /// The lines that introduce the emulated tenant.
+    static func banner(for tenant: EmulatedTenant) -> String {
+        var lines = [
+            "Running on an emulated tenant inside this process (no network): \(tenant.authority.absoluteString)",
+            "Codes the tenant sends by email are shown right here, like this: 📧",
+            "",
+            "Demo users:",
+        ]
+        let width = users.map(\.user.username.count).max() ?? 0
+        for entry in users {
+            let name = entry.user.username.paddedTo(width)
+            lines.append("   \(name)   \(entry.summary)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Forwards requests to the emulated tenant and, after each answer, shows the emails the tenant
+/// "sent" meanwhile, the way they would arrive in an inbox.
+struct EmailPrintingTransport: HTTPTransport {
+    let tenant: EmulatedTenant
+    private let printer = OutboxPrinter()
+
+    init(tenant: EmulatedTenant) {
+        self.tenant = tenant
+    }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        do {
+            let response = try await tenant.send(request)
+            await printer.showNew(in: tenant.outbox)
+            return response
+        } catch {
+            await printer.showNew(in: tenant.outbox)
+            throw error
+        }
+    }
+}
+
+/// Remembers how many emails were shown, so each one is shown once.
+actor OutboxPrinter {
+    private var shown = 0
+
+    func showNew(in outbox: [SentCode]) {
+        guard outbox.count > shown else { return }
+        for sent in outbox[shown...] {
+            Terminal.say(Self.email(sent))
+        }
+        shown = outbox.count
+    }
+
+    static func email(_ sent: SentCode) -> String {
+        let subject: String
+        switch sent.purpose {
+        case "signIn": subject = "Your sign-in code"
+        case "signUp": subject = "Your sign-up code"
+        case "resetPassword": subject = "Your password reset code"
+        case "mfa": subject = "Your verification code"
+        case "registration": subject = "Confirm your email address"
+        default: subject = "Your code"
+        }
+        let rule = String(repeating: "─", count: 44)
+        return """
+
+               ╭─ 📧 To: \(sent.to)
+               │  \(subject)
+               │  Your code is \(sent.code)
+               ╰\(rule)
+
+            """
+    }
+}
+
+extension String {
+    /// The string padded with spaces to `length` characters.
+    func paddedTo(_ length: Int) -> String {
+        count >= length ? self : self + String(repeating: " ", count: length - count)
+    }
+}

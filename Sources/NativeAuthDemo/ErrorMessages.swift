@@ -1,0 +1,78 @@
+import Foundation
+import NativeAuth
+
+/// One clear line for every error the SDK throws, built from the errors' `isXxx` questions.
+enum ErrorMessage {
+    static func of(_ error: SignInStartError) -> String {
+        if error.isUserNotFound { return "No account uses this email address." }
+        if error.isInvalidUsername { return "That is not a valid email address." }
+        if error.isInvalidCredentials { return "Wrong password." }
+        return common(error)
+    }
+
+    static func of(_ error: VerifyCodeError) -> String {
+        if error.isInvalidCode { return "That code is not right (or it expired). Check the email and try again." }
+        return common(error)
+    }
+
+    static func of(_ error: ResendCodeError) -> String {
+        "A new code could not be sent. " + common(error)
+    }
+
+    static func of(_ error: PasswordRequiredError) -> String {
+        if error.isInvalidPassword { return "Wrong password." }
+        if error.isUserNotFound { return "The account no longer exists." }
+        return common(error)
+    }
+
+    static func of(_ error: MFARequestChallengeError) -> String {
+        if error.isMethodBlocked { return "This method is blocked right now; choose another one." }
+        return "No code could be sent. " + common(error)
+    }
+
+    static func of(_ error: MFASubmitChallengeError) -> String {
+        if error.isInvalidChallenge { return "That code is not right (or it expired). Check the email and try again." }
+        return common(error)
+    }
+
+    static func of(_ error: RegisterStrongAuthChallengeError) -> String {
+        if error.isInvalidInput { return "That contact is not valid for this method; check it and try again." }
+        if error.isMethodBlocked { return "That contact is blocked; use another one." }
+        return common(error)
+    }
+
+    static func of(_ error: RegisterStrongAuthSubmitChallengeError) -> String {
+        if error.isInvalidChallenge { return "That code is not right (or it expired). Check the email and try again." }
+        return common(error)
+    }
+
+    static func of(_ error: RetrieveAccessTokenError) -> String {
+        if error.isRefreshTokenExpired { return "The session has expired; you were signed out. Please sign in again." }
+        if error.isNoAccount { return "Nobody is signed in any more." }
+        if error.isStorageError { return "The credential store could not be read or written." }
+        return common(error)
+    }
+
+    /// What every step can answer.
+    static func common(_ error: some NativeAuthError) -> String {
+        if error.isBrowserRequired {
+            let reason = error.redirectReason.map { " Reason given: \($0)" } ?? ""
+            return "This sign-in cannot be finished in the app; the server requires a browser." + reason
+        }
+        if error.isNetworkError { return "The server could not be reached. Check the connection and try again." }
+        if error.isFlowExpired { return "This took too long and the flow expired. Please start again." }
+        if error.isConfigurationError {
+            return "The app is not set up for native authentication (check the client id and the tenant's settings)."
+        }
+        if error.isCancelled { return "Cancelled." }
+        if error.isStateAlreadyUsed { return "This step was already completed; please start again." }
+        if error.isStateBusy { return "Still working on the previous request; try again in a moment." }
+        let text = error.errorDescription ?? "Something went wrong."
+        return text + " (correlation id \(error.correlationId.uuidString.lowercased()))"
+    }
+
+    /// Whether the step can simply be tried again on the same state.
+    static func canRetry(_ error: some NativeAuthError) -> Bool {
+        error.isNetworkError || error.isStateBusy || error.isCancelled
+    }
+}

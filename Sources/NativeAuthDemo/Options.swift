@@ -1,0 +1,98 @@
+import Foundation
+
+/// What the command line asks for.
+enum Options: Equatable {
+    /// Run on the in-process emulated tenant, asking for `scopes` (a demo scope when empty).
+    case emulator(scopes: [String])
+    /// Run on a real tenant.
+    case tenant(authority: URL, clientId: String, resource: URL?, scopes: [String])
+    /// Print the usage and stop.
+    case help
+
+    static let usage = """
+        Usage: nativeauth [--authority URL --client-id ID [--resource URL] [--scope SCOPE]...]
+               nativeauth --help
+
+        An interactive demo of native authentication with Microsoft Entra External ID.
+
+        With no options it runs on an emulated tenant inside the process, seeded with demo users,
+        and shows the codes that tenant sends by email.
+
+        Options:
+          --authority URL    the tenant's authority, such as
+                             https://contoso.ciamlogin.com/contoso.onmicrosoft.com
+          --client-id ID     the application (client) id registered in that tenant
+          --resource URL     an API to call with the access token (menu item "Call the protected resource")
+          --scope SCOPE      a scope to ask for, beyond openid profile offline_access; repeat for more
+                             (on the emulator, api://demo/notes.read when none is given)
+          -h, --help         show this help
+
+        --authority and --client-id go together. Input can be piped; the demo ends at end of input.
+        """
+
+    /// Why the command line could not be understood.
+    struct Invalid: Error {
+        let reason: String
+    }
+
+    /// Parses the arguments after the program name.
+    static func parse(_ arguments: [String]) throws(Invalid) -> Options {
+        var authority: URL?
+        var clientId: String?
+        var resource: URL?
+        var scopes: [String] = []
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            let (name, inlineValue) = split(argument)
+            func value() throws(Invalid) -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
+                    throw Invalid(reason: "\(name) needs a value.")
+                }
+                return next
+            }
+            switch name {
+            case "-h", "--help":
+                return .help
+            case "--authority":
+                authority = try url(value(), for: name)
+            case "--client-id":
+                let id = try value().trimmingCharacters(in: .whitespaces)
+                guard !id.isEmpty else { throw Invalid(reason: "--client-id needs a value.") }
+                clientId = id
+            case "--resource":
+                resource = try url(value(), for: name)
+            case "--scope":
+                scopes += try value().split(separator: " ").map(String.init)
+            default:
+                throw Invalid(reason: "Unknown argument '\(argument)'.")
+            }
+        }
+        switch (authority, clientId) {
+        case (nil, nil):
+            guard resource == nil else {
+                throw Invalid(reason: "--resource needs --authority and --client-id; the emulator has its own.")
+            }
+            return .emulator(scopes: scopes)
+        case (let authority?, let clientId?):
+            return .tenant(authority: authority, clientId: clientId, resource: resource, scopes: scopes)
+        case (nil, _):
+            throw Invalid(reason: "--client-id needs --authority too.")
+        case (_, nil):
+            throw Invalid(reason: "--authority needs --client-id too.")
+        }
+    }
+
+    /// `--name=value` as `("--name", "value")`; anything else as `(argument, nil)`.
+    private static func split(_ argument: String) -> (String, String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    private static func url(_ text: String, for name: String) throws(Invalid) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["https", "http"].contains(scheme),
+            url.host != nil
+        else { throw Invalid(reason: "\(name) needs an http(s) URL, not '\(text)'.") }
+        return url
+    }
+}

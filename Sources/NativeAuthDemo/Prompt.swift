@@ -1,0 +1,90 @@
+/// What the user typed at a code prompt.
+enum CodeAnswer {
+    /// A code to submit.
+    case code(String)
+    /// "r": send a new code.
+    case resend
+    /// "c": give up and go back to the menu.
+    case cancel
+}
+
+/// The questions the demo asks. Each one asks again, with a short explanation, until the answer
+/// makes sense; each throws ``EndOfInput`` when standard input ends.
+enum Prompt {
+    /// Asks for a line of text that is not empty.
+    static func text(_ question: String) throws(EndOfInput) -> String {
+        while true {
+            let answer = try Terminal.read(question)
+            if !answer.isEmpty { return answer }
+            Terminal.say("   Please type an answer (Ctrl-D quits).")
+        }
+    }
+
+    /// Asks for a password, hidden when possible; an empty one is refused.
+    static func password(_ question: String) throws(EndOfInput) -> String {
+        while true {
+            let answer = try Terminal.readSecret(question)
+            if !answer.isEmpty { return answer }
+            Terminal.say("   The password cannot be empty.")
+        }
+    }
+
+    /// Asks for a whole number in `range`.
+    static func number(_ question: String, in range: ClosedRange<Int>) throws(EndOfInput) -> Int {
+        let hint = "enter a number from \(range.lowerBound) to \(range.upperBound)."
+        while true {
+            let answer = try Terminal.read(question)
+            if let value = Int(answer), range.contains(value) { return value }
+            switch (answer.isEmpty, Int(answer)) {
+            case (true, _): Terminal.say("   Please \(hint)")
+            case (false, nil): Terminal.say("   '\(answer)' is not a number: \(hint)")
+            default: Terminal.say("   \(answer) is not a choice: \(hint)")
+            }
+        }
+    }
+
+    /// Asks a yes-or-no question; an empty answer means `defaultAnswer`.
+    static func yesNo(_ question: String, default defaultAnswer: Bool) throws(EndOfInput) -> Bool {
+        let hint = defaultAnswer ? "[Y/n]" : "[y/N]"
+        while true {
+            switch try Terminal.read("\(question) \(hint): ").lowercased() {
+            case "": return defaultAnswer
+            case "y", "yes": return true
+            case "n", "no": return false
+            default: Terminal.say("   Please answer y or n.")
+            }
+        }
+    }
+
+    /// Lets the user pick one of `options`, or 0 to cancel (`nil`).
+    static func choose<Option>(_ title: String, from options: [Option], label: (Option) -> String) throws(EndOfInput)
+        -> Option?
+    {
+        Terminal.say(title)
+        for (index, option) in options.enumerated() {
+            Terminal.say("   \(index + 1)) \(label(option))")
+        }
+        Terminal.say("   0) Cancel")
+        let choice = try number("Your choice: ", in: 0...options.count)
+        return choice == 0 ? nil : options[choice - 1]
+    }
+
+    /// Asks for a one-time code sent to `sentTo`; "r" asks for a new one when `canResend`, "c" cancels.
+    static func code(sentTo: String, codeLength: Int?, canResend: Bool = true) throws(EndOfInput) -> CodeAnswer {
+        let what = codeLength.map { "the \($0)-digit code" } ?? "the code"
+        let options = canResend ? "'r' to resend, 'c' to cancel" : "'c' to cancel"
+        while true {
+            let answer = try Terminal.read("Enter \(what) sent to \(sentTo) (\(options)): ")
+            switch answer.lowercased() {
+            case "":
+                Terminal.say("   Please type the code from the email, or 'c' to cancel.")
+            case "r" where canResend:
+                return .resend
+            case "c":
+                return .cancel
+            default:
+                return .code(answer)
+            }
+        }
+    }
+}

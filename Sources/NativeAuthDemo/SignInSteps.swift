@@ -1,0 +1,276 @@
+import NativeAuth
+
+/// Walks the user through every step sign-in can lead to, until they are signed in (the account
+/// is returned) or the flow ends (`nil`, after saying why).
+enum SignInSteps {
+    /// How many wrong passwords the demo accepts before going back to the menu.
+    static let passwordAttempts = 3
+
+    /// Continues from what ``NativeAuthClient/signIn(_:)`` returned.
+    static func continueFrom(_ start: SignInStartResult) async throws(EndOfInput) -> UserAccountResult? {
+        switch start {
+        case .codeRequired(let state, _, _, _):
+            return try await enterCode(state)
+        case .passwordRequired(let state):
+            Terminal.say("The server asks for this account's password.")
+            return try await enterPassword(state)
+        case .completed(let account):
+            return account
+        case .awaitingMFA(let state, let methods):
+            return try await chooseSecondFactor(state, methods: methods)
+        case .strongAuthRegistrationRequired(let state, let methods):
+            return try await registerMethod(state, methods: methods)
+        @unknown default:
+            Terminal.say("The server asked for a step this demo does not know; please sign in again.")
+            return nil
+        }
+    }
+
+    /// Continues from what a code, a password or a second factor led to.
+    static func continueFrom(_ result: SignInResult) async throws(EndOfInput) -> UserAccountResult? {
+        switch result {
+        case .completed(let account):
+            return account
+        case .awaitingMFA(let state, let methods):
+            return try await chooseSecondFactor(state, methods: methods)
+        case .strongAuthRegistrationRequired(let state, let methods):
+            return try await registerMethod(state, methods: methods)
+        @unknown default:
+            Terminal.say("The server asked for a step this demo does not know; please sign in again.")
+            return nil
+        }
+    }
+
+    // MARK: - First factor
+
+    /// Asks for the emailed code until it is right; "r" sends a new one.
+    static func enterCode(_ first: SignInCodeRequiredState) async throws(EndOfInput) -> UserAccountResult? {
+        var state = first
+        Terminal.say("A sign-in code was sent by \(state.channel) to \(state.sentTo).")
+        while true {
+            switch try Prompt.code(sentTo: state.sentTo, codeLength: state.codeLength) {
+            case .cancel:
+                Terminal.say("Sign-in cancelled.")
+                return nil
+            case .resend:
+                do {
+                    state = try await state.resendCode()
+                    Terminal.say("A new code was sent to \(state.sentTo); the previous one no longer works.")
+                } catch {
+                    Terminal.say("❌ " + ErrorMessage.of(error))
+                    guard ErrorMessage.canRetry(error) else { return nil }
+                }
+            case .code(let code):
+                let result: SignInResult
+                do {
+                    result = try await state.submitCode(code)
+                } catch {
+                    Terminal.say("❌ " + ErrorMessage.of(error))
+                    if error.isInvalidCode || ErrorMessage.canRetry(error) { continue }
+                    return nil
+                }
+                return try await continueFrom(result)
+            }
+        }
+    }
+
+    /// Asks for the password until it is right, a few times at most.
+    static func enterPassword(_ state: SignInPasswordRequiredState) async throws(EndOfInput) -> UserAccountResult? {
+        for _ in 1...passwordAttempts {
+            let password = try Prompt.password("Password")
+            let result: SignInResult
+            do {
+                result = try await state.submitPassword(password)
+            } catch {
+                Terminal.say("❌ " + ErrorMessage.of(error))
+                if error.isInvalidPassword || ErrorMessage.canRetry(error) { continue }
+                return nil
+            }
+            return try await continueFrom(result)
+        }
+        Terminal.say("Too many wrong passwords; back to the menu.")
+        return nil
+    }
+
+    // MARK: - Multi-factor authentication
+
+    /// Lets the user choose where the second-factor code goes, then asks for it.
+    static func chooseSecondFactor(_ state: AwaitingMFAState, methods: [AuthMethod]) async throws(EndOfInput)
+        -> UserAccountResult?
+    {
+        Terminal.say("🔐 This account needs a second factor.")
+        guard !methods.isEmpty else {
+            Terminal.say("❌ The server offered no method for the second factor; sign in with the browser instead.")
+            return nil
+        }
+        while true {
+            guard let method = try Prompt.choose("Where should the code go?", from: methods, label: describe) else {
+                Terminal.say("Sign-in cancelled.")
+                return nil
+            }
+            let challenged: MFARequiredState
+            do {
+                challenged = try await state.requestChallenge(authMethod: method)
+            } catch {
+                Terminal.say("❌ " + ErrorMessage.of(error))
+                if error.isMethodBlocked || ErrorMessage.canRetry(error) { continue }
+                return nil
+            }
+            return try await enterSecondFactorCode(challenged, method: method)
+        }
+    }
+
+    /// Asks for the second-factor code until it is right; "r" sends a new one to the same method.
+    static func enterSecondFactorCode(_ first: MFARequiredState, method: AuthMethod) async throws(EndOfInput)
+        -> UserAccountResult?
+    {
+        var state = first
+        Terminal.say("A verification code was sent by \(state.channel) to \(state.sentTo).")
+        while true {
+            switch try Prompt.code(sentTo: state.sentTo, codeLength: state.codeLength) {
+            case .cancel:
+                Terminal.say("Sign-in cancelled.")
+                return nil
+            case .resend:
+                do {
+                    state = try await state.requestChallenge(authMethod: method)
+                    Terminal.say("A new code was sent to \(state.sentTo); the previous one no longer works.")
+                } catch {
+                    Terminal.say("❌ " + ErrorMessage.of(error))
+                    guard ErrorMessage.canRetry(error) else { return nil }
+                }
+            case .code(let code):
+                let result: SignInResult
+                do {
+                    result = try await state.submitChallenge(code)
+                } catch {
+                    Terminal.say("❌ " + ErrorMessage.of(error))
+                    if error.isInvalidChallenge || ErrorMessage.canRetry(error) { continue }
+                    return nil
+                }
+                return try await continueFrom(result)
+            }
+        }
+    }
+
+    // MARK: - Registering a strong authentication method
+
+    /// Lets the user choose a kind of method and a contact to register, then verifies it.
+    static func registerMethod(_ state: RegisterStrongAuthState, methods: [AuthMethod]) async throws(EndOfInput)
+        -> UserAccountResult?
+    {
+        Terminal.say("🛡  Before signing in, this account must register a strong authentication method.")
+        guard !methods.isEmpty else {
+            Terminal.say("❌ The server offered no method to register; sign in with the browser instead.")
+            return nil
+        }
+        guard let method = try Prompt.choose("What would you like to register?", from: methods, label: describe)
+        else {
+            Terminal.say("Sign-in cancelled.")
+            return nil
+        }
+        while true {
+            let contact = try Prompt.text("\(contactName(of: method).capitalizedFirst) to register: ")
+            let result: RegisterStrongAuthChallengeResult
+            do {
+                result = try await state.challengeAuthMethod(authMethod: method, verificationContact: contact)
+            } catch {
+                Terminal.say("❌ " + ErrorMessage.of(error))
+                if error.isInvalidInput || error.isMethodBlocked || ErrorMessage.canRetry(error) { continue }
+                return nil
+            }
+            return try await continueRegistration(result, method: method, contact: contact)
+        }
+    }
+
+    /// Continues from a registration challenge: a code to enter, or done when the contact was
+    /// already verified.
+    static func continueRegistration(_ result: RegisterStrongAuthChallengeResult, method: AuthMethod, contact: String)
+        async throws(EndOfInput) -> UserAccountResult?
+    {
+        switch result {
+        case .completed(let account):
+            Terminal.say("\(contact) was already verified, so it is registered at once.")
+            return account
+        case .verificationRequired(let state, let sentTo, _, let codeLength):
+            return try await verifyRegistration(
+                state, sentTo: sentTo, codeLength: codeLength, method: method, contact: contact)
+        @unknown default:
+            Terminal.say("The server asked for a step this demo does not know; please sign in again.")
+            return nil
+        }
+    }
+
+    /// Asks for the code sent to the contact being registered; "r" sends a new one.
+    static func verifyRegistration(
+        _ first: RegisterStrongAuthVerificationRequiredState, sentTo firstSentTo: String, codeLength: Int?,
+        method: AuthMethod, contact: String
+    ) async throws(EndOfInput) -> UserAccountResult? {
+        var state = first
+        var sentTo = firstSentTo
+        var length = codeLength
+        Terminal.say("A code was sent to \(sentTo) to check that it is yours.")
+        while true {
+            switch try Prompt.code(sentTo: sentTo, codeLength: length) {
+            case .cancel:
+                Terminal.say("Sign-in cancelled.")
+                return nil
+            case .resend:
+                let resent: RegisterStrongAuthChallengeResult
+                do {
+                    resent = try await state.challengeAuthMethod(authMethod: method, verificationContact: contact)
+                } catch {
+                    Terminal.say("❌ " + ErrorMessage.of(error))
+                    guard ErrorMessage.canRetry(error) else { return nil }
+                    continue
+                }
+                switch resent {
+                case .verificationRequired(let newState, let newSentTo, _, let newLength):
+                    (state, sentTo, length) = (newState, newSentTo, newLength)
+                    Terminal.say("A new code was sent to \(sentTo); the previous one no longer works.")
+                default:
+                    return try await continueRegistration(resent, method: method, contact: contact)
+                }
+            case .code(let code):
+                let result: SignInResult
+                do {
+                    result = try await state.submitChallenge(code)
+                } catch {
+                    Terminal.say("❌ " + ErrorMessage.of(error))
+                    if error.isInvalidChallenge || ErrorMessage.canRetry(error) { continue }
+                    return nil
+                }
+                Terminal.say("✅ \(contact) is registered.")
+                return try await continueFrom(result)
+            }
+        }
+    }
+
+    // MARK: - Wording
+
+    /// A method as the user sees it in a list, such as "email to a***e@ex***e.com".
+    static func describe(_ method: AuthMethod) -> String {
+        switch method.channel {
+        case .email: "Email to \(method.loginHint)"
+        case .sms: "Text message to \(method.loginHint)"
+        case .other(let name): "\(name) to \(method.loginHint)"
+        }
+    }
+
+    /// What the user types to register `method`.
+    static func contactName(of method: AuthMethod) -> String {
+        switch method.channel {
+        case .email: "email address"
+        case .sms: "phone number (international format, such as +15551234567)"
+        case .other(let name): "\(name) contact"
+        }
+    }
+}
+
+extension String {
+    /// The string with its first letter in upper case.
+    var capitalizedFirst: String {
+        guard let first else { return self }
+        return first.uppercased() + dropFirst()
+    }
+}
