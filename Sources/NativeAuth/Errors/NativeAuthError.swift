@@ -107,6 +107,10 @@ extension NativeAuthError {
     public var isStateAlreadyUsed: Bool { details.kind == .stateSpent }
     /// Another action on the same state is in flight; nothing was sent.
     public var isStateBusy: Bool { details.kind == .stateBusy }
+    /// Whether the state the failed action was called on can be used again: the user can correct
+    /// the input (a wrong code or password, refused attributes) or simply retry (a network failure,
+    /// a cancellation). `false` when the flow cannot go on from that state and must start again.
+    public var isStateStillUsable: Bool { details.kind.leavesStateUsable }
     /// The delegate lacks the optional method for the outcome; the outcome is kept in the error.
     public var isMissingDelegateMethod: Bool {
         if case .missingDelegateMethod = details.kind { return true }

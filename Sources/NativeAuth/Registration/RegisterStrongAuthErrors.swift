@@ -27,6 +27,8 @@ public struct RegisterStrongAuthSubmitChallengeError: DetailedError {
 
     /// The code is wrong, expired or empty; the state stays usable.
     public var isInvalidChallenge: Bool { kind == .invalidCode }
+    /// The same as ``isInvalidChallenge``, named as on the other code steps.
+    public var isInvalidCode: Bool { kind == .invalidCode }
 
     static func classify(_ error: ServerError) -> ErrorKind? {
         if error.isSuberror("invalid_oob_value") || error.hasCode(50181) { return .invalidCode }
