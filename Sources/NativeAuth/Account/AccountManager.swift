@@ -2,13 +2,18 @@ import Foundation
 
 /// Owns the signed-in account of one client: its record in the credential store, the access
 /// token cache, and the one refresh in flight per scope set.
+///
+/// Guarantees: a rotated refresh token is written to the store before the new access token is
+/// handed out; a network or server failure never removes credentials; only a refused refresh
+/// token (or a sign-out) does; a store that cannot be read is an error, never a sign-out.
 actor AccountManager {
     private let store: any CredentialStore
     private let storeKey: String
-    private let wire: WireClient
+    let wire: WireClient
     private let clock: any NativeAuthClock
     private let margin: TimeInterval
     private let log: Log
+    private let events: SessionEventHub
 
     private var record: AccountRecord?
     private var loaded = false
@@ -18,14 +23,22 @@ actor AccountManager {
     private var refreshes: [String: Task<Result<TokenResult, RetrieveAccessTokenError>, Never>] = [:]
     /// Accounts signed out whose credentials the store failed to remove: the next sign-out retries.
     private var pendingRemovals: Set<String> = []
+    /// The record in memory is newer than the store's copy (a write failed): retried on every use.
+    private var needsSave = false
+    /// The server's clock minus ours, from the `Date` header of the last token answer.
+    private(set) var serverClockOffset: TimeInterval = 0
 
-    init(configuration: NativeAuthConfiguration, store: any CredentialStore, wire: WireClient, log: Log) {
+    init(
+        configuration: NativeAuthConfiguration, store: any CredentialStore, wire: WireClient, log: Log,
+        events: SessionEventHub
+    ) {
         self.store = store
         storeKey = "nativeauth.account.\(configuration.clientId)"
         self.wire = wire
         clock = configuration.clock
         margin = max(0, configuration.tokenRefreshMargin)
         self.log = log
+        self.events = events
     }
 
     // MARK: Loading and saving
@@ -33,6 +46,17 @@ actor AccountManager {
     /// The stored account, read from the store once.
     func current() async throws(CredentialStoreError) -> AccountRecord? {
         if loaded { return record }
+        let stored = try await readStore()
+        // A sign-in may have finished while the store was being read.
+        if loaded { return record }
+        loaded = true
+        if let stored, !pendingRemovals.contains(stored.identifier) { record = stored }
+        return record
+    }
+
+    /// Reads and decodes the store's copy. A damaged or newer-format entry is reported and read as
+    /// no account (it stays in the store until a sign-in replaces it); an unreadable store throws.
+    private func readStore() async throws(CredentialStoreError) -> AccountRecord? {
         let data: Data?
         do {
             data = try await store.data(forKey: storeKey)
@@ -40,9 +64,6 @@ actor AccountManager {
             log(.error, "credential store unreadable", ["error": String(describing: type(of: error))])
             throw CredentialStoreError(error, isReadFailure: true)
         }
-        // A sign-in may have finished while the store was being read.
-        if loaded { return record }
-        loaded = true
         guard let data else { return nil }
         do {
             let decoded = try Self.decoder.decode(AccountRecord.self, from: data)
@@ -50,20 +71,22 @@ actor AccountManager {
                 log(.error, "stored account has a newer format; ignored", ["version": "\(decoded.version)"])
                 return nil
             }
-            // An account whose sign-out could not reach the store stays signed out.
-            if !pendingRemovals.contains(decoded.identifier) { record = decoded }
+            return decoded
         } catch {
             log(.error, "stored account is damaged; ignored", ["bytes": "\(data.count)"])
+            return nil
         }
-        return record
     }
 
+    @discardableResult
     private func save(_ record: AccountRecord) async -> Bool {
         do {
             try await store.setData(Self.encoder.encode(record), forKey: storeKey)
+            needsSave = false
             return true
         } catch {
-            log(.error, "credential store unwritable", ["error": String(describing: type(of: error))])
+            needsSave = true
+            log(.error, "credential store unwritable; kept in memory", ["error": String(describing: type(of: error))])
             return false
         }
     }
@@ -74,6 +97,7 @@ actor AccountManager {
     func signedIn(_ answer: TokenAnswer, username: String, scopes: [String], correlationId: UUID) async
         -> AccountRecord
     {
+        noteServerDate(answer.serverDate)
         let idToken = answer.idToken?.reveal ?? ""
         let claims = Claims(JWT.payload(of: idToken) ?? [:])
         let key = AccountRecord.scopeKey(scopes)
@@ -88,21 +112,24 @@ actor AccountManager {
         refreshes = [:]
         record = newRecord
         loaded = true
-        _ = await save(newRecord)
+        pendingRemovals.remove(newRecord.identifier)
+        await save(newRecord)
         log(.info, "signed in", correlationId: correlationId)
+        events.publish(.signedIn(newRecord.account))
         return newRecord
     }
 
-    func signOut(identifier: String) async -> SignOutResult {
+    func signOut(identifier: String, reason: SignOutReason = .requested) async -> SignOutResult {
         if !loaded { _ = try? await current() }
-        let wasSignedIn = record?.identifier == identifier
-        guard wasSignedIn || pendingRemovals.contains(identifier) else {
+        let signedOut = record?.identifier == identifier ? record : nil
+        guard signedOut != nil || pendingRemovals.contains(identifier) else {
             return SignOutResult(removedFromStore: false, wasSignedIn: false)
         }
-        if wasSignedIn {
+        if signedOut != nil {
             record = nil
             generation += 1
             refreshes = [:]
+            needsSave = false
         }
         var removed = true
         do {
@@ -113,8 +140,11 @@ actor AccountManager {
             pendingRemovals.insert(identifier)
             log(.error, "credentials could not be removed from the store", ["error": String(describing: type(of: error))])
         }
-        log(.info, "signed out")
-        return SignOutResult(removedFromStore: removed, wasSignedIn: true)
+        if let signedOut {
+            log(.info, "signed out", ["reason": "\(reason)"])
+            events.publish(.signedOut(signedOut.account, reason: reason))
+        }
+        return SignOutResult(removedFromStore: removed, wasSignedIn: signedOut != nil)
     }
 
     // MARK: Access tokens
@@ -132,9 +162,12 @@ actor AccountManager {
         guard let current, current.identifier == identifier else {
             throw RetrieveAccessTokenError(.noAccount, correlationId: UUID())
         }
+        if needsSave { await save(current) }
         let requested = scopes.isEmpty ? current.signInScopes : scopes
         let key = AccountRecord.scopeKey(requested)
-        if !forceRefresh, let cached = current.accessTokens[key], cached.expiresOn > clock.now().addingTimeInterval(margin) {
+        if !forceRefresh, let cached = current.accessTokens[key],
+            cached.expiresOn > clock.now().addingTimeInterval(margin)
+        {
             return TokenResult(accessToken: cached.token, expiresOn: cached.expiresOn, scopes: cached.scopes)
         }
         if let running = refreshes[key] {
@@ -148,59 +181,110 @@ actor AccountManager {
         return try result.get()
     }
 
-    private func refresh(key: String, scopes: [String], generation: Int) async -> Result<TokenResult, RetrieveAccessTokenError> {
+    /// Refreshes with the newest refresh token: the store's copy wins when another client (or
+    /// process) on the same store rotated it since this one last read it.
+    private func refresh(key: String, scopes: [String], generation: Int) async -> Result<
+        TokenResult, RetrieveAccessTokenError
+    > {
         let correlationId = UUID()
+        await adoptNewerStoredRecord(generation: generation)
+        guard generation == self.generation, let identifier = record?.identifier else {
+            return .failure(RetrieveAccessTokenError(.noAccount, correlationId: correlationId))
+        }
         guard let refreshToken = record?.refreshToken else {
             // Without a refresh token the account can never get a new access token: sign it out.
-            if let identifier = record?.identifier { _ = await signOut(identifier: identifier) }
+            _ = await signOut(identifier: identifier, reason: .sessionExpired)
             return .failure(
-                RetrieveAccessTokenError(.refreshTokenExpired, correlationId: correlationId, note: "No refresh token is stored."))
+                RetrieveAccessTokenError(
+                    .refreshTokenExpired, correlationId: correlationId, note: "No refresh token is stored."))
         }
-        let answer: TokenAnswer
+        var answer: TokenAnswer
         do {
-            let reply = try await wire.send(.tokenRefresh(refreshToken: Secret(refreshToken), scopes: scopes), correlationId: correlationId)
-            answer = try reply.decode { reply throws(WireFailure) in try TokenAnswer(reply.object, headers: reply.response) }
+            answer = try await redeem(refreshToken, scopes: scopes, correlationId: correlationId)
         } catch {
-            let failure = RetrieveAccessTokenError(error, correlationId: correlationId) { server in
-                server.isError("invalid_grant") || server.isError("expired_token") ? .refreshTokenExpired : nil
+            guard error.isRefreshTokenExpired else { return .failure(error) }
+            // Another client on the same store may have rotated the token: try the stored one once.
+            await adoptNewerStoredRecord(generation: generation)
+            guard generation == self.generation, let stored = record?.refreshToken, stored != refreshToken else {
+                if generation == self.generation {
+                    log(.warning, "refresh token refused; signing out", correlationId: correlationId)
+                    _ = await signOut(identifier: identifier, reason: .sessionExpired)
+                }
+                return .failure(error)
             }
-            if failure.isRefreshTokenExpired, generation == self.generation, let identifier = record?.identifier {
-                log(.warning, "refresh token refused; signing out", correlationId: correlationId)
-                _ = await signOut(identifier: identifier)
+            do {
+                answer = try await redeem(stored, scopes: scopes, correlationId: correlationId)
+            } catch let retryError {
+                if retryError.isRefreshTokenExpired, generation == self.generation {
+                    _ = await signOut(identifier: identifier, reason: .sessionExpired)
+                }
+                return .failure(retryError)
             }
-            return .failure(failure)
         }
         guard generation == self.generation, var updated = record else {
             return .failure(RetrieveAccessTokenError(.noAccount, correlationId: correlationId))
         }
+        noteServerDate(answer.serverDate)
         if let rotated = answer.refreshToken { updated.refreshToken = rotated.reveal }
         if let idToken = answer.idToken { updated.idToken = idToken.reveal }
         let cached = cachedToken(from: answer, requested: scopes)
         updated.accessTokens[key] = cached
         record = updated
         // The rotated refresh token is stored before the new access token is handed out.
-        if !(await save(updated)) {
-            log(.warning, "refreshed credentials kept in memory only", correlationId: correlationId)
-        }
+        await save(updated)
         log(.info, "token refreshed", correlationId: correlationId)
+        events.publish(.tokenRefreshed(updated.account, scopes: cached.scopes, expiresOn: cached.expiresOn))
         return .success(TokenResult(accessToken: cached.token, expiresOn: cached.expiresOn, scopes: cached.scopes))
+    }
+
+    private func redeem(_ refreshToken: String, scopes: [String], correlationId: UUID) async throws(
+        RetrieveAccessTokenError
+    ) -> TokenAnswer {
+        do {
+            let reply = try await wire.send(
+                .tokenRefresh(refreshToken: Secret(refreshToken), scopes: scopes), correlationId: correlationId)
+            return try reply.decode { reply throws(WireFailure) in try TokenAnswer(reply.object, headers: reply.response) }
+        } catch {
+            throw RetrieveAccessTokenError(error, correlationId: correlationId) { server in
+                server.isError("invalid_grant") || server.isError("expired_token") ? .refreshTokenExpired : nil
+            }
+        }
+    }
+
+    /// Takes the store's copy of this account when its refresh token differs from ours (another
+    /// client rotated it). Keeps our cached access tokens the store does not have.
+    private func adoptNewerStoredRecord(generation: Int) async {
+        guard !needsSave, let stored = try? await readStore() else { return }
+        guard generation == self.generation, let current = record, stored.identifier == current.identifier,
+            stored.refreshToken != current.refreshToken
+        else { return }
+        var merged = stored
+        merged.accessTokens.merge(current.accessTokens) { storedToken, ours in
+            storedToken.expiresOn >= ours.expiresOn ? storedToken : ours
+        }
+        record = merged
+        log(.debug, "adopted credentials rotated by another client")
+    }
+
+    private func noteServerDate(_ serverDate: Date?) {
+        guard let serverDate else { return }
+        serverClockOffset = serverDate.timeIntervalSince(clock.now())
     }
 
     private func cachedToken(from answer: TokenAnswer, requested: [String]) -> AccountRecord.CachedAccessToken {
         let now = clock.now()
         let lifetime: TimeInterval
         if let expiresIn = answer.expiresIn {
+            // Relative to our clock on receipt: immune to any skew between the clocks.
             lifetime = TimeInterval(expiresIn)
-        } else if let exp = Claims(JWT.payload(of: answer.accessToken.reveal) ?? [:]).expiresAt,
-            let issued = Claims(JWT.payload(of: answer.accessToken.reveal) ?? [:]).issuedAt
-        {
-            // Without expires_in, the token's own lifetime (exp - iat) is immune to clock skew.
-            lifetime = max(0, exp.timeIntervalSince(issued))
+        } else if let exp = Claims(JWT.payload(of: answer.accessToken.reveal) ?? [:]).expiresAt {
+            // The token's absolute expiry is on the server's clock: correct it by the measured skew.
+            lifetime = exp.timeIntervalSince(now.addingTimeInterval(serverClockOffset))
         } else {
             lifetime = 0
         }
         let scopes = answer.scopes.isEmpty ? requested : answer.scopes
-        return .init(token: answer.accessToken.reveal, expiresOn: now.addingTimeInterval(lifetime), scopes: scopes)
+        return .init(token: answer.accessToken.reveal, expiresOn: now.addingTimeInterval(max(0, lifetime)), scopes: scopes)
     }
 
     static func identifier(clientInfo: String?, claims: Claims, username: String) -> String {
@@ -225,4 +309,8 @@ actor AccountManager {
         decoder.dateDecodingStrategy = .secondsSince1970
         return decoder
     }()
+}
+
+extension AccountRecord {
+    var account: Account { Account(username: username, identifier: identifier, claims: claims) }
 }

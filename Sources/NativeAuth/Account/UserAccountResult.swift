@@ -9,7 +9,7 @@ public final class UserAccountResult: Sendable, CustomStringConvertible {
     let manager: AccountManager
 
     init(record: AccountRecord, manager: AccountManager) {
-        account = Account(username: record.username, identifier: record.identifier, claims: record.claims)
+        account = record.account
         idToken = record.idToken
         self.manager = manager
     }

@@ -6,12 +6,14 @@ final class ClientCore: Sendable {
     let wire: WireClient
     let accounts: AccountManager
     let log: Log
+    let events = SessionEventHub()
 
     init(configuration: NativeAuthConfiguration, transport: any HTTPTransport, credentialStore: any CredentialStore) {
         self.configuration = configuration
         log = Log(logger: configuration.logger)
         wire = WireClient(transport: transport, builder: RequestBuilder(configuration: configuration), log: log)
-        accounts = AccountManager(configuration: configuration, store: credentialStore, wire: wire, log: log)
+        accounts = AccountManager(
+            configuration: configuration, store: credentialStore, wire: wire, log: log, events: events)
     }
 
     func flow(username: String, scopes: [String], correlationId: UUID?) -> FlowContext {

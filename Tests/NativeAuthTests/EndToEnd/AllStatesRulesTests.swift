@@ -24,7 +24,7 @@ struct AllStatesRulesTests {
                 capabilities: [.mfaRequired, .registrationRequired])
             configuration?.clock = harness.clock
             guard let configuration else { preconditionFailure("configuration") }
-            client = NativeAuthClient(configuration: configuration, transport: gate)
+            client = NativeAuthClient(configuration: configuration, transport: gate, credentialStore: InMemoryCredentialStore())
             harness.tenant.configure {
                 $0.requiredSignUpAttributes = [EmulatedRequiredAttribute(name: "city")]
                 $0.resetPollsBeforeCompletion = 0

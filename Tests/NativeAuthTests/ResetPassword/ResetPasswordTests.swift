@@ -172,7 +172,7 @@ struct ResetPasswordWireTests {
     var client: NativeAuthClient {
         var configuration = testConfiguration()
         configuration.clock = clock
-        return NativeAuthClient(configuration: configuration, transport: transport)
+        return NativeAuthClient(configuration: configuration, transport: transport, credentialStore: InMemoryCredentialStore())
     }
 
     func requiredState() async throws -> ResetPasswordRequiredState {

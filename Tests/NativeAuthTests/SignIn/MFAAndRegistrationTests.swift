@@ -10,7 +10,8 @@ struct MFAAndRegistrationTests {
 
     init() {
         client = NativeAuthClient(
-            configuration: testConfiguration(capabilities: [.mfaRequired, .registrationRequired]), transport: transport)
+            configuration: testConfiguration(capabilities: [.mfaRequired, .registrationRequired]), transport: transport,
+            credentialStore: InMemoryCredentialStore())
     }
 
     static let methods =
@@ -69,7 +70,7 @@ struct MFAAndRegistrationTests {
     }
 
     @Test func mfaWithoutCapabilityIsBrowserRequired() async throws {
-        let plain = NativeAuthClient(configuration: testConfiguration(), transport: transport)
+        let plain = NativeAuthClient(configuration: testConfiguration(), transport: transport, credentialStore: InMemoryCredentialStore())
         transport.then("initiate", .token("ct1"))
         transport.then("challenge", .password("ct2"))
         transport.then("token", .redirect("mfa"))

@@ -111,7 +111,7 @@ struct SignInDelegateTests {
     let transport = ScriptedTransport()
     let client: NativeAuthClient
 
-    init() { client = NativeAuthClient(configuration: testConfiguration(), transport: transport) }
+    init() { client = NativeAuthClient(configuration: testConfiguration(), transport: transport, credentialStore: InMemoryCredentialStore()) }
 
     /// Lets any stray second delegate call arrive before counting.
     func settle() async {

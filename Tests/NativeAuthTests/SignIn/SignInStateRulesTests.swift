@@ -11,7 +11,7 @@ struct SignInStateRulesTests {
 
     init() {
         gate = GatedTransport(transport)
-        client = NativeAuthClient(configuration: testConfiguration(), transport: gate)
+        client = NativeAuthClient(configuration: testConfiguration(), transport: gate, credentialStore: InMemoryCredentialStore())
     }
 
     func codeState() async throws -> SignInCodeRequiredState {

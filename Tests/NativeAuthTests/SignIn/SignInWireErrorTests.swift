@@ -7,7 +7,7 @@ import Testing
 @Suite("Sign-in: server answers decode to the right outcome")
 struct SignInWireErrorTests {
     func client(_ transport: ScriptedTransport, capabilities: Set<Capability> = []) -> NativeAuthClient {
-        NativeAuthClient(configuration: testConfiguration(capabilities: capabilities), transport: transport)
+        NativeAuthClient(configuration: testConfiguration(capabilities: capabilities), transport: transport, credentialStore: InMemoryCredentialStore())
     }
 
     func startError(_ script: [(String, ScriptedTransport.Answer)], password: String? = nil) async -> SignInStartError? {

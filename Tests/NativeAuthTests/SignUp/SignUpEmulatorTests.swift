@@ -203,7 +203,7 @@ struct SignUpEmulatorTests {
 @Suite("Sign-up: server answers decode to the right outcome")
 struct SignUpWireTests {
     let transport = ScriptedTransport()
-    var client: NativeAuthClient { NativeAuthClient(configuration: testConfiguration(), transport: transport) }
+    var client: NativeAuthClient { NativeAuthClient(configuration: testConfiguration(), transport: transport, credentialStore: InMemoryCredentialStore()) }
 
     func codeState() async throws -> SignUpCodeRequiredState {
         transport.then("signup/v1.0/start", .token("ct1"))

@@ -1,0 +1,65 @@
+public import Foundation
+
+/// Something that happened to the signed-in session, for driving an app's UI.
+@nonexhaustive
+public enum SessionEvent: Sendable, Equatable, CustomStringConvertible {
+    /// An account signed in (replacing any earlier one).
+    case signedIn(Account)
+    /// A new access token was obtained with the refresh token.
+    case tokenRefreshed(Account, scopes: [String], expiresOn: Date)
+    /// The account was signed out, by the app or because the session ended on the server.
+    case signedOut(Account, reason: SignOutReason)
+
+    /// The event's kind and account; never a token.
+    public var description: String {
+        switch self {
+        case .signedIn(let account): "signedIn(\(account.username))"
+        case .tokenRefreshed(let account, let scopes, _): "tokenRefreshed(\(account.username), scopes: \(scopes))"
+        case .signedOut(let account, let reason): "signedOut(\(account.username), \(reason))"
+        }
+    }
+}
+
+/// Why an account was signed out.
+public enum SignOutReason: Sendable, Hashable {
+    /// The app called ``UserAccountResult/signOut()``.
+    case requested
+    /// The refresh token expired or was revoked, or none was stored: the user must sign in again.
+    case sessionExpired
+}
+
+/// Hands session events to every open stream.
+final class SessionEventHub: Sendable {
+    private let continuations = Locked<[UUID: AsyncStream<SessionEvent>.Continuation]>([:])
+
+    func stream() -> AsyncStream<SessionEvent> {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        continuation.onTermination = { [weak self] _ in
+            self?.continuations.withLock { $0[id] = nil }
+        }
+        continuations.withLock { $0[id] = continuation }
+        return stream
+    }
+
+    func publish(_ event: SessionEvent) {
+        for continuation in continuations.current.values { continuation.yield(event) }
+    }
+
+    deinit {
+        for continuation in continuations.current.values { continuation.finish() }
+    }
+}
+
+extension NativeAuthClient {
+    /// A stream of session events: sign-in, token refresh, sign-out (also when the session ends
+    /// on the server). Each call returns a new stream that receives the events from then on;
+    /// it ends when the client is released.
+    ///
+    /// ```swift
+    /// for await event in client.sessionEvents() {
+    ///     if case .signedOut = event { showSignIn() }
+    /// }
+    /// ```
+    public func sessionEvents() -> AsyncStream<SessionEvent> { core.events.stream() }
+}
