@@ -173,11 +173,18 @@ public final class EmulatedTenant: HTTPTransport, Sendable {
     ///   ``ForcedAnswer/networkFailure``.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation()
+        let latency = settings.latency
+        if latency > 0 {
+            // On the tenant's clock: a test moves a manual clock instead of waiting.
+            try await state.withLock { $0.environment.clock }.sleep(seconds: latency)
+        }
         switch state.withLock({ $0.handle(request) }) {
         case .response(let response):
             return response
         case .networkFailure:
             throw URLError(.networkConnectionLost)
+        case .failure(let code):
+            throw URLError(code)
         }
     }
 }

@@ -58,6 +58,10 @@ public struct EmulatorSettings: Sendable, Equatable {
     public var includeOptionalFields: Bool = true
 
     /// Creates the default settings.
+    /// Seconds every answer takes, on the tenant's clock (0: answers at once). The wait honours
+    /// task cancellation.
+    public var latency: TimeInterval = 0
+
     public init() {}
 }
 

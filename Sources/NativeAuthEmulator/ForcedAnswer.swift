@@ -22,4 +22,18 @@ public enum ForcedAnswer: Sendable, Equatable {
     case raw(status: Int, headers: [String: String], body: Data)
     /// No response at all: ``EmulatedTenant/send(_:)`` throws `URLError(.networkConnectionLost)`.
     case networkFailure
+    /// No response in time: `URLError(.timedOut)`; the request was not processed.
+    case timeout
+    /// The connection could not be made: `URLError(.cannotConnectToHost)`; nothing was processed.
+    case cannotConnect
+    /// 429 Too Many Requests with a JSON error body and, when given, a `Retry-After` header in
+    /// seconds; the request was not processed.
+    case tooManyRequests(retryAfter: Int? = nil)
+    /// 503 Service Unavailable with an HTML page and, when given, a `Retry-After` header.
+    case serviceUnavailable(retryAfter: Int? = nil)
+    /// The request is processed as usual (codes are sent, flows move), then the connection drops
+    /// before the answer arrives: `URLError(.networkConnectionLost)`.
+    case lostAfterProcessing
+    /// The request is processed as usual, then only the first `keepingBytes` of the answer's body arrive.
+    case truncatedAfterProcessing(keepingBytes: Int)
 }

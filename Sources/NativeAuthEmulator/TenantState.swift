@@ -29,6 +29,7 @@ struct Call: Sendable {
 enum Outcome: Sendable {
     case response(HTTPResponse)
     case networkFailure
+    case failure(URLError.Code)
 }
 
 /// Everything an ``EmulatedTenant`` remembers. Lives behind the tenant's lock; every method runs
@@ -63,8 +64,23 @@ struct TenantState: Sendable {
         }
         let call = Call(request: request, endpoint: endpoint, now: now, correlationId: correlationId)
         if let answer = takeForcedAnswer(for: endpoint) {
-            return forcedOutcome(answer, call: call)
+            switch answer {
+            case .lostAfterProcessing:
+                _ = process(call)
+                return .failure(.networkConnectionLost)
+            case .truncatedAfterProcessing(let keepingBytes):
+                guard case .response(var response) = process(call) else { return .networkFailure }
+                response.body = response.body.prefix(max(0, keepingBytes))
+                return .response(response)
+            default:
+                return forcedOutcome(answer, call: call)
+            }
         }
+        return process(call)
+    }
+
+    private mutating func process(_ call: Call) -> Outcome {
+        let endpoint = call.endpoint
         if endpoint == .resource {
             return .response(protectedResource(call))
         }
@@ -148,6 +164,26 @@ struct TenantState: Sendable {
         case .raw(let status, let headers, let body):
             return .response(HTTPResponse(statusCode: status, headers: headers, body: body))
         case .networkFailure:
+            return .networkFailure
+        case .timeout:
+            return .failure(.timedOut)
+        case .cannotConnect:
+            return .failure(.cannotConnectToHost)
+        case .tooManyRequests(let retryAfter):
+            var response = errorResponse(
+                APIError(
+                    forced: "too_many_requests", suberror: nil, codes: [],
+                    description: "Too many requests; try again later.", status: 429), call: call)
+            if let retryAfter { response.headers["Retry-After"] = String(retryAfter) }
+            return .response(response)
+        case .serviceUnavailable(let retryAfter):
+            var headers = ["Content-Type": "text/html; charset=utf-8"]
+            if let retryAfter { headers["Retry-After"] = String(retryAfter) }
+            return .response(
+                HTTPResponse(
+                    statusCode: 503, headers: headers,
+                    body: Data("<html><body><h1>Service Unavailable</h1></body></html>".utf8)))
+        case .lostAfterProcessing, .truncatedAfterProcessing:
             return .networkFailure
         }
     }

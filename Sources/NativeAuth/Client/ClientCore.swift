@@ -11,7 +11,9 @@ final class ClientCore: Sendable {
     init(configuration: NativeAuthConfiguration, transport: any HTTPTransport, credentialStore: any CredentialStore) {
         self.configuration = configuration
         log = Log(logger: configuration.logger)
-        wire = WireClient(transport: transport, builder: RequestBuilder(configuration: configuration), log: log)
+        wire = WireClient(
+            transport: transport, builder: RequestBuilder(configuration: configuration), log: log,
+            retry: RetryPolicy(clock: configuration.clock, maximumWait: configuration.maximumRetryWait))
         accounts = AccountManager(
             configuration: configuration, store: credentialStore, wire: wire, log: log, events: events)
     }

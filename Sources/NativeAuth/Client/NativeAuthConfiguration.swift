@@ -19,6 +19,9 @@ public struct NativeAuthConfiguration: Sendable {
     public let customHeaders: [String: String]
     /// How long before its expiry a cached access token stops being handed out (default 300 s).
     public var tokenRefreshMargin: TimeInterval = 300
+    /// The longest `Retry-After` (from a 429 or 503 answer) the SDK waits before retrying once by
+    /// itself (default 10 s); a longer one is returned to the app as an error at once.
+    public var maximumRetryWait: TimeInterval = 10
     /// Receives the SDK's log records; `nil` (the default) logs nothing.
     public var logger: (any NativeAuthLogger)?
     /// The clock for token expiry and polling; the system clock by default.

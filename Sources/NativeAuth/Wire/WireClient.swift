@@ -6,6 +6,7 @@ struct WireClient: Sendable {
     let transport: any HTTPTransport
     let builder: RequestBuilder
     let log: Log
+    let retry: RetryPolicy
 
     /// A successful answer: its JSON object and the response it came in.
     struct Reply: Sendable {
@@ -26,7 +27,33 @@ struct WireClient: Sendable {
         }
     }
 
+    /// Sends `call`, retrying once where ``RetryPolicy`` says a retry is safe.
     func send(_ call: WireCall, correlationId: UUID) async throws(WireFailure) -> Reply {
+        var attempt = 1
+        while true {
+            let outcome: Result<Reply, WireFailure>
+            do {
+                outcome = .success(try await sendOnce(call, correlationId: correlationId))
+            } catch {
+                outcome = .failure(error)
+            }
+            guard case .failure(let failure) = outcome else { return try outcome.get() }
+            guard attempt < retry.maximumAttempts, let delay = retry.delay(after: failure, endpoint: call.endpoint) else {
+                throw failure
+            }
+            log(
+                .debug, "retrying", ["endpoint": call.endpoint.rawValue, "after_seconds": "\(delay)"],
+                correlationId: correlationId)
+            do {
+                try await retry.clock.sleep(seconds: delay)
+            } catch {
+                throw .cancelled
+            }
+            attempt += 1
+        }
+    }
+
+    private func sendOnce(_ call: WireCall, correlationId: UUID) async throws(WireFailure) -> Reply {
         let endpoint = call.endpoint.rawValue
         guard !Task.isCancelled else {
             log(.debug, "request not sent: task cancelled", ["endpoint": endpoint], correlationId: correlationId)
@@ -65,9 +92,10 @@ struct WireClient: Sendable {
         let status = response.statusCode
         let contentType = response.header("Content-Type")
         func unexpected(_ problem: UnexpectedAnswer.Problem) -> WireFailure {
-            .unexpected(
-                UnexpectedAnswer(
-                    status: status, contentType: contentType, problem: problem, bodyLength: response.body.count))
+            var answer = UnexpectedAnswer(
+                status: status, contentType: contentType, problem: problem, bodyLength: response.body.count)
+            answer.retryAfterHeader = response.header("Retry-After")
+            return .unexpected(answer)
         }
         let object: WireObject?
         if response.body.isEmpty {
@@ -86,6 +114,8 @@ struct WireClient: Sendable {
                 throw .redirect(reason: object.string("redirect_reason"))
             }
             return object
+        case 429:
+            throw unexpected(.status)
         case 400...499:
             guard let object, let error = ServerError(status: status, object: object) else {
                 throw unexpected(response.body.isEmpty ? .emptyBody : (object == nil ? .notJSON : .missingField("error")))

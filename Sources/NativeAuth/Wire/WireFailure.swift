@@ -29,6 +29,8 @@ struct UnexpectedAnswer: Sendable, Equatable {
     var contentType: String?
     var problem: Problem
     var bodyLength: Int = 0
+    /// The `Retry-After` header of a 429 or 503, as it came.
+    var retryAfterHeader: String?
 
     init(status: Int? = nil, contentType: String? = nil, problem: Problem, bodyLength: Int = 0) {
         self.status = status

@@ -129,5 +129,7 @@ func testConfiguration(
         clientId: "client-1", tenantSubdomain: "contoso", challengeTypes: challengeTypes,
         capabilities: capabilities)
     configuration?.logger = logger
+    // Waits (retry pauses, polling) return at once: tests never sleep.
+    configuration?.clock = TestClock()
     return configuration ?? { preconditionFailure("test configuration") }()
 }
