@@ -28,7 +28,7 @@ final class DemoApp {
         self.scopes = scopes
     }
 
-    /// The menu. To add an action, add a method below and a line here.
+    /// The menu. To add an action, add a method (below, or in an extension) and a line here.
     var menu: [MenuItem] {
         var items = [
             MenuItem(key: "1", title: "Sign in with an email code") { app throws(EndOfInput) in
@@ -46,6 +46,9 @@ final class DemoApp {
             items.append(MenuItem(key: "5", title: "Call the protected resource") { app in await app.callResource() })
         }
         items.append(MenuItem(key: "6", title: "Sign out") { app in await app.signOut() })
+        items.append(MenuItem(key: "7", title: "Sign up") { app throws(EndOfInput) in try await app.signUp() })
+        items.append(
+            MenuItem(key: "8", title: "Reset password") { app throws(EndOfInput) in try await app.resetPassword() })
         return items
     }
 
@@ -92,7 +95,7 @@ final class DemoApp {
 
     /// Signs in with the username and password given together.
     func signInWithPassword() async throws(EndOfInput) {
-        let username = try Prompt.text("Email address: ")
+        var username = try Prompt.text("Email address: ")
         for _ in 1...SignInSteps.passwordAttempts {
             let password = try Prompt.password("Password")
             let start: SignInStartResult
@@ -101,8 +104,9 @@ final class DemoApp {
                     SignInParameters(username: username, password: password, scopes: scopes))
             } catch {
                 Terminal.say("❌ " + ErrorMessage.of(error))
-                if error.isInvalidCredentials || ErrorMessage.canRetry(error) { continue }
-                return
+                guard error.isStateStillUsable else { return }
+                if error.isInvalidUsername { username = try Prompt.text("Email address: ") }
+                continue
             }
             if case .codeRequired = start {
                 Terminal.say("This account signs in with a code, not a password.")
@@ -113,7 +117,8 @@ final class DemoApp {
         Terminal.say("Too many wrong passwords; back to the menu.")
     }
 
-    private func finishSignIn(_ account: UserAccountResult?) {
+    /// Says who is signed in, when a flow ended with an account.
+    func finishSignIn(_ account: UserAccountResult?) {
         guard let account else { return }
         let name = account.account.claims.name.map { " (\($0))" } ?? ""
         Terminal.say("✅ Signed in as \(account.account.username)\(name).")

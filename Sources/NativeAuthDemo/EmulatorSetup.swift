@@ -37,9 +37,17 @@ enum EmulatorSetup {
         ),
     ]
 
-    /// A tenant on the system clock and random source, seeded with ``users``.
+    /// The attributes sign-up asks for; the country's pattern shows how values are validated.
+    static let signUpAttributes = [
+        EmulatedRequiredAttribute(name: "displayName", type: "string"),
+        EmulatedRequiredAttribute(name: "country", type: "string", regex: "[A-Z]{2}"),
+    ]
+
+    /// A tenant on the system clock and random source, seeded with ``users``, that collects
+    /// ``signUpAttributes`` at sign-up.
     static func makeTenant() -> EmulatedTenant {
         let tenant = EmulatedTenant(tenantSubdomain: "demo")
+        tenant.configure { $0.requiredSignUpAttributes = signUpAttributes }
         for entry in users { tenant.addUser(entry.user) }
         return tenant
     }
@@ -57,6 +65,14 @@ enum EmulatorSetup {
             let name = entry.user.username.paddedTo(width)
             lines.append("   \(name)   \(entry.summary)")
         }
+        let attributes = signUpAttributes.map { attribute in
+            attribute.regex.map { "\(attribute.name) (\($0))" } ?? attribute.name
+        }
+        lines += [
+            "",
+            "Sign up any new address: the tenant sends a code, asks for a password if you gave none,",
+            "then for \(attributes.joined(separator: " and ")). Reset password works for any user with a password.",
+        ]
         return lines.joined(separator: "\n")
     }
 }

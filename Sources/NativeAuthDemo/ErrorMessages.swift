@@ -25,13 +25,63 @@ enum ErrorMessage {
         return common(error)
     }
 
+    /// For a password being chosen (sign-up, password reset) rather than checked.
+    static func ofNewPassword(_ error: PasswordRequiredError) -> String {
+        if let violation = error.passwordPolicyViolation { return "That password is \(reason(violation))." }
+        if error.isInvalidPassword { return "That password is not accepted; choose another one." }
+        if error.isPasswordResetFailed { return "The server could not change the password; please enter it again." }
+        return of(error)
+    }
+
+    /// Why the tenant's password policy refused a password, with what to do about it.
+    static func reason(_ violation: PasswordPolicyViolation) -> String {
+        switch violation {
+        case .tooShort: "too short: at least 8 characters"
+        case .tooLong: "too long: at most 256 characters"
+        case .tooWeak: "too weak: mix upper/lower case, digits and symbols"
+        case .recentlyUsed: "recently used: choose one you have not used before"
+        case .banned: "too common: choose one that is harder to guess"
+        case .invalid: "not allowed: it holds characters the tenant refuses"
+        case .other(let suberror): "refused by the tenant's policy (\(suberror))"
+        }
+    }
+
+    static func of(_ error: SignUpStartError) -> String {
+        if error.isUserAlreadyExists {
+            return "An account already uses this email address: sign in, or reset its password if you forgot it."
+        }
+        if error.isInvalidUsername { return "That is not a valid email address." }
+        if let violation = error.passwordPolicyViolation { return "That password is \(reason(violation))." }
+        if error.isInvalidPassword { return "That password is not accepted; choose another one." }
+        if error.isInvalidAttributes { return "Not accepted: " + error.invalidAttributes.joined(separator: ", ") + "." }
+        return common(error)
+    }
+
+    static func of(_ error: AttributesRequiredError) -> String {
+        if error.isInvalidAttributes {
+            let names = error.invalidAttributes
+            let list = names.isEmpty ? "some values" : names.joined(separator: ", ")
+            return "Not accepted: \(list). Please enter \(names.count == 1 ? "it" : "them") again."
+        }
+        return common(error)
+    }
+
+    static func of(_ error: ResetPasswordStartError) -> String {
+        if error.isUserNotFound { return "No account uses this email address." }
+        if error.isUserDoesNotHavePassword {
+            return "This account signs in with an email code and has no password to reset."
+        }
+        if error.isInvalidUsername { return "That is not a valid email address." }
+        return common(error)
+    }
+
     static func of(_ error: MFARequestChallengeError) -> String {
         if error.isMethodBlocked { return "This method is blocked right now; choose another one." }
         return "No code could be sent. " + common(error)
     }
 
     static func of(_ error: MFASubmitChallengeError) -> String {
-        if error.isInvalidChallenge { return "That code is not right (or it expired). Check the email and try again." }
+        if error.isInvalidCode { return "That code is not right (or it expired). Check the email and try again." }
         return common(error)
     }
 
@@ -42,7 +92,7 @@ enum ErrorMessage {
     }
 
     static func of(_ error: RegisterStrongAuthSubmitChallengeError) -> String {
-        if error.isInvalidChallenge { return "That code is not right (or it expired). Check the email and try again." }
+        if error.isInvalidCode { return "That code is not right (or it expired). Check the email and try again." }
         return common(error)
     }
 
@@ -69,10 +119,5 @@ enum ErrorMessage {
         if error.isStateBusy { return "Still working on the previous request; try again in a moment." }
         let text = error.errorDescription ?? "Something went wrong."
         return text + " (correlation id \(error.correlationId.uuidString.lowercased()))"
-    }
-
-    /// Whether the step can simply be tried again on the same state.
-    static func canRetry(_ error: some NativeAuthError) -> Bool {
-        error.isNetworkError || error.isStateBusy || error.isCancelled
     }
 }

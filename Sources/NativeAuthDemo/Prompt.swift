@@ -29,6 +29,12 @@ enum Prompt {
         }
     }
 
+    /// Asks for a password, hidden when possible; an empty answer means none (`nil`).
+    static func optionalPassword(_ question: String) throws(EndOfInput) -> String? {
+        let answer = try Terminal.readSecret(question)
+        return answer.isEmpty ? nil : answer
+    }
+
     /// Asks for a whole number in `range`.
     static func number(_ question: String, in range: ClosedRange<Int>) throws(EndOfInput) -> Int {
         let hint = "enter a number from \(range.lowerBound) to \(range.upperBound)."

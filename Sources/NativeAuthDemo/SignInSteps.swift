@@ -44,34 +44,9 @@ enum SignInSteps {
     // MARK: - First factor
 
     /// Asks for the emailed code until it is right; "r" sends a new one.
-    static func enterCode(_ first: SignInCodeRequiredState) async throws(EndOfInput) -> UserAccountResult? {
-        var state = first
-        Terminal.say("A sign-in code was sent by \(state.channel) to \(state.sentTo).")
-        while true {
-            switch try Prompt.code(sentTo: state.sentTo, codeLength: state.codeLength) {
-            case .cancel:
-                Terminal.say("Sign-in cancelled.")
-                return nil
-            case .resend:
-                do {
-                    state = try await state.resendCode()
-                    Terminal.say("A new code was sent to \(state.sentTo); the previous one no longer works.")
-                } catch {
-                    Terminal.say("❌ " + ErrorMessage.of(error))
-                    guard ErrorMessage.canRetry(error) else { return nil }
-                }
-            case .code(let code):
-                let result: SignInResult
-                do {
-                    result = try await state.submitCode(code)
-                } catch {
-                    Terminal.say("❌ " + ErrorMessage.of(error))
-                    if error.isInvalidCode || ErrorMessage.canRetry(error) { continue }
-                    return nil
-                }
-                return try await continueFrom(result)
-            }
-        }
+    static func enterCode(_ state: SignInCodeRequiredState) async throws(EndOfInput) -> UserAccountResult? {
+        guard let result = try await SharedSteps.enterCode(state, flow: "sign-in") else { return nil }
+        return try await continueFrom(result)
     }
 
     /// Asks for the password until it is right, a few times at most.
@@ -83,7 +58,7 @@ enum SignInSteps {
                 result = try await state.submitPassword(password)
             } catch {
                 Terminal.say("❌ " + ErrorMessage.of(error))
-                if error.isInvalidPassword || ErrorMessage.canRetry(error) { continue }
+                if error.isStateStillUsable { continue }
                 return nil
             }
             return try await continueFrom(result)
@@ -113,7 +88,7 @@ enum SignInSteps {
                 challenged = try await state.requestChallenge(authMethod: method)
             } catch {
                 Terminal.say("❌ " + ErrorMessage.of(error))
-                if error.isMethodBlocked || ErrorMessage.canRetry(error) { continue }
+                if error.isStateStillUsable { continue }
                 return nil
             }
             return try await enterSecondFactorCode(challenged, method: method)
@@ -137,7 +112,7 @@ enum SignInSteps {
                     Terminal.say("A new code was sent to \(state.sentTo); the previous one no longer works.")
                 } catch {
                     Terminal.say("❌ " + ErrorMessage.of(error))
-                    guard ErrorMessage.canRetry(error) else { return nil }
+                    guard error.isStateStillUsable else { return nil }
                 }
             case .code(let code):
                 let result: SignInResult
@@ -145,7 +120,7 @@ enum SignInSteps {
                     result = try await state.submitChallenge(code)
                 } catch {
                     Terminal.say("❌ " + ErrorMessage.of(error))
-                    if error.isInvalidChallenge || ErrorMessage.canRetry(error) { continue }
+                    if error.isStateStillUsable { continue }
                     return nil
                 }
                 return try await continueFrom(result)
@@ -176,7 +151,7 @@ enum SignInSteps {
                 result = try await state.challengeAuthMethod(authMethod: method, verificationContact: contact)
             } catch {
                 Terminal.say("❌ " + ErrorMessage.of(error))
-                if error.isInvalidInput || error.isMethodBlocked || ErrorMessage.canRetry(error) { continue }
+                if error.isStateStillUsable { continue }
                 return nil
             }
             return try await continueRegistration(result, method: method, contact: contact)
@@ -221,7 +196,7 @@ enum SignInSteps {
                     resent = try await state.challengeAuthMethod(authMethod: method, verificationContact: contact)
                 } catch {
                     Terminal.say("❌ " + ErrorMessage.of(error))
-                    guard ErrorMessage.canRetry(error) else { return nil }
+                    guard error.isStateStillUsable else { return nil }
                     continue
                 }
                 switch resent {
@@ -237,7 +212,7 @@ enum SignInSteps {
                     result = try await state.submitChallenge(code)
                 } catch {
                     Terminal.say("❌ " + ErrorMessage.of(error))
-                    if error.isInvalidChallenge || ErrorMessage.canRetry(error) { continue }
+                    if error.isStateStillUsable { continue }
                     return nil
                 }
                 Terminal.say("✅ \(contact) is registered.")

@@ -1,0 +1,30 @@
+import NativeAuth
+
+/// Walks the user through a password reset (the emailed code, then the new password), then signs
+/// them in. Returns the signed-in account, or `nil` after saying why the flow ended.
+enum ResetPasswordSteps {
+    /// Continues from what ``NativeAuthClient/resetPassword(_:)`` returned.
+    static func continueFrom(_ start: ResetPasswordStartResult, scopes: [String]) async throws(EndOfInput)
+        -> UserAccountResult?
+    {
+        let codeState: ResetPasswordCodeRequiredState
+        switch start {
+        case .codeRequired(let state, _, _, _):
+            codeState = state
+        @unknown default:
+            Terminal.say("The server asked for a step this demo does not know; please start again.")
+            return nil
+        }
+        guard let passwordState = try await SharedSteps.enterCode(codeState, flow: "password reset") else {
+            return nil
+        }
+        let changed = try await SharedSteps.choosePassword("New password", flow: "password reset") {
+            password throws(PasswordRequiredError) in
+            Terminal.say("Sending the new password; changing it takes the server a few seconds…")
+            return try await passwordState.submitPassword(password)
+        }
+        guard let changed else { return nil }
+        Terminal.say("✅ Password changed.")
+        return try await SharedSteps.signIn(after: changed, scopes: scopes)
+    }
+}
