@@ -73,11 +73,19 @@ enum SharedSteps {
                 Terminal.say("\(flow.capitalizedFirst) cancelled.")
                 return nil
             }
-            do {
-                return try await submit(password)
-            } catch {
-                Terminal.say("❌ " + ErrorMessage.ofNewPassword(error))
-                guard error.isStateStillUsable else { return nil }
+            var pending = true
+            while pending {
+                pending = false
+                do {
+                    return try await submit(password)
+                } catch where error.isPasswordResetPending && !error.isCancelled {
+                    // The server is still resetting: keep waiting for that reset.
+                    Terminal.say("⏳ The server is still changing the password; waiting a little longer…")
+                    pending = true
+                } catch {
+                    Terminal.say("❌ " + ErrorMessage.ofNewPassword(error))
+                    guard error.isStateStillUsable else { return nil }
+                }
             }
         }
     }

@@ -25,6 +25,7 @@ enum ErrorKind: Sendable, Equatable {
     case noAccount
     case storage
     case passwordResetFailed
+    case passwordResetPending
     case general
 
     /// Whether the state an action was called on stays usable after this error: the user can
@@ -33,7 +34,7 @@ enum ErrorKind: Sendable, Equatable {
         switch self {
         case .invalidCode, .invalidPassword, .invalidCredentials, .network, .cancelled, .unexpectedResponse,
             .stateBusy, .missingDelegateMethod, .attributesInvalid, .invalidInput, .methodBlocked, .general,
-            .storage, .invalidUsername, .passwordResetFailed:
+            .storage, .invalidUsername, .passwordResetFailed, .passwordResetPending:
             true
         case .browserRequired, .configuration, .flowExpired, .stateSpent, .userNotFound, .userAlreadyExists,
             .attributesRequired, .verificationRequired, .userHasNoPassword, .refreshTokenExpired, .noAccount:
@@ -71,6 +72,7 @@ enum ErrorKind: Sendable, Equatable {
         case .noAccount: "No account is signed in."
         case .storage: "The credential store could not be read or written."
         case .passwordResetFailed: "The password reset failed on the server."
+        case .passwordResetPending: "The server has not finished resetting the password yet."
         case .general: "The server refused the request."
         }
     }

@@ -28,6 +28,8 @@ public enum ResetPasswordStartResult: Sendable {
 enum ResetPasswordFlow {
     /// The official clients give up after about six polls.
     static let maximumPolls = 6
+    /// The note of errors raised while waiting for a submitted reset.
+    static let waitNote = "The reset goes on on the server; call submitPassword again to keep waiting."
 
     static func start(_ parameters: ResetPasswordParameters, client: ClientCore) async throws(ResetPasswordStartError)
         -> ResetPasswordStartResult
@@ -88,7 +90,7 @@ enum ResetPasswordFlow {
             do {
                 try await flow.client.configuration.clock.sleep(seconds: Double(interval))
             } catch {
-                throw Failure(.cancelled, correlationId: flow.correlationId)
+                throw Failure(.cancelled, correlationId: flow.correlationId, note: waitNote)
             }
             let poll: PollAnswer
             do {
@@ -117,9 +119,7 @@ enum ResetPasswordFlow {
                 continue
             }
         }
-        throw Failure(
-            .passwordResetFailed, correlationId: flow.correlationId,
-            note: "The server did not finish within \(maximumPolls) polls; call submitPassword again to keep waiting.")
+        throw Failure(.passwordResetPending, correlationId: flow.correlationId, note: waitNote)
     }
 }
 

@@ -67,8 +67,16 @@ public struct PasswordRequiredError: DetailedError {
         if case .invalidPassword(let violation) = kind { return violation }
         return nil
     }
-    /// The server could not complete the password reset; the new password may be submitted again.
+    /// The server could not complete the password reset; a new password may be submitted again.
     public var isPasswordResetFailed: Bool { kind == .passwordResetFailed }
+    /// The server is still resetting the password (no final answer within six polls, or the wait
+    /// was interrupted by a cancellation or a network failure). Calling
+    /// ``ResetPasswordRequiredState/submitPassword(_:)`` again keeps waiting for that reset; the
+    /// password passed then is not sent.
+    public var isPasswordResetPending: Bool { kind == .passwordResetPending || (kind == .cancelled && isResetWait) }
+
+    /// Set on errors raised while waiting for a submitted reset.
+    var isResetWait: Bool { details.note == ResetPasswordFlow.waitNote }
 
     static func classify(_ error: ServerError) -> ErrorKind? {
         if let violation = error.passwordPolicyViolation { return .invalidPassword(violation) }

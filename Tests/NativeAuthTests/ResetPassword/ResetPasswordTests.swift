@@ -90,7 +90,8 @@ struct ResetPasswordEmulatorTests {
             _ = try await submit(Self.newPassword, on: state)
             Issue.record("expected to give up")
         } catch {
-            #expect(error.isPasswordResetFailed)
+            #expect(error.isPasswordResetPending)
+            #expect(!error.isPasswordResetFailed)
         }
         let polls = harness.tenant.receivedRequests.filter { $0.url.path.hasSuffix("poll_completion") }
         #expect(polls.count == ResetPasswordFlow.maximumPolls)
@@ -107,6 +108,7 @@ struct ResetPasswordEmulatorTests {
             Issue.record("expected cancellation")
         } catch let error as PasswordRequiredError {
             #expect(error.isCancelled)
+            #expect(error.isPasswordResetPending)
         }
         #expect(harness.tenant.receivedRequests.count == before)
         // The state is usable again.
