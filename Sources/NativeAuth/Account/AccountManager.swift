@@ -20,7 +20,10 @@ actor AccountManager {
     /// Bumped by every sign-in and sign-out, so that a refresh started for an earlier account
     /// cannot write into a later one.
     private var generation = 0
-    private var refreshes: [String: Task<Result<TokenResult, RetrieveAccessTokenError>, Never>] = [:]
+    /// The refresh in flight for each scope key.
+    private var refreshes: [String: UUID] = [:]
+    /// Callers waiting for each refresh; a caller whose task is cancelled leaves at once.
+    private var waiters: [UUID: [UUID: CheckedContinuation<Result<TokenResult, RetrieveAccessTokenError>, Never>]] = [:]
     /// Accounts signed out whose credentials the store failed to remove: the next sign-out retries.
     private var pendingRemovals: Set<String> = []
     /// The record in memory is newer than the store's copy (a write failed): retried on every use.
@@ -170,15 +173,47 @@ actor AccountManager {
         {
             return TokenResult(accessToken: cached.token, expiresOn: cached.expiresOn, scopes: cached.scopes)
         }
+        let refreshId: UUID
         if let running = refreshes[key] {
-            return try await running.value.get()
+            refreshId = running
+        } else {
+            refreshId = UUID()
+            refreshes[key] = refreshId
+            let generation = self.generation
+            // Not a child of the caller: a caller that gives up does not cancel it for the others.
+            Task {
+                let result = await self.refresh(key: key, scopes: requested, generation: generation)
+                self.finish(refreshId, key: key, result: result)
+            }
         }
-        let generation = self.generation
-        let task = Task { await self.refresh(key: key, scopes: requested, generation: generation) }
-        refreshes[key] = task
-        let result = await task.value
-        if generation == self.generation { refreshes[key] = nil }
-        return try result.get()
+        return try await wait(for: refreshId).get()
+    }
+
+    private func wait(for refreshId: UUID) async -> Result<TokenResult, RetrieveAccessTokenError> {
+        let waiterId = UUID()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled {
+                    continuation.resume(returning: .failure(RetrieveAccessTokenError(.cancelled, correlationId: UUID())))
+                } else {
+                    waiters[refreshId, default: [:]][waiterId] = continuation
+                }
+            }
+        } onCancel: {
+            Task { await self.leave(refreshId, waiter: waiterId) }
+        }
+    }
+
+    private func leave(_ refreshId: UUID, waiter: UUID) {
+        guard let continuation = waiters[refreshId]?.removeValue(forKey: waiter) else { return }
+        continuation.resume(returning: .failure(RetrieveAccessTokenError(.cancelled, correlationId: UUID())))
+    }
+
+    private func finish(_ refreshId: UUID, key: String, result: Result<TokenResult, RetrieveAccessTokenError>) {
+        if refreshes[key] == refreshId { refreshes[key] = nil }
+        for continuation in (waiters.removeValue(forKey: refreshId) ?? [:]).values {
+            continuation.resume(returning: result)
+        }
     }
 
     /// Refreshes with the newest refresh token: the store's copy wins when another client (or
