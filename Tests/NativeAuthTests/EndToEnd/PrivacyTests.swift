@@ -80,10 +80,78 @@ struct PrivacyTests {
             _ = await attempt { try await account.getAccessToken(forceRefresh: true) }
         }
 
+        #expect(harness.tenant.user(named: "joan@example.com")?.mfaMethods.isEmpty == false)
         let secrets = harness.secretsSeen(extra: ["Wr0ng-Password!", "99999999", "12121212", "34343434"])
         #expect(secrets.count > 20)
         let logs = harness.logger.records.map(\.description)
         #expect(logs.count > 50)
+        for secret in secrets {
+            for text in logs + seen.texts where text.contains(secret) {
+                Issue.record("a secret leaked into: \(text.prefix(200))")
+            }
+        }
+    }
+
+    @Test func signUpAndResetAtTraceLevel() async throws {
+        harness.tenant.configure {
+            $0.requiredSignUpAttributes = [EmulatedRequiredAttribute(name: "city", regex: "[A-Z][a-z]+")]
+            $0.resetPollsBeforeCompletion = 1
+        }
+        let seen = Renderings()
+        func attempt<T>(_ body: () async throws -> T) async -> T? {
+            do {
+                let value = try await body()
+                seen.add(value)
+                return value
+            } catch {
+                seen.add(error)
+                return nil
+            }
+        }
+        let client = harness.client
+        let mover = Task { [clock = harness.clock] in
+            while !Task.isCancelled {
+                if clock.sleepers > 0 { clock.advance(by: 1) }
+                await Task.yield()
+            }
+        }
+        defer { mover.cancel() }
+        let weak = "weakpassword"
+        let newPassword = "Sign-Up-Secret-9!"
+        let resetPassword = "Reset-Secret-7!"
+        seen.add(SignUpParameters(username: "p@example.com", password: newPassword, attributes: ["city": "Oslo"]))
+        if case .codeRequired(let state, _, _, _)? = await attempt({
+            try await client.signUp(SignUpParameters(username: "p@example.com"))
+        }) {
+            _ = await attempt { try await state.submitCode("55555555") }
+            if case .passwordRequired(let password)? = await attempt({ try await state.submitCode(harness.code(for: "p@example.com")) }) {
+                _ = await attempt { try await password.submitPassword(weak) }
+                if case .attributesRequired(_, let attributes)? = await attempt({ try await password.submitPassword(newPassword) }) {
+                    _ = await attempt { try await attributes.submitAttributes(["city": "oslo"]) }
+                    if case .completed(let after)? = await attempt({ try await attributes.submitAttributes(["city": "Oslo"]) }) {
+                        if case .completed(let account)? = await attempt({ try await after.signIn() }) {
+                            _ = await attempt { await account.signOut() }
+                        }
+                    }
+                }
+            }
+        }
+        if case .codeRequired(let state, _, _, _)? = await attempt({
+            try await client.resetPassword(ResetPasswordParameters(username: "p@example.com"))
+        }) {
+            _ = await attempt { try await state.submitCode("66666666") }
+            if let required = await attempt({ try await state.submitCode(harness.code(for: "p@example.com")) }) {
+                _ = await attempt { try await required.submitPassword(newPassword) }
+                if let after = await attempt({ try await required.submitPassword(resetPassword) }) {
+                    _ = await attempt { try await after.signIn() }
+                }
+            }
+        }
+        // The whole path ran: the user exists with the reset password.
+        #expect(harness.tenant.user(named: "p@example.com")?.password == resetPassword)
+        let secrets = harness.secretsSeen(extra: [weak, newPassword, resetPassword, "55555555", "66666666"])
+        let logs = harness.logger.records.map(\.description)
+        #expect(logs.count > 30)
         for secret in secrets {
             for text in logs + seen.texts where text.contains(secret) {
                 Issue.record("a secret leaked into: \(text.prefix(200))")
