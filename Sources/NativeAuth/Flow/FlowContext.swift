@@ -21,6 +21,15 @@ struct FlowContext: Sendable {
         }
     }
 
+    /// Sends a call whose only expected answer is a code sent out of band.
+    func requestCode<E: DetailedError>(
+        _ call: WireCall, as errorType: E.Type = E.self, classify: (ServerError) -> ErrorKind? = { _ in nil }
+    ) async throws(E) -> CodeChallenge {
+        try await request(call, as: E.self, classify: classify) { reply throws(WireFailure) in
+            try ChallengeAnswer(reply.object).codeChallenge()
+        }
+    }
+
     func fail<E: DetailedError>(_ kind: ErrorKind, _ errorType: E.Type = E.self, note: String) -> E {
         client.log(.debug, "request not sent: invalid input", ["reason": note], correlationId: correlationId)
         return E(kind, correlationId: correlationId, note: note)

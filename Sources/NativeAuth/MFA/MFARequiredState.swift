@@ -50,15 +50,9 @@ public final class MFARequiredState: Sendable, CustomStringConvertible {
     static func challenge(_ method: AuthMethod, token: Secret, flow: FlowContext, methods: [AuthMethod])
         async throws(MFARequestChallengeError) -> MFARequiredState
     {
-        let answer = try await flow.request(
+        let challenge = try await flow.requestCode(
             .signInChallenge(continuationToken: token, methodId: method.id), as: MFARequestChallengeError.self,
-            classify: MFARequestChallengeError.classify
-        ) { reply throws(WireFailure) in try ChallengeAnswer(reply.object) }
-        guard case .code(let challenge) = answer else {
-            throw MFARequestChallengeError(
-                .unexpected(.init(problem: .unknownValue(field: "challenge_type", value: "not oob"))),
-                correlationId: flow.correlationId, classify: MFARequestChallengeError.classify)
-        }
+            classify: MFARequestChallengeError.classify)
         return MFARequiredState(
             core: StateCore(flow: flow, token: challenge.continuationToken), challenge: challenge, authMethods: methods)
     }

@@ -50,14 +50,7 @@ enum ResetPasswordFlow {
     static func codeChallenge<E: DetailedError>(token: Secret, flow: FlowContext, as errorType: E.Type) async throws(E)
         -> CodeChallenge
     {
-        let answer = try await flow.request(.resetPasswordChallenge(continuationToken: token), as: E.self) { _ in nil }
-            decode: { reply throws(WireFailure) in try ChallengeAnswer(reply.object) }
-        guard case .code(let challenge) = answer else {
-            throw E(
-                .unexpected(.init(problem: .unknownValue(field: "challenge_type", value: "not oob"))),
-                correlationId: flow.correlationId, classify: { _ in nil })
-        }
-        return challenge
+        try await flow.requestCode(.resetPasswordChallenge(continuationToken: token), as: E.self)
     }
 
     /// Submits the new password, then polls until the server says the reset is done.

@@ -41,15 +41,9 @@ public final class SignInCodeRequiredState: Sendable, CustomStringConvertible {
     /// - Throws: ``ResendCodeError``.
     public func resendCode() async throws(ResendCodeError) -> SignInCodeRequiredState {
         try await core.run(ResendCodeError.self) { token throws(ResendCodeError) in
-            let answer = try await core.flow.request(
+            let challenge = try await core.flow.requestCode(
                 .signInChallenge(continuationToken: token, methodId: nil), as: ResendCodeError.self,
-                classify: ResendCodeError.classify
-            ) { reply throws(WireFailure) in try ChallengeAnswer(reply.object) }
-            guard case .code(let challenge) = answer else {
-                throw ResendCodeError(
-                    .unexpected(.init(problem: .unknownValue(field: "challenge_type", value: "password"))),
-                    correlationId: correlationId, classify: ResendCodeError.classify)
-            }
+                classify: ResendCodeError.classify)
             return SignInCodeRequiredState(flow: core.flow, challenge: challenge)
         }
     }

@@ -34,14 +34,7 @@ enum SignUpFlow {
     static func codeChallenge<E: DetailedError>(token: Secret, flow: FlowContext, as errorType: E.Type) async throws(E)
         -> CodeChallenge
     {
-        let answer = try await flow.request(.signUpChallenge(continuationToken: token), as: E.self) { _ in nil }
-            decode: { reply throws(WireFailure) in try ChallengeAnswer(reply.object) }
-        guard case .code(let challenge) = answer else {
-            throw E(
-                .unexpected(.init(problem: .unknownValue(field: "challenge_type", value: "not oob"))),
-                correlationId: flow.correlationId, classify: { _ in nil })
-        }
-        return challenge
+        try await flow.requestCode(.signUpChallenge(continuationToken: token), as: E.self)
     }
 
     /// Sends one `signup/v1.0/continue` and turns the answer into the next step.
