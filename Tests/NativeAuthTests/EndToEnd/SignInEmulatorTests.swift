@@ -129,6 +129,16 @@ struct SignInEmulatorTests {
         }
     }
 
+    @Test func registrationWithoutCapabilityIsBrowserRequired() async throws {
+        let client = harness.makeClient(capabilities: [.mfaRequired])
+        do {
+            _ = try await client.signIn(SignInParameters(username: "joan@example.com", password: EmulatorHarness.password))
+            Issue.record("expected browser required")
+        } catch {
+            #expect(error.isBrowserRequired)
+        }
+    }
+
     @Test func registrationEndToEnd() async throws {
         let start = try await harness.client.signIn(
             SignInParameters(username: "joan@example.com", password: EmulatorHarness.password))
