@@ -64,6 +64,12 @@ actor AccountManager {
         do {
             data = try await store.data(forKey: storeKey)
         } catch {
+            // A damaged entry or one from a newer format is not "unavailable": it can never be
+            // read, so it is reported and read as no account, and stays until a sign-in replaces it.
+            if error is CredentialStoreDamagedError || error is CredentialStoreVersionError {
+                log(.error, "stored account cannot be read; ignored", ["error": "\(error)"])
+                return nil
+            }
             log(.error, "credential store unreadable", ["error": String(describing: type(of: error))])
             throw CredentialStoreError(error, isReadFailure: true)
         }

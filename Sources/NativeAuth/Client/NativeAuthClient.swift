@@ -20,13 +20,29 @@ public final class NativeAuthClient: Sendable {
     ///   - configuration: the app and its tenant.
     ///   - transport: where requests go; ``URLSessionTransport`` by default. Pass an emulated tenant
     ///     (`NativeAuthEmulator`) to run with no network.
-    ///   - credentialStore: where the signed-in account is kept; in memory by default.
+    ///   - credentialStore: where the signed-in account is kept;
+    ///     ``defaultCredentialStore(applicationName:)`` by default: the keychain on Apple platforms,
+    ///     files under the user's data directory on Linux.
     public init(
         configuration: NativeAuthConfiguration, transport: any HTTPTransport = URLSessionTransport(),
-        credentialStore: any CredentialStore = InMemoryCredentialStore()
+        credentialStore: any CredentialStore = NativeAuthClient.defaultCredentialStore()
     ) {
         self.configuration = configuration
         core = ClientCore(configuration: configuration, transport: transport, credentialStore: credentialStore)
+    }
+
+    /// The platform's default credential store: the keychain on Apple platforms
+    /// (``KeychainCredentialStore``), and on Linux a ``FileCredentialStore`` in
+    /// `$XDG_DATA_HOME/<applicationName>/credentials` (or `~/.local/share/…`).
+    ///
+    /// - Parameter applicationName: names the directory on Linux; the process name when `nil`.
+    public static func defaultCredentialStore(applicationName: String? = nil) -> any CredentialStore {
+        #if canImport(Security)
+            return KeychainCredentialStore()
+        #else
+            let name = applicationName ?? ProcessInfo.processInfo.processName
+            return FileCredentialStore(directory: FileCredentialStore.defaultDirectory(applicationName: name))
+        #endif
     }
 
     /// The signed-in account from the credential store, or `nil` when nobody is signed in.
