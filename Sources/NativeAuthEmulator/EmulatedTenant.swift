@@ -102,7 +102,7 @@ public final class EmulatedTenant: HTTPTransport, Sendable {
     }
 
     /// Removes the user named `username`, if any. Flows already under way for them then fail with
-    /// `user_not_found`, and their refresh tokens stop working.
+    /// `user_not_found`, and their refresh and access tokens stop working.
     public func removeUser(named username: String) {
         _ = state.withLock { $0.users.removeValue(forKey: username.lowercased()) }
     }
@@ -114,12 +114,72 @@ public final class EmulatedTenant: HTTPTransport, Sendable {
     }
 
     /// Makes every refresh token issued to `username` stop working, as an administrator revoking
-    /// the user's sessions would; a refresh then fails with `invalid_grant`.
+    /// the user's sessions would; a refresh then fails with `invalid_grant`. Access tokens already
+    /// issued stay valid until they expire, as with a real tenant.
     public func revokeRefreshTokens(for username: String) {
         state.withLock { state in
             for (token, record) in state.refreshTokens where record.username.lowercased() == username.lowercased() {
                 state.refreshTokens[token]?.revoked = true
             }
+        }
+    }
+
+    // MARK: - Snapshots
+
+    /// The tenant's lasting state as JSON, for ``restore(from:)`` in this process or a later one.
+    ///
+    /// A snapshot holds every user (username, password, attributes, MFA methods, whether a method
+    /// must be registered, password history) and every refresh token that has not expired: its
+    /// token, its user, its expiry and whether it was revoked, so a revoked token stays revoked.
+    /// It has a `"format": 1` field, and expiries are numbers of seconds since 1970 on the tenant's
+    /// clock, ``EmulatorSettings/serverClockOffset`` included.
+    ///
+    /// It does not hold what the program sets up each time it starts, the ``settings``, nor what is
+    /// short-lived: flows under way, continuation tokens, codes, the ``outbox``,
+    /// ``receivedRequests`` and forced answers. It records the subdomain and client id, but only so
+    /// that it is not restored into another tenant. Access tokens are not kept by the tenant at all:
+    /// the protected resource validates their claims, so one issued before the snapshot is accepted
+    /// after a restore until it expires.
+    ///
+    /// The same state always gives the same bytes: users, attributes and refresh tokens are sorted.
+    ///
+    /// ```swift
+    /// try tenant.snapshot().write(to: stateFile, options: .atomic)
+    /// // Later, in a new process, with the same subdomain and client id:
+    /// let tenant = EmulatedTenant(tenantSubdomain: "demo")
+    /// try tenant.restore(from: Data(contentsOf: stateFile))
+    /// ```
+    public func snapshot() -> Data {
+        let content = state.withLock { TenantSnapshot(of: $0) }
+        return content.json.data
+    }
+
+    /// Replaces the tenant's users and refresh tokens with those of `snapshot`, as written by
+    /// ``snapshot()``.
+    ///
+    /// Everything else is left as it is: the ``settings``, the ``outbox``, ``receivedRequests``,
+    /// forced answers, and flows under way (which fail with `user_not_found` if their user is not
+    /// in the snapshot). Unknown fields are ignored, so a snapshot may carry extra data; of a user
+    /// only `username` is required, and a refresh token's `revoked` defaults to `false`.
+    ///
+    /// - Throws: ``EmulatorSnapshotError`` when `snapshot` is not a tenant snapshot
+    ///   (``EmulatorSnapshotError/Kind/malformed``), has a format newer than 1
+    ///   (``EmulatorSnapshotError/Kind/newerFormat``), or was taken of a tenant with another
+    ///   subdomain or client id (``EmulatorSnapshotError/Kind/otherTenant``). The tenant is then
+    ///   unchanged.
+    public func restore(from snapshot: Data) throws(EmulatorSnapshotError) {
+        let content = try TenantSnapshot(data: snapshot)
+        if let subdomain = content.tenantSubdomain, subdomain != tenantSubdomain {
+            throw EmulatorSnapshotError(
+                .otherTenant, "The snapshot is of tenant \(subdomain), not \(tenantSubdomain).")
+        }
+        if let snapshotClientId = content.clientId, snapshotClientId != clientId {
+            throw EmulatorSnapshotError(
+                .otherTenant, "The snapshot is of client \(snapshotClientId), not \(clientId).")
+        }
+        state.withLock { state in
+            state.users = content.users
+            state.refreshTokens = content.refreshTokens
         }
     }
 

@@ -57,11 +57,11 @@ public struct EmulatorSettings: Sendable, Equatable {
     /// and `code_length`. Turn off to check that a client copes without them.
     public var includeOptionalFields: Bool = true
 
-    /// Creates the default settings.
     /// Seconds every answer takes, on the tenant's clock (0: answers at once). The wait honours
     /// task cancellation.
     public var latency: TimeInterval = 0
 
+    /// Creates the default settings.
     public init() {}
 }
 

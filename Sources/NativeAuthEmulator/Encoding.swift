@@ -1,6 +1,6 @@
 import Foundation
 
-/// Small encoders the emulator needs: base64url, masked contact labels, HTTP dates, UUIDs.
+/// Small encoders the emulator needs: base64url (both ways), masked contact labels, HTTP dates, UUIDs.
 enum Encoding {
     /// Base64url without padding (RFC 4648 §5), as JWTs and `client_info` use it.
     static func base64URL(_ data: Data) -> String {
@@ -8,6 +8,14 @@ enum Encoding {
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The bytes of base64url text, with or without padding, or `nil` when it is not base64url.
+    static func base64URLDecode(_ text: String) -> Data? {
+        guard !text.contains("+"), !text.contains("/") else { return nil }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
     }
 
     /// `count` random bytes from `random`, base64url-encoded.

@@ -62,14 +62,11 @@ struct Flow: Sendable {
     }
 }
 
-/// The records behind a refresh token and an access token.
-struct RefreshTokenRecord: Sendable {
+/// What the tenant keeps about a refresh token: whose it is, until when it works, and whether it
+/// was revoked (by rotation or by ``EmulatedTenant/revokeRefreshTokens(for:)``). A refresh token
+/// carries no scopes: each refresh asks for the scopes it wants.
+struct RefreshTokenRecord: Sendable, Equatable {
     var username: String
     var expiresAt: Date
     var revoked = false
-}
-
-struct AccessTokenRecord: Sendable {
-    var username: String
-    var expiresAt: Date
 }

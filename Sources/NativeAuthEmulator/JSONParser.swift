@@ -1,6 +1,7 @@
 import Foundation
 
-/// A small, strict JSON reader for the one JSON value a client sends: the `attributes` form field.
+/// A small, strict JSON reader for the JSON the emulator reads: the one JSON value a client sends
+/// (the `attributes` form field), the claims of its own access tokens, and tenant snapshots.
 ///
 /// It accepts RFC 8259 JSON and nothing else (no comments, no trailing commas), so a client that
 /// serialises attributes sloppily is caught.

@@ -93,7 +93,15 @@ extension TenantState {
         Encoding.stableUUID("oid:\(environment.tenantId):\(user.username.lowercased())")
     }
 
-    /// A token success body for `user`, recording the access and refresh tokens it holds.
+    /// The `iss` claim of every token the tenant issues.
+    var issuer: String {
+        "https://\(environment.tenantId).ciamlogin.com/\(environment.tenantId)/v2.0"
+    }
+
+    /// A token success body for `user`, recording the refresh token it holds (if any).
+    ///
+    /// The access token is not recorded: it is a self-describing JWT, and the protected resource
+    /// checks its claims (see `protectedResource(_:)`).
     mutating func issueTokens(
         for user: EmulatedUser, scopes: [String], now: Date, includeRefreshToken: Bool = true
     ) -> JSONObject {
@@ -107,7 +115,7 @@ extension TenantState {
         )
         let accessClaims: JSONObject = [
             "aud": .string(environment.clientId),
-            "iss": .string("https://\(tenantId).ciamlogin.com/\(tenantId)/v2.0"),
+            "iss": .string(issuer),
             "iat": .integer(issuedAt),
             "nbf": .integer(issuedAt),
             "exp": .integer(issuedAt + lifetime),
@@ -120,8 +128,6 @@ extension TenantState {
             "ver": "2.0",
         ]
         let accessToken = Self.jwt(accessClaims)
-        accessTokens[accessToken] = AccessTokenRecord(
-            username: user.username, expiresAt: Date(timeIntervalSince1970: TimeInterval(issuedAt + lifetime)))
 
         var body: JSONObject = [
             "token_type": "Bearer",
@@ -149,7 +155,7 @@ extension TenantState {
         let tenantId = environment.tenantId
         var claims: JSONObject = [
             "ver": "2.0",
-            "iss": .string("https://\(tenantId).ciamlogin.com/\(tenantId)/v2.0"),
+            "iss": .string(issuer),
             "sub": .string(subject),
             "aud": .string(environment.clientId),
             "exp": .integer(issuedAt + lifetime),

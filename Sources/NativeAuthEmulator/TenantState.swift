@@ -44,7 +44,7 @@ struct TenantState: Sendable {
     var forced: [EmulatorEndpoint: [ForcedAnswer]] = [:]
     /// Live flows by continuation token.
     var flows: [String: Flow] = [:]
-    var accessTokens: [String: AccessTokenRecord] = [:]
+    /// Refresh tokens by token. Access tokens are not kept: the protected resource checks their claims.
     var refreshTokens: [String: RefreshTokenRecord] = [:]
 
     init(environment: TenantEnvironment) {
@@ -53,11 +53,14 @@ struct TenantState: Sendable {
 
     var random: any EmulatorRandomSource { environment.random }
 
+    /// The server's time: the clock plus ``EmulatorSettings/serverClockOffset``.
+    var serverNow: Date { environment.clock.now().addingTimeInterval(settings.serverClockOffset) }
+
     // MARK: - Answering a request
 
     mutating func handle(_ request: HTTPRequest) -> Outcome {
         receivedRequests.append(request)
-        let now = environment.clock.now().addingTimeInterval(settings.serverClockOffset)
+        let now = serverNow
         let correlationId = request.header("client-request-id")
         guard let endpoint = route(request) else {
             return .response(notFound(request, now: now, correlationId: correlationId))
