@@ -121,7 +121,9 @@ actor AccountManager {
         refreshes = [:]
         record = newRecord
         loaded = true
-        pendingRemovals.remove(newRecord.identifier)
+        // The new sign-in replaces whatever the store held: earlier failed removals are moot, and
+        // retrying one later must not delete this account.
+        pendingRemovals = []
         await save(newRecord)
         log(.info, "signed in", correlationId: correlationId)
         events.publish(.signedIn(newRecord.account))

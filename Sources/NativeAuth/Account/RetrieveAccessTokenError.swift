@@ -12,6 +12,6 @@ public struct RetrieveAccessTokenError: DetailedError {
     public var isRefreshTokenExpired: Bool { kind == .refreshTokenExpired }
     /// The account is no longer signed in (signed out, or replaced by another sign-in).
     public var isNoAccount: Bool { kind == .noAccount }
-    /// The credential store could not be read or written; the credentials were kept.
+    /// The credential store could not be read; the credentials were kept.
     public var isStorageError: Bool { kind == .storage }
 }

@@ -33,10 +33,10 @@ enum ErrorKind: Sendable, Equatable {
     var leavesStateUsable: Bool {
         switch self {
         case .invalidCode, .invalidPassword, .invalidCredentials, .network, .cancelled, .unexpectedResponse,
-            .stateBusy, .missingDelegateMethod, .attributesInvalid, .invalidInput, .methodBlocked, .general,
+            .stateBusy, .attributesInvalid, .invalidInput, .methodBlocked, .general,
             .storage, .invalidUsername, .passwordResetFailed, .passwordResetPending:
             true
-        case .browserRequired, .configuration, .flowExpired, .stateSpent, .userNotFound, .userAlreadyExists,
+        case .browserRequired, .configuration, .flowExpired, .stateSpent, .missingDelegateMethod, .userNotFound, .userAlreadyExists,
             .attributesRequired, .verificationRequired, .userHasNoPassword, .refreshTokenExpired, .noAccount:
             false
         }

@@ -27,6 +27,9 @@ public struct SignInAfterResetPasswordError: DetailedError {
     public let details: NativeAuthErrorDetails
     init(details: NativeAuthErrorDetails) { self.details = details }
 
+    /// The user no longer exists (`user_not_found`).
+    public var isUserNotFound: Bool { kind == .userNotFound }
+
     static func classify(_ error: ServerError) -> ErrorKind? {
         if error.isError("user_not_found") { return .userNotFound }
         return nil

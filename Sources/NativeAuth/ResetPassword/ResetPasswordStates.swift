@@ -48,7 +48,9 @@ public final class ResetPasswordCodeRequiredState: Sendable, CustomStringConvert
     }
 
     /// Where the code went; never the code or token.
-    public var description: String { "ResetPasswordCodeRequiredState(sentTo: \(sentTo), channel: \(channel))" }
+    public var description: String {
+        "ResetPasswordCodeRequiredState(sentTo: \(sentTo), channel: \(channel), codeLength: \(codeLength.map(String.init) ?? "unknown"))"
+    }
 }
 
 /// The code was accepted: submit the new password.

@@ -61,8 +61,36 @@ public struct SignInAfterSignUpError: DetailedError {
     public let details: NativeAuthErrorDetails
     init(details: NativeAuthErrorDetails) { self.details = details }
 
+    /// The user no longer exists (`user_not_found`).
+    public var isUserNotFound: Bool { kind == .userNotFound }
+
     static func classify(_ error: ServerError) -> ErrorKind? {
         if error.isError("user_not_found") { return .userNotFound }
         return nil
     }
+}
+
+extension VerifyCodeError {
+    /// Sign-up: a user with this username was created meanwhile (`user_already_exists`).
+    public var isUserAlreadyExists: Bool { kind == .userAlreadyExists }
+    /// Sign-up or reset: an attribute must be verified first (`verification_required`).
+    public var isVerificationRequired: Bool { kind == .verificationRequired }
+}
+
+extension PasswordRequiredError {
+    /// Sign-up: a user with this username was created meanwhile (`user_already_exists`).
+    public var isUserAlreadyExists: Bool { kind == .userAlreadyExists }
+}
+
+extension AttributesRequiredError {
+    /// A user with this username was created meanwhile (`user_already_exists`).
+    public var isUserAlreadyExists: Bool { kind == .userAlreadyExists }
+    /// An attribute must be verified first (`verification_required`).
+    public var isVerificationRequired: Bool { kind == .verificationRequired }
+}
+
+extension SignUpStartError {
+    /// The server wants attributes that sign-up did not give (`attributes_required` at the
+    /// start): start again with them in ``SignUpParameters/attributes``.
+    public var isAttributesRequired: Bool { kind == .attributesRequired }
 }

@@ -46,7 +46,9 @@ public final class SignUpCodeRequiredState: Sendable, CustomStringConvertible {
     }
 
     /// Where the code went; never the code or token.
-    public var description: String { "SignUpCodeRequiredState(sentTo: \(sentTo), channel: \(channel))" }
+    public var description: String {
+        "SignUpCodeRequiredState(sentTo: \(sentTo), channel: \(channel), codeLength: \(codeLength.map(String.init) ?? "unknown"))"
+    }
 }
 
 /// The server wants a password for the new user.

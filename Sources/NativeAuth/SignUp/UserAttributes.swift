@@ -35,7 +35,8 @@ public enum UserAttributeValue: Sendable, Hashable, ExpressibleByStringLiteral, 
     }
 }
 
-/// The attributes of a user signing up: the well-known ones by name, and custom `extension_…` ones.
+/// The attributes of a user signing up: the well-known ones by name, custom `extension_…` ones,
+/// and any other the tenant defines. A name is ASCII letters, digits and `_`, starting with a letter.
 ///
 /// ```swift
 /// var attributes: UserAttributes = ["displayName": "Ada", "city": "Oslo"]
@@ -118,7 +119,7 @@ public struct UserAttributes: Sendable, Hashable, ExpressibleByDictionaryLiteral
         set { values["jobTitle"] = newValue.map(UserAttributeValue.string) }
     }
 
-    /// The names the SDK knows; any other name must be a custom `extension_…` attribute.
+    /// The built-in attribute names that have typed properties.
     public static let wellKnownNames: Set<String> = [
         "displayName", "givenName", "surname", "city", "country", "postalCode", "state", "streetAddress", "jobTitle",
     ]
@@ -141,7 +142,7 @@ public struct UserAttributes: Sendable, Hashable, ExpressibleByDictionaryLiteral
         guard !name.isEmpty, name.count <= 256,
             name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") })
         else { return false }
-        return wellKnownNames.contains(name) || name.hasPrefix("extension_") || name.first?.isLetter == true
+        return name.first?.isLetter == true
     }
 
     enum AttributeEncodingProblem: Error, Equatable {

@@ -188,4 +188,37 @@ struct SessionTests {
         _ = try await account.getAccessToken()
         #expect(try await store.data(forKey: "nativeauth.account.\(harness.tenant.clientId)") != nil)
     }
+
+    @Test func aRetriedSignOutNeverDeletesALaterAccount() async throws {
+        final class RemovalFailsOnce: CredentialStore, @unchecked Sendable {
+            // Guarded by `lock`.
+            private let lock = NSLock()
+            private var items: [String: Data] = [:]
+            private var failNextRemoval = true
+            struct Failure: Error {}
+            func data(forKey key: String) async throws -> Data? { lock.withLock { items[key] } }
+            func setData(_ data: Data, forKey key: String) async throws { lock.withLock { items[key] = data } }
+            func removeData(forKey key: String) async throws {
+                try lock.withLock {
+                    if failNextRemoval {
+                        failNextRemoval = false
+                        throw Failure()
+                    }
+                    items[key] = nil
+                }
+            }
+        }
+        var configuration = try NativeAuthConfiguration(clientId: harness.tenant.clientId, authority: harness.tenant.authority)
+        configuration.clock = harness.clock
+        let store = RemovalFailsOnce()
+        let client = NativeAuthClient(configuration: configuration, transport: harness.tenant, credentialStore: store)
+        let ada = try await signIn(client)
+        #expect(await ada.signOut() == SignOutResult(removedFromStore: false, wasSignedIn: true))
+        harness.tenant.addUser(EmulatedUser(username: "bob@example.com", password: EmulatorHarness.password))
+        _ = try await signIn(client, username: "bob@example.com")
+        #expect(await ada.signOut().wasSignedIn == false)
+        // The store still holds bob: a new client (a new launch) finds him.
+        let relaunched = NativeAuthClient(configuration: configuration, transport: harness.tenant, credentialStore: store)
+        #expect(try await relaunched.currentAccount()?.account.username == "bob@example.com")
+    }
 }
