@@ -189,8 +189,11 @@ actor AccountManager {
             refreshes[key] = refreshId
             let generation = self.generation
             // Not a child of the caller: a caller that gives up does not cancel it for the others.
+            let account = storeKey
             Task {
-                let result = await self.refresh(key: key, scopes: requested, generation: generation)
+                let result = await RefreshCoordinator.shared.serialize(key: account) {
+                    await self.refresh(key: key, scopes: requested, generation: generation)
+                }
                 self.finish(refreshId, key: key, result: result)
             }
         }

@@ -221,4 +221,19 @@ struct SessionTests {
         let relaunched = NativeAuthClient(configuration: configuration, transport: harness.tenant, credentialStore: store)
         #expect(try await relaunched.currentAccount()?.account.username == "bob@example.com")
     }
+
+    @Test func refreshesForSeveralScopeSetsNeverBurnTheRotatingToken() async throws {
+        // The emulator revokes a refresh token once it is rotated: concurrent refreshes with the
+        // same token would sign the user out.
+        let account = try await signIn()
+        let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<8 {
+                group.addTask { try await account.getAccessToken(scopes: ["api://r\(index)/read"]).accessToken }
+            }
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(Set(tokens).count == 8)
+        #expect(try await harness.client.currentAccount() != nil)
+        #expect(requests(to: "token") == 9)
+    }
 }

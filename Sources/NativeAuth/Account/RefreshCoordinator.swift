@@ -1,0 +1,25 @@
+/// Runs the refreshes of one account one after another, across every client in the process.
+///
+/// A refresh redeems the refresh token, and the server may rotate it and revoke the old one; two
+/// refreshes in flight with the same token (two scope sets, or two clients on one store) would
+/// burn it and sign the user out. Serialised, each refresh starts from the token the previous one
+/// stored.
+actor RefreshCoordinator {
+    static let shared = RefreshCoordinator()
+
+    private var tails: [String: Task<Void, Never>] = [:]
+
+    /// Runs `body` after every earlier body for `key` has finished.
+    func serialize<T: Sendable>(key: String, _ body: @escaping @Sendable () async -> T) async -> T {
+        let previous = tails[key]
+        let task = Task {
+            await previous?.value
+            return await body()
+        }
+        let tail = Task { _ = await task.value }
+        tails[key] = tail
+        let result = await task.value
+        if tails[key] == tail { tails[key] = nil }
+        return result
+    }
+}
