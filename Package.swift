@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "NativeAuth", targets: ["NativeAuth"]),
         .library(name: "NativeAuthEmulator", targets: ["NativeAuthEmulator"]),
         .executable(name: "nativeauth", targets: ["NativeAuthDemo"]),
+        .executable(name: "nativeauth-benchmarks", targets: ["NativeAuthBenchmarks"]),
     ],
     dependencies: [],
     targets: [
@@ -22,6 +23,8 @@ let package = Package(
         .target(name: "NativeAuthEmulator", dependencies: ["NativeAuth"], swiftSettings: strict),
         .executableTarget(
             name: "NativeAuthDemo", dependencies: ["NativeAuth", "NativeAuthEmulator"], swiftSettings: strict),
+        .executableTarget(
+            name: "NativeAuthBenchmarks", dependencies: ["NativeAuth", "NativeAuthEmulator"], swiftSettings: strict),
         .testTarget(
             name: "NativeAuthTests", dependencies: ["NativeAuth", "NativeAuthEmulator"], swiftSettings: strict),
         .testTarget(
