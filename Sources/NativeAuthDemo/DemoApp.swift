@@ -20,9 +20,12 @@ final class DemoApp {
     let scopes: [String]
     /// The access token shown last, to tell a cached token from a new one.
     private var lastToken: String?
+    /// Session events, shown before each menu.
+    let feed: SessionFeed
 
     init(client: NativeAuthClient, transport: any HTTPTransport, resourceURL: URL?, scopes: [String]) {
         self.client = client
+        feed = SessionFeed(client: client)
         self.transport = transport
         self.resourceURL = resourceURL
         self.scopes = scopes
@@ -59,6 +62,7 @@ final class DemoApp {
         while true {
             let items = menu
             Terminal.say()
+            await showSessionEvents()
             Terminal.say(await statusLine())
             for item in items {
                 Terminal.say("  \(item.key)) \(item.title)")

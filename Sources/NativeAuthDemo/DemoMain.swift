@@ -19,11 +19,13 @@ struct DemoMain {
         case .help:
             Terminal.say(Options.usage)
             return
-        case .emulator(let scopes):
-            app = emulatorApp(scopes: scopes.isEmpty ? ["api://demo/notes.read"] : scopes)
-        case .tenant(let authority, let clientId, let resource, let scopes):
-            app = tenantApp(authority: authority, clientId: clientId, resource: resource, scopes: scopes)
+        case .emulator(let scopes, let storage):
+            app = emulatorApp(scopes: scopes.isEmpty ? ["api://demo/notes.read"] : scopes, storage: storage)
+        case .tenant(let authority, let clientId, let resource, let scopes, let storage):
+            app = tenantApp(
+                authority: authority, clientId: clientId, resource: resource, scopes: scopes, storage: storage)
         }
+        await app.greet()
         do {
             try await app.run()
         } catch {
@@ -35,9 +37,27 @@ struct DemoMain {
     /// The app declares both capabilities, so MFA and method registration run natively.
     static let capabilities: Set<Capability> = [.mfaRequired, .registrationRequired]
 
-    static func emulatorApp(scopes: [String]) -> DemoApp {
+    /// The credential store for `storage`, saying where it keeps the account.
+    static func credentialStore(_ storage: Options.Storage) -> any CredentialStore {
+        switch storage {
+        case .memory:
+            Terminal.say("Credentials are kept in memory only (--in-memory): nothing survives this run.")
+            return InMemoryCredentialStore()
+        case .directory(let directory):
+            let credentials = directory.appendingPathComponent("credentials", isDirectory: true)
+            Terminal.say("Credentials are kept in \(credentials.path) (a file store): quit and start again to stay signed in.")
+            return FileCredentialStore(directory: credentials)
+        }
+    }
+
+    static func emulatorApp(scopes: [String], storage: Options.Storage) -> DemoApp {
         let tenant = EmulatorSetup.makeTenant()
-        let transport = EmailPrintingTransport(tenant: tenant)
+        var snapshotFile: URL?
+        if case .directory(let directory) = storage {
+            snapshotFile = directory.appendingPathComponent("emulated-tenant.json")
+            EmulatorSetup.restore(tenant, from: snapshotFile)
+        }
+        let transport = EmailPrintingTransport(tenant: tenant, snapshotFile: snapshotFile)
         let configuration: NativeAuthConfiguration
         do {
             configuration = try NativeAuthConfiguration(
@@ -48,12 +68,15 @@ struct DemoMain {
         }
         Terminal.say("Native authentication demo")
         Terminal.say(EmulatorSetup.banner(for: tenant))
+        let store = credentialStore(storage)
         return DemoApp(
-            client: NativeAuthClient(configuration: configuration, transport: transport), transport: transport,
-            resourceURL: tenant.url(for: .resource), scopes: scopes)
+            client: NativeAuthClient(configuration: configuration, transport: transport, credentialStore: store),
+            transport: transport, resourceURL: tenant.url(for: .resource), scopes: scopes)
     }
 
-    static func tenantApp(authority: URL, clientId: String, resource: URL?, scopes: [String]) -> DemoApp {
+    static func tenantApp(
+        authority: URL, clientId: String, resource: URL?, scopes: [String], storage: Options.Storage
+    ) -> DemoApp {
         let configuration: NativeAuthConfiguration
         do {
             configuration = try NativeAuthConfiguration(
@@ -67,8 +90,9 @@ struct DemoMain {
         Terminal.say("Native authentication demo")
         Terminal.say("Tenant: \(configuration.authority.absoluteString)   client id: \(configuration.clientId)")
         if let resource { Terminal.say("Protected resource: \(resource.absoluteString)") }
+        let store = credentialStore(storage)
         return DemoApp(
-            client: NativeAuthClient(configuration: configuration, transport: transport), transport: transport,
-            resourceURL: resource, scopes: scopes)
+            client: NativeAuthClient(configuration: configuration, transport: transport, credentialStore: store),
+            transport: transport, resourceURL: resource, scopes: scopes)
     }
 }

@@ -52,6 +52,32 @@ enum EmulatorSetup {
         return tenant
     }
 
+    /// Loads the users and refresh tokens saved by an earlier run, if any.
+    static func restore(_ tenant: EmulatedTenant, from file: URL?) {
+        guard let file, let data = try? Data(contentsOf: file) else { return }
+        do {
+            try tenant.restore(from: data)
+            Terminal.say("Restored the emulated tenant's users and sessions from \(file.path).")
+        } catch {
+            Terminal.say("⚠️  \(file.path) could not be used (\(error.reason)); starting with a fresh tenant.")
+        }
+    }
+
+    /// Saves the tenant's users and refresh tokens, so the next run finds them.
+    static func save(_ tenant: EmulatedTenant, to file: URL?) {
+        guard let file else { return }
+        do {
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+            try tenant.snapshot().write(to: file, options: .atomic)
+            // It holds the demo users' passwords and refresh tokens: owner only.
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        } catch {
+            Terminal.sayError("nativeauth: could not save the emulated tenant to \(file.path)")
+        }
+    }
+
     /// The lines that introduce the emulated tenant.
     static func banner(for tenant: EmulatedTenant) -> String {
         var lines = [
@@ -81,13 +107,17 @@ enum EmulatorSetup {
 /// "sent" meanwhile, the way they would arrive in an inbox.
 struct EmailPrintingTransport: HTTPTransport {
     let tenant: EmulatedTenant
+    /// Where the tenant's users and refresh tokens are saved after every answer, if anywhere.
+    let snapshotFile: URL?
     private let printer = OutboxPrinter()
 
-    init(tenant: EmulatedTenant) {
+    init(tenant: EmulatedTenant, snapshotFile: URL? = nil) {
         self.tenant = tenant
+        self.snapshotFile = snapshotFile
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        defer { EmulatorSetup.save(tenant, to: snapshotFile) }
         do {
             let response = try await tenant.send(request)
             await printer.showNew(in: tenant.outbox)

@@ -1,13 +1,26 @@
 import Foundation
+import NativeAuth
 
 /// What the command line asks for.
 enum Options: Equatable {
     /// Run on the in-process emulated tenant, asking for `scopes` (a demo scope when empty).
-    case emulator(scopes: [String])
+    case emulator(scopes: [String], storage: Storage)
     /// Run on a real tenant.
-    case tenant(authority: URL, clientId: String, resource: URL?, scopes: [String])
+    case tenant(authority: URL, clientId: String, resource: URL?, scopes: [String], storage: Storage)
     /// Print the usage and stop.
     case help
+
+    /// Where the demo keeps the signed-in account (and, on the emulator, the tenant's users and
+    /// refresh tokens), so it starts again signed in.
+    enum Storage: Equatable {
+        case directory(URL)
+        case memory
+    }
+
+    /// `~/.local/share/nativeauth-demo` on Linux (`$XDG_DATA_HOME` when set), Application Support on Apple platforms.
+    static var defaultDataDirectory: URL {
+        FileCredentialStore.defaultDirectory(applicationName: "nativeauth-demo").deletingLastPathComponent()
+    }
 
     static let usage = """
         Usage: nativeauth [--authority URL --client-id ID [--resource URL] [--scope SCOPE]...]
@@ -25,6 +38,10 @@ enum Options: Equatable {
           --resource URL     an API to call with the access token (menu item "Call the protected resource")
           --scope SCOPE      a scope to ask for, beyond openid profile offline_access; repeat for more
                              (on the emulator, api://demo/notes.read when none is given)
+          --data-dir DIR     where the signed-in account is kept between runs (and, on the emulator,
+                             the emulated tenant's users and refresh tokens); by default
+                             ~/.local/share/nativeauth-demo
+          --in-memory        keep nothing: every run starts signed out with a fresh tenant
           -h, --help         show this help
 
         --authority and --client-id go together. Input can be piped; the demo ends at end of input.
@@ -41,6 +58,7 @@ enum Options: Equatable {
         var clientId: String?
         var resource: URL?
         var scopes: [String] = []
+        var storage = Storage.directory(defaultDataDirectory)
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             let (name, inlineValue) = split(argument)
@@ -64,6 +82,12 @@ enum Options: Equatable {
                 resource = try url(value(), for: name)
             case "--scope":
                 scopes += try value().split(separator: " ").map(String.init)
+            case "--data-dir":
+                let path = try value()
+                guard !path.isEmpty else { throw Invalid(reason: "--data-dir needs a directory.") }
+                storage = .directory(URL(fileURLWithPath: (path as NSString).expandingTildeInPath, isDirectory: true))
+            case "--in-memory":
+                storage = .memory
             default:
                 throw Invalid(reason: "Unknown argument '\(argument)'.")
             }
@@ -73,9 +97,9 @@ enum Options: Equatable {
             guard resource == nil else {
                 throw Invalid(reason: "--resource needs --authority and --client-id; the emulator has its own.")
             }
-            return .emulator(scopes: scopes)
+            return .emulator(scopes: scopes, storage: storage)
         case (let authority?, let clientId?):
-            return .tenant(authority: authority, clientId: clientId, resource: resource, scopes: scopes)
+            return .tenant(authority: authority, clientId: clientId, resource: resource, scopes: scopes, storage: storage)
         case (nil, _):
             throw Invalid(reason: "--client-id needs --authority too.")
         case (_, nil):
