@@ -3,7 +3,7 @@ import NativeAuth
 import NativeAuthEmulator
 
 /// A value behind a lock.
-final class Guarded<Value>: @unchecked Sendable {
+final class PropertyLock<Value>: @unchecked Sendable {
     // @unchecked: `value` is only read or written while `lock` is held.
     private let lock = NSLock()
     private var value: Value
@@ -29,7 +29,7 @@ final class ActionProbe: HTTPTransport, NativeAuthClock {
     let clock: ManualClock
 
     private struct State {
-        var events: [Event] = []
+        var events: [WireEvent] = []
         var holdAt: Int?
         var fault: (index: Int, answer: ForcedAnswer)?
         var held: CheckedContinuation<Void, any Error>?
@@ -39,7 +39,7 @@ final class ActionProbe: HTTPTransport, NativeAuthClock {
         var waiter: CheckedContinuation<Bool, Never>?
     }
 
-    private let state = Guarded(State())
+    private let state = PropertyLock(State())
 
     init(tenant: EmulatedTenant, clock: ManualClock) {
         self.tenant = tenant
@@ -47,7 +47,7 @@ final class ActionProbe: HTTPTransport, NativeAuthClock {
     }
 
     /// Starts watching a new action run in `mode`.
-    func begin(_ mode: Mode) {
+    func begin(_ mode: StepMode) {
         state.withLock { state in
             state = State()
             switch mode {
@@ -60,7 +60,7 @@ final class ActionProbe: HTTPTransport, NativeAuthClock {
     }
 
     /// The events of the current action so far (a held event included).
-    var events: [Event] { state.withLock { $0.events } }
+    var events: [WireEvent] { state.withLock { $0.events } }
 
     /// Waits until the action's held event is reached; `false` when the action ended first.
     func waitUntilHeld() async -> Bool {
@@ -123,7 +123,7 @@ final class ActionProbe: HTTPTransport, NativeAuthClock {
     }
 
     /// Records an event; says whether to hold it and which answer to force on it.
-    private func arrive(_ event: Event) -> (hold: Bool, fault: ForcedAnswer?) {
+    private func arrive(_ event: WireEvent) -> (hold: Bool, fault: ForcedAnswer?) {
         state.withLock { state in
             state.events.append(event)
             let index = state.events.count
@@ -141,7 +141,7 @@ final class ActionProbe: HTTPTransport, NativeAuthClock {
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let endpoint = Self.endpoint(of: request)
-        let (hold, fault) = arrive(endpoint.map(Event.request) ?? .otherRequest(request.url.path))
+        let (hold, fault) = arrive(endpoint.map(WireEvent.request) ?? .otherRequest(request.url.path))
         if hold { try await park() }
         if let fault, let endpoint { tenant.force(fault, on: endpoint) }
         return try await tenant.send(request)
@@ -162,9 +162,9 @@ final class ActionProbe: HTTPTransport, NativeAuthClock {
 }
 
 /// A credential store that counts its writes.
-final class SpyStore: CredentialStore {
+final class CountingCredentialStore: CredentialStore {
     private let inner = InMemoryCredentialStore()
-    private let writeCount = Guarded(0)
+    private let writeCount = PropertyLock(0)
 
     var writes: Int { writeCount.withLock { $0 } }
 

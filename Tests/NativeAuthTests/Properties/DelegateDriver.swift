@@ -4,7 +4,7 @@ import NativeAuth
 /// Receives every delegate callback of one action and keeps them all, so the runner can check
 /// that exactly one came.
 @MainActor
-final class DelegateRecorder: SignInStartDelegate, SignInVerifyCodeDelegate, SignInResendCodeDelegate,
+final class PropertyDelegateRecorder: SignInStartDelegate, SignInVerifyCodeDelegate, SignInResendCodeDelegate,
     SignInPasswordRequiredDelegate, MFARequestChallengeDelegate, MFASubmitChallengeDelegate,
     RegisterStrongAuthChallengeDelegate, RegisterStrongAuthSubmitChallengeDelegate, SignUpStartDelegate,
     SignUpVerifyCodeDelegate, SignUpResendCodeDelegate, SignUpPasswordRequiredDelegate,
@@ -12,16 +12,16 @@ final class DelegateRecorder: SignInStartDelegate, SignInVerifyCodeDelegate, Sig
     ResetPasswordVerifyCodeDelegate, ResetPasswordResendCodeDelegate, ResetPasswordRequiredDelegate,
     SignInAfterResetPasswordDelegate
 {
-    private(set) var calls: [Observed] = []
-    private var waiter: CheckedContinuation<Observed, Never>?
+    private(set) var calls: [ObservedOutcome] = []
+    private var waiter: CheckedContinuation<ObservedOutcome, Never>?
 
     /// The first callback, once it has come.
-    func next() async -> Observed {
+    func next() async -> ObservedOutcome {
         if let first = calls.first { return first }
         return await withCheckedContinuation { waiter = $0 }
     }
 
-    private func record(_ observed: Observed) {
+    private func record(_ observed: ObservedOutcome) {
         calls.append(observed)
         if let waiter {
             self.waiter = nil
@@ -132,10 +132,10 @@ final class DelegateRecorder: SignInStartDelegate, SignInVerifyCodeDelegate, Sig
 
 /// Runs invocations through the delegate API: one fresh recorder per action.
 @MainActor
-enum DelegateDriver {
+enum PropertyDelegateDriver {
     /// Starts the action; its outcome arrives on `recorder`. `false` when the state does not
     /// offer the action (a bug of the tests: planned steps never do that).
-    static func start(_ invocation: Invocation, recorder: DelegateRecorder) -> Bool {
+    static func start(_ invocation: SDKInvocation, recorder: PropertyDelegateRecorder) -> Bool {
         let client = invocation.client
         switch invocation.call {
         case .signIn(let parameters): client.signIn(parameters: parameters, delegate: recorder)
@@ -146,7 +146,9 @@ enum DelegateDriver {
         return true
     }
 
-    private static func act(on state: AnyState, _ input: Invocation.Input, recorder: DelegateRecorder) -> Bool {
+    private static func act(on state: AnyFlowState, _ input: SDKInvocation.Input, recorder: PropertyDelegateRecorder)
+        -> Bool
+    {
         switch (state, input.action) {
         case (.signInCode(let state), .submitCode): state.submitCode(code: input.code, delegate: recorder)
         case (.signInCode(let state), .resendCode): state.resendCode(delegate: recorder)
@@ -154,18 +156,18 @@ enum DelegateDriver {
             state.submitPassword(password: input.password, delegate: recorder)
         case (.awaitingMFA(let state), .requestChallenge):
             state.requestChallenge(
-                authMethod: AsyncDriver.method(state.authMethods, input.methodIndex), delegate: recorder)
+                authMethod: PropertyAsyncDriver.method(state.authMethods, input.methodIndex), delegate: recorder)
         case (.mfaRequired(let state), .requestChallenge):
             state.requestChallenge(
-                authMethod: AsyncDriver.method(state.authMethods, input.methodIndex), delegate: recorder)
+                authMethod: PropertyAsyncDriver.method(state.authMethods, input.methodIndex), delegate: recorder)
         case (.mfaRequired(let state), .submitCode): state.submitChallenge(challenge: input.code, delegate: recorder)
         case (.registerStrongAuth(let state), .challengeContact):
             state.challengeAuthMethod(
-                authMethod: AsyncDriver.method(state.authMethods, input.methodIndex),
+                authMethod: PropertyAsyncDriver.method(state.authMethods, input.methodIndex),
                 verificationContact: input.contact, delegate: recorder)
         case (.registerVerification(let state), .challengeContact):
             state.challengeAuthMethod(
-                authMethod: AsyncDriver.method(state.authMethods, input.methodIndex),
+                authMethod: PropertyAsyncDriver.method(state.authMethods, input.methodIndex),
                 verificationContact: input.contact, delegate: recorder)
         case (.registerVerification(let state), .submitCode):
             state.submitChallenge(challenge: input.code, delegate: recorder)
@@ -187,7 +189,7 @@ enum DelegateDriver {
     }
 
     /// Runs the action and waits for its first callback.
-    static func run(_ invocation: Invocation, recorder: DelegateRecorder) async -> Observed {
+    static func run(_ invocation: SDKInvocation, recorder: PropertyDelegateRecorder) async -> ObservedOutcome {
         guard start(invocation, recorder: recorder) else { return .unknown("the state does not offer the action") }
         return await recorder.next()
     }

@@ -17,7 +17,7 @@ struct KnownBugProperties {
     /// state to be spent (its continuation token was consumed by the server) and the retry to be
     /// refused with `isStateAlreadyUsed`. The SDK reports `isStateStillUsable == true`, and the
     /// retry goes to the server with the consumed token and fails with `isFlowExpired`.
-    static let lateFailures: [(String, TenantPlan, [Step])] = {
+    static let lateFailures: [(String, TenantPlan, [FlowStep])] = {
         var plain = TenantPlan()
         plain.resetPolls = 0
         var oobOnly = plain
@@ -47,7 +47,7 @@ struct KnownBugProperties {
             (
                 "sign-up code, cancelled at the password challenge after credential_required", plain,
                 [
-                    Step(action: .signUp(username: TenantPlan.newbie, password: nil, attributes: .none)),
+                    FlowStep(action: .signUp(username: TenantPlan.newbie, password: nil, attributes: .none)),
                     S.current(.submitCode(.correct), mode: .cancel(at: 2)), S.on(0, .submitCode(.correct)),
                 ]
             ),
@@ -69,7 +69,7 @@ struct KnownBugProperties {
             (
                 "sign-in after reset, unknown 400 on the MFA introspect", plain,
                 [
-                    Step(action: .resetPassword(username: TenantPlan.alan)), S.current(.submitCode(.correct)),
+                    FlowStep(action: .resetPassword(username: TenantPlan.alan)), S.current(.submitCode(.correct)),
                     S.current(.submitPassword(.fresh)), S.current(.signInAfter, mode: .fault(.unknown400, at: 2)),
                     S.on(2, .signInAfter),
                 ]
@@ -81,7 +81,7 @@ struct KnownBugProperties {
     func lateTransientFailureLeavesAStateWithAConsumedToken(_ index: Int) async {
         let (name, plan, steps) = Self.lateFailures[index]
         await withKnownIssue("bug: a failure after the server moved the flow leaves the state claiming to be usable") {
-            let scenario = Scenario(seed: 11, plan: plan, steps: steps)
+            let scenario = PropertyScenario(seed: 11, plan: plan, steps: steps)
             #expect(scenario.steps.count == steps.count)
             let failure = await SequenceRunner(scenario).run()
             #expect(failure == nil, "\(name):\n\(failure?.description ?? "")")
@@ -94,7 +94,7 @@ struct KnownBugProperties {
     /// The consequence, shown directly: the state says it is usable, and the retry the app is
     /// invited to make fails with "flow expired" after sending the consumed token.
     @Test func retryAfterALateFailureFailsWithFlowExpired() async throws {
-        let scenario = Scenario(seed: 12, plan: TenantPlan(), steps: [])
+        let scenario = PropertyScenario(seed: 12, plan: TenantPlan(), steps: [])
         let runner = SequenceRunner(scenario)
         guard
             case .passwordRequired(let state) = try await runner.client.signIn(
@@ -130,25 +130,25 @@ struct KnownBugProperties {
     /// `user_already_exists`. The model expects the error to say so; the step's error type has no
     /// such question, so the error answers none (and where its kind is "general" it claims the
     /// state is still usable, though every retry gets the same answer).
-    static let unanswerable: [(String, TenantPlan, [Step])] = {
+    static let unanswerable: [(String, TenantPlan, [FlowStep])] = {
         let plain = TenantPlan()
         return [
             (
                 "sign-up code: the user was created by another sign-up meanwhile (VerifyCodeError)", plain,
                 [
-                    Step(action: .signUp(username: TenantPlan.newbie, password: .correct, attributes: .none)),
-                    Step(action: .signUp(username: TenantPlan.newbie, password: .correct, attributes: .none)),
+                    FlowStep(action: .signUp(username: TenantPlan.newbie, password: .correct, attributes: .none)),
+                    FlowStep(action: .signUp(username: TenantPlan.newbie, password: .correct, attributes: .none)),
                     S.on(1, .submitCode(.correct)), S.on(0, .submitCode(.correct)),
                 ]
             ),
             (
                 "resend after the user was removed (ResendCodeError)", plain,
-                [S.signIn(TenantPlan.grace), Step(action: .removeUser(TenantPlan.grace)), S.current(.resendCode)]
+                [S.signIn(TenantPlan.grace), FlowStep(action: .removeUser(TenantPlan.grace)), S.current(.resendCode)]
             ),
             (
                 "MFA challenge after the user was removed (MFARequestChallengeError)", plain,
                 [
-                    S.signIn(TenantPlan.alan, .correct), Step(action: .removeUser(TenantPlan.alan)),
+                    S.signIn(TenantPlan.alan, .correct), FlowStep(action: .removeUser(TenantPlan.alan)),
                     S.current(.requestChallenge(method: 0)),
                 ]
             ),
@@ -156,14 +156,14 @@ struct KnownBugProperties {
                 "MFA code after the user was removed (MFASubmitChallengeError)", plain,
                 [
                     S.signIn(TenantPlan.alan, .correct), S.current(.requestChallenge(method: 0)),
-                    Step(action: .removeUser(TenantPlan.alan)), S.current(.submitCode(.correct)),
+                    FlowStep(action: .removeUser(TenantPlan.alan)), S.current(.submitCode(.correct)),
                 ]
             ),
             (
                 "sign-in after sign-up after the user was removed (SignInAfterSignUpError)", plain,
                 [
-                    Step(action: .signUp(username: TenantPlan.newbie, password: .correct, attributes: .none)),
-                    S.current(.submitCode(.correct)), Step(action: .removeUser(TenantPlan.newbie)),
+                    FlowStep(action: .signUp(username: TenantPlan.newbie, password: .correct, attributes: .none)),
+                    S.current(.submitCode(.correct)), FlowStep(action: .removeUser(TenantPlan.newbie)),
                     S.current(.signInAfter),
                 ]
             ),
@@ -174,7 +174,7 @@ struct KnownBugProperties {
     func userErrorsAnswerNoQuestion(_ index: Int) async {
         let (name, plan, steps) = Self.unanswerable[index]
         await withKnownIssue("bug: user_not_found / user_already_exists cannot be asked on this error type") {
-            let scenario = Scenario(seed: 13, plan: plan, steps: steps)
+            let scenario = PropertyScenario(seed: 13, plan: plan, steps: steps)
             #expect(scenario.steps.count == steps.count)
             let failure = await SequenceRunner(scenario).run()
             #expect(failure == nil, "\(name):\n\(failure?.description ?? "")")

@@ -19,14 +19,24 @@ enum KnownBug: String, Sendable, CaseIterable {
     case userErrorNotAnswerable
 
     /// The known bug that explains `failure`, if any.
-    static func explaining(_ failure: SequenceFailure, in scenario: Scenario) -> KnownBug? {
+    static func explaining(_ failure: SequenceFailure, in scenario: PropertyScenario) -> KnownBug? {
         guard scenario.steps.indices.contains(failure.step - 1) else { return nil }
         let step = scenario.steps[failure.step - 1]
         if case .error(let category, _) = step.outcome, category == .userNotFound || category == .userAlreadyExists {
+            // Only on the error types that have no question for it.
+            let types =
+                category == .userNotFound
+                ? [
+                    "ResendCodeError", "MFARequestChallengeError", "MFASubmitChallengeError",
+                    "RegisterStrongAuthChallengeError", "RegisterStrongAuthSubmitChallengeError",
+                    "SignInAfterSignUpError", "SignInAfterResetPasswordError",
+                ]
+                : ["VerifyCodeError", "PasswordRequiredError", "AttributesRequiredError"]
             let explained = failure.problems.allSatisfy { problem in
-                problem.hasPrefix("expected error \(category), got error general")
+                (problem.hasPrefix("expected error \(category), got error general")
                     || problem.hasPrefix("isStateStillUsable is true, expected false")
-                    || problem.hasPrefix("the delegate's newState is given for a state that is spent")
+                    || problem.hasPrefix("the delegate's newState is given for a state that is spent"))
+                    && types.contains { problem.contains(" \($0): ") }
             }
             return explained ? .userErrorNotAnswerable : nil
         }

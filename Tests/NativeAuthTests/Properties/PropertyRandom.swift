@@ -1,8 +1,8 @@
 import Foundation
 
-/// The property tests' own pseudo-random generator (SplitMix64): one per sequence, seeded from the
+/// The property tests' own pseudo-random generator (PropertyRandom): one per sequence, seeded from the
 /// sequence's seed, so a sequence is a pure function of its seed.
-struct SplitMix64 {
+struct PropertyRandom {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }
@@ -45,7 +45,7 @@ struct SplitMix64 {
 
     /// The seed of sequence `index` of a run whose base seed is `base`.
     static func sequenceSeed(base: UInt64, index: Int) -> UInt64 {
-        var generator = SplitMix64(seed: base ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
+        var generator = PropertyRandom(seed: base ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
         return generator.next()
     }
 }

@@ -7,7 +7,7 @@ import NativeAuthEmulator
 // outcome).
 
 /// The kinds of state object the SDK hands out; each offers its own actions.
-enum StateKind: String, Sendable, CaseIterable {
+enum FlowStateKind: String, Sendable, CaseIterable {
     case signInCode, signInPassword, awaitingMFA, mfaRequired, registerStrongAuth, registerVerification
     case signUpCode, signUpPassword, signUpAttributes, signInAfterSignUp
     case resetCode, resetPassword, signInAfterReset
@@ -100,7 +100,7 @@ enum StateAction: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether a state of `kind` offers this action.
-    func isOffered(by kind: StateKind) -> Bool {
+    func isOffered(by kind: FlowStateKind) -> Bool {
         switch self {
         case .submitCode: [.signInCode, .signUpCode, .resetCode, .mfaRequired, .registerVerification].contains(kind)
         case .resendCode: [.signInCode, .signUpCode, .resetCode].contains(kind)
@@ -114,7 +114,7 @@ enum StateAction: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A server misbehaviour forced on one request of an action (`EmulatedTenant.force`).
-enum Fault: String, Sendable, CaseIterable {
+enum ForcedFault: String, Sendable, CaseIterable {
     case server500, network, redirect, invalidClient, expiredToken, html, unknown400
 
     var answer: ForcedAnswer {
@@ -131,7 +131,7 @@ enum Fault: String, Sendable, CaseIterable {
     }
 
     /// The error the app must be told (PROTOCOL.md, DESIGN.md).
-    var category: ErrorCategory {
+    var category: FlowErrorCategory {
         switch self {
         case .server500, .html: .unexpectedResponse
         case .network: .network
@@ -144,10 +144,10 @@ enum Fault: String, Sendable, CaseIterable {
 }
 
 /// How a step's action is run.
-enum Mode: Sendable, Equatable, CustomStringConvertible {
+enum StepMode: Sendable, Equatable, CustomStringConvertible {
     case plain
     /// The action's `at`-th event (1-based; a request) gets a forced answer.
-    case fault(Fault, at: Int)
+    case fault(ForcedFault, at: Int)
     /// While the action's first event is held, `second` is called on the same state.
     case concurrent(StateAction)
     /// The action's task is cancelled while its `at`-th event is held.
@@ -164,7 +164,7 @@ enum Mode: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Which state object a state action is called on.
-enum Target: Sendable, Equatable, CustomStringConvertible {
+enum StepTarget: Sendable, Equatable, CustomStringConvertible {
     /// The state obtained last.
     case current
     /// The `n`-th state obtained in the sequence (0-based).
@@ -179,11 +179,11 @@ enum Target: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// One thing the user (or the test) does.
-enum Action: Sendable, Equatable, CustomStringConvertible {
+enum FlowAction: Sendable, Equatable, CustomStringConvertible {
     case signIn(username: String, password: PasswordChoice?)
     case signUp(username: String, password: PasswordChoice?, attributes: AttributesChoice)
     case resetPassword(username: String)
-    case state(Target, StateAction)
+    case state(StepTarget, StateAction)
     case advanceClock(seconds: Int)
     /// An administrator deletes the user; flows under way for them then fail.
     case removeUser(String)
@@ -203,15 +203,15 @@ enum Action: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// One step of a sequence.
-struct Step: Sendable, Equatable, CustomStringConvertible {
-    var action: Action
-    var mode: Mode = .plain
+struct FlowStep: Sendable, Equatable, CustomStringConvertible {
+    var action: FlowAction
+    var mode: StepMode = .plain
 
     var description: String { "\(action)\(mode)" }
 }
 
 /// What an action does on the wire: a request to an endpoint, or a wait on the clock.
-enum Event: Sendable, Equatable, CustomStringConvertible {
+enum WireEvent: Sendable, Equatable, CustomStringConvertible {
     case request(EmulatorEndpoint)
     /// A request to a URL that is no endpoint of the tenant.
     case otherRequest(String)
@@ -232,7 +232,7 @@ enum Event: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What an error tells the app, read from the public `isXxx` questions only.
-enum ErrorCategory: Sendable, Equatable, CustomStringConvertible {
+enum FlowErrorCategory: Sendable, Equatable, CustomStringConvertible {
     case stateBusy, stateSpent, cancelled, network, unexpectedResponse, browserRequired, configuration, flowExpired
     case userNotFound, invalidUsername, invalidCredentials, invalidCode, userAlreadyExists, attributesInvalid
     case methodBlocked, invalidInput, userHasNoPassword, passwordResetFailed, missingDelegateMethod
@@ -280,15 +280,15 @@ enum ErrorCategory: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What a step leads to.
-enum Outcome: Sendable, Equatable, CustomStringConvertible {
+enum ModelOutcome: Sendable, Equatable, CustomStringConvertible {
     /// A new state object of this kind.
-    case state(StateKind)
+    case state(FlowStateKind)
     /// Signed in as this user.
     case completed(String)
     /// `SignUpStartResult.attributesInvalid` naming these attributes.
     case attributesInvalid([String])
     /// An error; `usable` says whether the acted-on state stays usable (`nil` for a flow's start).
-    case error(ErrorCategory, usable: Bool?)
+    case error(FlowErrorCategory, usable: Bool?)
     /// Nothing (a clock jump, a change to the tenant).
     case nothing
 
@@ -328,7 +328,7 @@ struct ResolvedAction: Sendable, Equatable {
 /// A new state the model expects, with what the runner needs to know about it.
 struct ExpectedHandle: Sendable, Equatable {
     var index: Int
-    var kind: StateKind
+    var kind: FlowStateKind
     /// Where its code was sent, for kinds that have one.
     var codeAddress: String?
     /// The channel of its code (`email`, `sms`).
@@ -339,7 +339,7 @@ struct ExpectedHandle: Sendable, Equatable {
 
 /// A step as the model plans it: the step, its inputs, and everything expected of it.
 struct PlannedStep: Sendable {
-    var step: Step
+    var step: FlowStep
     /// The state acted on (state actions).
     var target: Int?
     var primary: ResolvedAction?
@@ -347,8 +347,8 @@ struct PlannedStep: Sendable {
     /// A concrete password for a flow's start.
     var startPassword: String?
     var startAttributes: [String: String] = [:]
-    var events: [Event] = []
-    var outcome: Outcome
+    var events: [WireEvent] = []
+    var outcome: ModelOutcome
     var newHandle: ExpectedHandle?
     /// Sign-ins completed in the sequence up to and including this step, and the last user.
     var completions: Int

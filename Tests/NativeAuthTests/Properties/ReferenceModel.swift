@@ -30,7 +30,7 @@ struct TenantPlan: Sendable, CustomStringConvertible {
     /// Drive the sequence through the delegate API.
     var useDelegates = false
 
-    static func random(_ rng: inout SplitMix64) -> TenantPlan {
+    static func random(_ rng: inout PropertyRandom) -> TenantPlan {
         var plan = TenantPlan()
         plan.challengeTypes = rng.weighted([(80, [.oob, .password]), (12, [.oob]), (8, [.password])])
         plan.capabilities = rng.weighted([
@@ -38,7 +38,7 @@ struct TenantPlan: Sendable, CustomStringConvertible {
         ])
         plan.cityRequired = rng.chance(40)
         plan.blockSMS = rng.chance(40)
-        plan.resetPolls = rng.inRange(0...3)
+        plan.resetPolls = rng.chance(85) ? rng.inRange(0...3) : rng.inRange(5...8)
         plan.resetInterval = rng.inRange(1...3)
         plan.resetFails = rng.chance(15)
         plan.useDelegates = rng.chance(10)
@@ -104,6 +104,9 @@ struct TenantPlan: Sendable, CustomStringConvertible {
 ///   usable and the next call resumes polling without submitting again.
 struct ReferenceModel {
     static let tokenLifetime = 600
+    /// How many times one `submitPassword` call polls a running reset before it gives up
+    /// (PROTOCOL.md: "the official client gives up after about six polls").
+    static let pollsPerCall = 6
 
     struct Method: Equatable {
         var channel: String
@@ -119,7 +122,7 @@ struct ReferenceModel {
     }
 
     struct Handle {
-        var kind: StateKind
+        var kind: FlowStateKind
         var usable = true
         var issuedAt: Int
         var username: String
@@ -138,13 +141,13 @@ struct ReferenceModel {
     }
 
     enum Interrupt: Equatable {
-        case fault(Fault)
+        case fault(ForcedFault)
         case cancel
     }
 
     /// The events of one action as it runs, stopping where a fault or a cancellation hits.
     struct Sim {
-        var events: [Event] = []
+        var events: [WireEvent] = []
         let stopAt: Int?
         let interrupt: Interrupt?
         let hasState: Bool
@@ -181,13 +184,13 @@ struct ReferenceModel {
             return true
         }
 
-        func error(_ category: ErrorCategory, usable: Bool) -> Outcome {
+        func error(_ category: FlowErrorCategory, usable: Bool) -> ModelOutcome {
             .error(category, usable: hasState ? usable : nil)
         }
 
         /// The outcome of the action the fault or cancellation stopped.
-        func interrupted() -> Outcome {
-            let category: ErrorCategory
+        func interrupted() -> ModelOutcome {
+            let category: FlowErrorCategory
             switch interrupt {
             case .fault(let fault): category = fault.category
             case .cancel, nil: category = .cancelled
@@ -225,7 +228,7 @@ struct ReferenceModel {
     /// Plans `step`: its inputs, events and outcome, and moves the model past it. `nil` when the
     /// step does not apply here (no such state, an action the state does not offer, a fault on an
     /// event the action does not have); the model is then unchanged.
-    mutating func apply(_ step: Step) -> PlannedStep? {
+    mutating func apply(_ step: FlowStep) -> PlannedStep? {
         switch step.action {
         case .advanceClock(let seconds):
             guard step.mode == .plain, seconds > 0 else { return nil }
@@ -239,7 +242,7 @@ struct ReferenceModel {
             if case .concurrent = step.mode { return nil }
             var resolved = self
             let inputs = resolved.resolveStart(step.action)
-            return resolved.plan(step, applicable: true) { model, sim in
+            return resolved.plan(step) { model, sim in
                 model.start(step.action, inputs: inputs, sim: &sim)
             } finish: { planned in
                 planned.startPassword = inputs.password
@@ -267,7 +270,7 @@ struct ReferenceModel {
             var resolved = self
             let primary = resolved.resolve(action, on: index)
             if case .concurrent(let other) = step.mode { second = resolved.resolve(other, on: index) }
-            return resolved.plan(step, applicable: true) { model, sim in
+            return resolved.plan(step) { model, sim in
                 model.act(on: index, primary, sim: &sim)
             } finish: { planned in
                 planned.target = index
@@ -282,7 +285,7 @@ struct ReferenceModel {
     /// Runs `body` plainly to learn the action's events, checks the mode fits them, then runs it
     /// for real (with the fault or cancellation) and commits the model.
     private func plan(
-        _ step: Step, applicable: Bool, _ body: (inout ReferenceModel, inout Sim) -> Outcome,
+        _ step: FlowStep, _ body: (inout ReferenceModel, inout Sim) -> ModelOutcome,
         finish: (inout PlannedStep) -> Void, commit: (ReferenceModel) -> Void
     ) -> PlannedStep? {
         let hasState: Bool
@@ -321,7 +324,7 @@ struct ReferenceModel {
         var attributes: [String: String] = [:]
     }
 
-    private mutating func resolveStart(_ action: Action) -> StartInputs {
+    private mutating func resolveStart(_ action: FlowAction) -> StartInputs {
         switch action {
         case .signIn(let username, let password):
             return StartInputs(password: password.map { signInPassword($0, username: username) })
@@ -444,7 +447,7 @@ struct ReferenceModel {
         return nil
     }
 
-    private mutating func newHandle(_ handle: Handle, sim: inout Sim) -> Outcome {
+    private mutating func newHandle(_ handle: Handle, sim: inout Sim) -> ModelOutcome {
         handles.append(handle)
         sim.newHandle = ExpectedHandle(
             index: handles.count - 1, kind: handle.kind, codeAddress: handle.codeAddress, channel: handle.channel,
@@ -453,7 +456,7 @@ struct ReferenceModel {
         return .state(handle.kind)
     }
 
-    private func handle(_ kind: StateKind, for username: String, from source: Handle? = nil) -> Handle {
+    private func handle(_ kind: FlowStateKind, for username: String, from source: Handle? = nil) -> Handle {
         var handle = source ?? Handle(kind: kind, issuedAt: now, username: username)
         handle.kind = kind
         handle.usable = true
@@ -468,7 +471,7 @@ struct ReferenceModel {
         return handle
     }
 
-    private mutating func complete(_ username: String) -> Outcome {
+    private mutating func complete(_ username: String) -> ModelOutcome {
         completions += 1
         lastSignedIn = username
         return .completed(username)
@@ -476,7 +479,7 @@ struct ReferenceModel {
 
     /// What follows a verified first factor (a password, a code, a finished sign-up or reset):
     /// method registration, MFA, or the tokens. The token request has been made.
-    private mutating func afterFirstFactor(_ username: String, sim: inout Sim) -> Outcome {
+    private mutating func afterFirstFactor(_ username: String, sim: inout Sim) -> ModelOutcome {
         guard let user = users[username.lowercased()] else { return sim.error(.userNotFound, usable: false) }
         if user.requiresRegistration {
             guard plan.capabilities.contains(.registrationRequired) else {
@@ -499,7 +502,7 @@ struct ReferenceModel {
 
     // MARK: - Starting a flow
 
-    private mutating func start(_ action: Action, inputs: StartInputs, sim: inout Sim) -> Outcome {
+    private mutating func start(_ action: FlowAction, inputs: StartInputs, sim: inout Sim) -> ModelOutcome {
         switch action {
         case .signIn(let username, _):
             return signInStart(username, password: inputs.password, sim: &sim)
@@ -512,7 +515,7 @@ struct ReferenceModel {
         }
     }
 
-    private mutating func signInStart(_ username: String, password: String?, sim: inout Sim) -> Outcome {
+    private mutating func signInStart(_ username: String, password: String?, sim: inout Sim) -> ModelOutcome {
         guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
             return sim.error(.invalidUsername, usable: false)
         }
@@ -536,7 +539,7 @@ struct ReferenceModel {
 
     private mutating func signUpStart(
         _ username: String, password: String?, attributes: [String: String], sim: inout Sim
-    ) -> Outcome {
+    ) -> ModelOutcome {
         guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
             return sim.error(.invalidUsername, usable: false)
         }
@@ -558,7 +561,7 @@ struct ReferenceModel {
         return newHandle(next, sim: &sim)
     }
 
-    private mutating func resetStart(_ username: String, sim: inout Sim) -> Outcome {
+    private mutating func resetStart(_ username: String, sim: inout Sim) -> ModelOutcome {
         guard !username.trimmingCharacters(in: .whitespaces).isEmpty else {
             return sim.error(.invalidUsername, usable: false)
         }
@@ -574,7 +577,7 @@ struct ReferenceModel {
 
     // MARK: - Acting on a state
 
-    private mutating func act(on index: Int, _ action: ResolvedAction, sim: inout Sim) -> Outcome {
+    private mutating func act(on index: Int, _ action: ResolvedAction, sim: inout Sim) -> ModelOutcome {
         guard handles[index].usable else { return .error(.stateSpent, usable: false) }
         let outcome = perform(on: index, action, sim: &sim)
         switch outcome {
@@ -585,7 +588,7 @@ struct ReferenceModel {
         return outcome
     }
 
-    private mutating func perform(on index: Int, _ action: ResolvedAction, sim: inout Sim) -> Outcome {
+    private mutating func perform(on index: Int, _ action: ResolvedAction, sim: inout Sim) -> ModelOutcome {
         let state = handles[index]
         switch (state.kind, action.action) {
         // Sign-in
@@ -724,7 +727,7 @@ struct ReferenceModel {
 
     /// After a verified sign-up step: the password when the app offers one and none was given,
     /// then missing attributes, then the user is created.
-    private mutating func nextSignUpStep(_ flow: Handle, sim: inout Sim) -> Outcome {
+    private mutating func nextSignUpStep(_ flow: Handle, sim: inout Sim) -> ModelOutcome {
         if flow.signUpPassword == nil, plan.challengeTypes.contains(.password) {
             // `credential_required`: the SDK asks for the password challenge.
             guard sim.request(.signUpChallenge) else { return sim.interrupted() }
@@ -747,7 +750,7 @@ struct ReferenceModel {
         users[username.lowercased()] = user
     }
 
-    private mutating func resetSubmit(on index: Int, password: String, sim: inout Sim) -> Outcome {
+    private mutating func resetSubmit(on index: Int, password: String, sim: inout Sim) -> ModelOutcome {
         if password.isEmpty { return sim.error(.invalidPassword(nil), usable: true) }
         let username = handles[index].username.lowercased()
         if !handles[index].pending {
@@ -766,14 +769,19 @@ struct ReferenceModel {
         }
         // The new password was accepted: from here on the reset runs on the server.
         sim.resumable = true
+        var polls = 0
         while true {
             guard sim.sleep(plan.resetInterval, now: &now) else { return sim.interrupted() }
             guard sim.request(.resetPollCompletion) else { return sim.interrupted() }
             if expired(index) { return sim.error(.flowExpired, usable: false) }
             if userIsGone(handles[index]) { return sim.error(.userNotFound, usable: false) }
             handles[index].issuedAt = now
+            polls += 1
             if handles[index].serverPolls < plan.resetPolls {
                 handles[index].serverPolls += 1
+                // Documented on ResetPasswordRequiredState.submitPassword: with no answer within
+                // six polls the call fails, the state stays usable and the next call resumes.
+                if polls == Self.pollsPerCall { return sim.error(.passwordResetFailed, usable: true) }
                 continue
             }
             handles[index].pending = false

@@ -2,7 +2,7 @@ import Foundation
 import NativeAuth
 
 /// A state object the SDK handed out.
-enum AnyState: Sendable {
+enum AnyFlowState: Sendable {
     case signInCode(SignInCodeRequiredState)
     case signInPassword(SignInPasswordRequiredState)
     case awaitingMFA(AwaitingMFAState)
@@ -17,7 +17,7 @@ enum AnyState: Sendable {
     case resetPassword(ResetPasswordRequiredState)
     case signInAfterReset(SignInAfterResetPasswordState)
 
-    var kind: StateKind {
+    var kind: FlowStateKind {
         switch self {
         case .signInCode: .signInCode
         case .signInPassword: .signInPassword
@@ -98,8 +98,8 @@ enum AnyState: Sendable {
 }
 
 /// What one action led to, as the app sees it.
-enum Observed: Sendable {
-    case state(AnyState)
+enum ObservedOutcome: Sendable {
+    case state(AnyFlowState)
     case completed(UserAccountResult)
     case attributesInvalid([String])
     /// An error; `newStateGiven` says, for delegate callbacks that pass one, whether the state to
@@ -114,18 +114,18 @@ enum Observed: Sendable {
         case .completed(let account): "completed(\(account.account.username))"
         case .attributesInvalid(let names): "attributesInvalid(\(names))"
         case .error(let error, let given):
-            "error \(ErrorCategory(error)) (isStateStillUsable: \(error.isStateStillUsable)"
+            "error \(FlowErrorCategory(error)) (isStateStillUsable: \(error.isStateStillUsable)"
                 + (given.map { ", newState given: \($0)" } ?? "") + ") \(error)"
         case .unknown(let text): "unknown outcome \(text)"
         }
     }
 }
 
-extension ErrorCategory {
+extension FlowErrorCategory {
     /// Reads an error through the public questions only.
     init(_ error: any NativeAuthError) {
-        var yes: [(String, ErrorCategory)] = []
-        func ask(_ answer: Bool, _ category: ErrorCategory) {
+        var yes: [(String, FlowErrorCategory)] = []
+        func ask(_ answer: Bool, _ category: FlowErrorCategory) {
             if answer { yes.append((category.description, category)) }
         }
         ask(error.isStateBusy, .stateBusy)
@@ -181,12 +181,12 @@ extension ErrorCategory {
 }
 
 /// One call into the SDK, with every input made concrete, ready to run on any task.
-struct Invocation: Sendable {
+struct SDKInvocation: Sendable {
     enum Call: Sendable {
         case signIn(SignInParameters)
         case signUp(SignUpParameters)
         case resetPassword(ResetPasswordParameters)
-        case state(AnyState, Input)
+        case state(AnyFlowState, Input)
     }
 
     struct Input: Sendable {
@@ -203,8 +203,8 @@ struct Invocation: Sendable {
 }
 
 /// Runs invocations through the `async throws` API.
-enum AsyncDriver {
-    static func run(_ invocation: Invocation) async -> Observed {
+enum PropertyAsyncDriver {
+    static func run(_ invocation: SDKInvocation) async -> ObservedOutcome {
         switch invocation.call {
         case .signIn(let parameters):
             do {
@@ -236,7 +236,7 @@ enum AsyncDriver {
         }
     }
 
-    static func observe(_ result: SignInStartResult) -> Observed {
+    static func observe(_ result: SignInStartResult) -> ObservedOutcome {
         switch result {
         case .codeRequired(let state, _, _, _): .state(.signInCode(state))
         case .passwordRequired(let state): .state(.signInPassword(state))
@@ -247,7 +247,7 @@ enum AsyncDriver {
         }
     }
 
-    static func observe(_ result: SignInResult) -> Observed {
+    static func observe(_ result: SignInResult) -> ObservedOutcome {
         switch result {
         case .completed(let account): .completed(account)
         case .awaitingMFA(let state, _): .state(.awaitingMFA(state))
@@ -256,7 +256,7 @@ enum AsyncDriver {
         }
     }
 
-    static func observe(_ result: SignUpResult) -> Observed {
+    static func observe(_ result: SignUpResult) -> ObservedOutcome {
         switch result {
         case .completed(let state): .state(.signInAfterSignUp(state))
         case .passwordRequired(let state): .state(.signUpPassword(state))
@@ -265,7 +265,7 @@ enum AsyncDriver {
         }
     }
 
-    static func observe(_ result: RegisterStrongAuthChallengeResult) -> Observed {
+    static func observe(_ result: RegisterStrongAuthChallengeResult) -> ObservedOutcome {
         switch result {
         case .verificationRequired(let state, _, _, _): .state(.registerVerification(state))
         case .completed(let account): .completed(account)
@@ -275,8 +275,8 @@ enum AsyncDriver {
 
     /// Runs `body`, mapping its result with `map` and its error to `.error`.
     static func attempt<T, E: NativeAuthError>(
-        _ body: () async throws(E) -> T, _ map: (T) -> Observed
-    ) async -> Observed {
+        _ body: () async throws(E) -> T, _ map: (T) -> ObservedOutcome
+    ) async -> ObservedOutcome {
         do {
             return map(try await body())
         } catch {
@@ -289,7 +289,7 @@ enum AsyncDriver {
             ? methods[index] : AuthMethod(id: "missing", channel: .email, loginHint: "missing")
     }
 
-    static func act(on state: AnyState, _ input: Invocation.Input) async -> Observed {
+    static func act(on state: AnyFlowState, _ input: SDKInvocation.Input) async -> ObservedOutcome {
         switch (state, input.action) {
         case (.signInCode(let state), .submitCode):
             return await attempt(

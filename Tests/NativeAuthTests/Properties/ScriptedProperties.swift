@@ -7,27 +7,27 @@ import Testing
 /// against the same reference model as the random ones.
 @Suite("State-machine properties: scripted sequences")
 struct ScriptedProperties {
-    typealias S = Step
+    typealias S = FlowStep
 
-    static func run(_ steps: [Step], plan: TenantPlan = TenantPlan(), seed: UInt64 = 42) async -> SequenceFailure? {
-        let scenario = Scenario(seed: seed, plan: plan, steps: steps)
+    static func run(_ steps: [FlowStep], plan: TenantPlan = TenantPlan(), seed: UInt64 = 42) async -> SequenceFailure? {
+        let scenario = PropertyScenario(seed: seed, plan: plan, steps: steps)
         #expect(scenario.steps.count == steps.count, "every scripted step applies:\n\(scenario.transcript)")
         return await SequenceRunner(scenario).run()
     }
 
-    static func signIn(_ username: String, _ password: PasswordChoice? = nil, mode: Mode = .plain) -> Step {
-        Step(action: .signIn(username: username, password: password), mode: mode)
+    static func signIn(_ username: String, _ password: PasswordChoice? = nil, mode: StepMode = .plain) -> FlowStep {
+        FlowStep(action: .signIn(username: username, password: password), mode: mode)
     }
 
-    static func current(_ action: StateAction, mode: Mode = .plain) -> Step {
-        Step(action: .state(.current, action), mode: mode)
+    static func current(_ action: StateAction, mode: StepMode = .plain) -> FlowStep {
+        FlowStep(action: .state(.current, action), mode: mode)
     }
 
-    static func on(_ index: Int, _ action: StateAction, mode: Mode = .plain) -> Step {
-        Step(action: .state(.handle(index), action), mode: mode)
+    static func on(_ index: Int, _ action: StateAction, mode: StepMode = .plain) -> FlowStep {
+        FlowStep(action: .state(.handle(index), action), mode: mode)
     }
 
-    static let scripts: [(String, TenantPlan, [Step])] = {
+    static let scripts: [(String, TenantPlan, [FlowStep])] = {
         var plain = TenantPlan()
         plain.resetPolls = 2
         plain.resetInterval = 2
@@ -41,6 +41,9 @@ struct ScriptedProperties {
         noCapabilities.capabilities = []
         var failingReset = plain
         failingReset.resetFails = true
+        var slowReset = plain
+        slowReset.resetPolls = 7
+        slowReset.resetInterval = 1
         return [
             (
                 "a resent code replaces the old one; the old state is spent", plain,
@@ -75,6 +78,14 @@ struct ScriptedProperties {
                     current(.submitPassword(.fresh), mode: .cancel(at: 2)),
                     current(.submitPassword(.fresh)), current(.signInAfter),
                     signIn(TenantPlan.ada, .previous), signIn(TenantPlan.ada, .correct),
+                ]
+            ),
+            (
+                "a reset still running after six polls fails the call; the next call resumes", slowReset,
+                [
+                    S(action: .resetPassword(username: TenantPlan.ada)), current(.submitCode(.correct)),
+                    current(.submitPassword(.fresh)), current(.submitPassword(.empty)),
+                    current(.submitPassword(.fresh)), current(.signInAfter), signIn(TenantPlan.ada, .correct),
                 ]
             ),
             (

@@ -3,7 +3,7 @@ import NativeAuth
 import NativeAuthEmulator
 
 /// One sequence: the tenant's set-up and the planned steps.
-struct Scenario: Sendable {
+struct PropertyScenario: Sendable {
     let seed: UInt64
     let plan: TenantPlan
     let steps: [PlannedStep]
@@ -11,7 +11,7 @@ struct Scenario: Sendable {
     var isGenerated = false
 
     /// Plans `steps` on `plan` with the reference model; steps that do not apply are left out.
-    init(seed: UInt64, plan: TenantPlan, steps: [Step]) {
+    init(seed: UInt64, plan: TenantPlan, steps: [FlowStep]) {
         self.seed = seed
         self.plan = plan
         var model = ReferenceModel(plan: plan)
@@ -38,8 +38,8 @@ struct Scenario: Sendable {
 /// Random walks over the flows: valid and invalid input, resends, reuse of spent states,
 /// concurrent calls, cancellations, forced server errors and clock jumps.
 enum SequenceGenerator {
-    static func scenario(seed: UInt64) -> Scenario {
-        var rng = SplitMix64(seed: seed)
+    static func scenario(seed: UInt64) -> PropertyScenario {
+        var rng = PropertyRandom(seed: seed)
         let plan = TenantPlan.random(&rng)
         var model = ReferenceModel(plan: plan)
         let length = rng.inRange(1...12)
@@ -50,12 +50,12 @@ enum SequenceGenerator {
             let step = randomStep(model, &rng)
             if let next = model.apply(step) { planned.append(next) }
         }
-        var scenario = Scenario(seed: seed, plan: plan, planned: planned)
+        var scenario = PropertyScenario(seed: seed, plan: plan, planned: planned)
         scenario.isGenerated = true
         return scenario
     }
 
-    static func randomStep(_ model: ReferenceModel, _ rng: inout SplitMix64) -> Step {
+    static func randomStep(_ model: ReferenceModel, _ rng: inout PropertyRandom) -> FlowStep {
         let spent = model.handles.indices.filter { !model.handles[$0].usable }
         let olderUsable = model.handles.indices.dropLast().filter { model.handles[$0].usable }
         if let last = model.handles.last, last.usable {
@@ -65,31 +65,32 @@ enum SequenceGenerator {
             case 11..<14 where !olderUsable.isEmpty:
                 let index = rng.pick(olderUsable)
                 return withMode(
-                    Action.state(.handle(index), stateAction(model.handles[index], model, &rng)), model, &rng)
+                    FlowAction.state(.handle(index), stateAction(model.handles[index], model, &rng)), model, &rng)
             case 14..<18: return withMode(startAction(model, &rng), model, &rng)
             case 18..<20 where model.users[last.username.lowercased()] != nil:
-                return Step(action: .removeUser(last.username))
+                return FlowStep(action: .removeUser(last.username))
             default: return withMode(.state(.current, stateAction(last, model, &rng)), model, &rng)
             }
         }
         switch rng.below(100) {
         case 0..<8 where !model.handles.isEmpty: return clockJump(&rng)
         case 8..<14 where !spent.isEmpty: return reuse(rng.pick(spent), model, &rng)
-        case 14..<16: return Step(action: .removeUser(rng.pick([TenantPlan.ada, TenantPlan.alan, TenantPlan.newbie])))
+        case 14..<16:
+            return FlowStep(action: .removeUser(rng.pick([TenantPlan.ada, TenantPlan.alan, TenantPlan.newbie])))
         default: return withMode(startAction(model, &rng), model, &rng)
         }
     }
 
-    static func clockJump(_ rng: inout SplitMix64) -> Step {
-        Step(action: .advanceClock(seconds: rng.chance(70) ? rng.inRange(30...300) : rng.inRange(601...1200)))
+    static func clockJump(_ rng: inout PropertyRandom) -> FlowStep {
+        FlowStep(action: .advanceClock(seconds: rng.chance(70) ? rng.inRange(30...300) : rng.inRange(601...1200)))
     }
 
     /// Any action of a spent state: it must refuse at once and send nothing.
-    static func reuse(_ index: Int, _ model: ReferenceModel, _ rng: inout SplitMix64) -> Step {
-        Step(action: .state(.handle(index), stateAction(model.handles[index], model, &rng)))
+    static func reuse(_ index: Int, _ model: ReferenceModel, _ rng: inout PropertyRandom) -> FlowStep {
+        FlowStep(action: .state(.handle(index), stateAction(model.handles[index], model, &rng)))
     }
 
-    static func startAction(_ model: ReferenceModel, _ rng: inout SplitMix64) -> Action {
+    static func startAction(_ model: ReferenceModel, _ rng: inout PropertyRandom) -> FlowAction {
         switch rng.weighted([(45, 0), (30, 1), (25, 2)]) {
         case 0:
             let username = rng.weighted([
@@ -120,13 +121,13 @@ enum SequenceGenerator {
         }
     }
 
-    static func code(_ handle: ReferenceModel.Handle, _ rng: inout SplitMix64) -> CodeChoice {
+    static func code(_ handle: ReferenceModel.Handle, _ rng: inout PropertyRandom) -> CodeChoice {
         let stale = handle.previous == nil ? 0 : 15
         return rng.weighted([(55, .correct), (20, .wrong), (10, .empty), (stale, .stale)])
     }
 
     static func stateAction(
-        _ handle: ReferenceModel.Handle, _ model: ReferenceModel, _ rng: inout SplitMix64
+        _ handle: ReferenceModel.Handle, _ model: ReferenceModel, _ rng: inout PropertyRandom
     ) -> StateAction {
         switch handle.kind {
         case .signInCode, .signUpCode, .resetCode:
@@ -158,36 +159,38 @@ enum SequenceGenerator {
         }
     }
 
-    static func contact(_ rng: inout SplitMix64) -> ContactChoice {
+    static func contact(_ rng: inout PropertyRandom) -> ContactChoice {
         rng.weighted([(45, .newEmail), (20, .ownEmail), (12, .invalid), (8, .empty), (15, .blocked)])
     }
 
     /// Picks how to run `action`: plainly, with a fault on one of its requests, with a concurrent
     /// second call, or cancelled at one of its events.
-    static func withMode(_ action: Action, _ model: ReferenceModel, _ rng: inout SplitMix64) -> Step {
+    static func withMode(_ action: FlowAction, _ model: ReferenceModel, _ rng: inout PropertyRandom) -> FlowStep {
         var dryRun = model
-        guard let plain = dryRun.apply(Step(action: action)), !plain.events.isEmpty else { return Step(action: action) }
+        guard let plain = dryRun.apply(FlowStep(action: action)), !plain.events.isEmpty else {
+            return FlowStep(action: action)
+        }
         let isState: Bool
         if case .state = action { isState = true } else { isState = false }
         let roll = rng.below(100)
         if roll < 18 {
             let requests = plain.events.indices.filter { plain.events[$0].isRequest }
             let index = rng.pick(requests)
-            var fault: Fault = rng.weighted([
+            var fault: ForcedFault = rng.weighted([
                 (20, .server500), (20, .network), (12, .redirect), (10, .invalidClient), (12, .expiredToken),
                 (10, .html), (16, .unknown400),
             ])
             // An unknown error while polling a reset leaves the reset's fate unknown: not modelled.
             if fault == .unknown400, plain.events[index] == .request(.resetPollCompletion) { fault = .server500 }
-            return Step(action: action, mode: .fault(fault, at: index + 1))
+            return FlowStep(action: action, mode: .fault(fault, at: index + 1))
         }
         if roll < 27, isState {
-            guard let target = plain.target else { return Step(action: action) }
-            return Step(action: action, mode: .concurrent(stateAction(model.handles[target], model, &rng)))
+            guard let target = plain.target else { return FlowStep(action: action) }
+            return FlowStep(action: action, mode: .concurrent(stateAction(model.handles[target], model, &rng)))
         }
         if roll < 35, !model.plan.useDelegates {
-            return Step(action: action, mode: .cancel(at: rng.inRange(1...plain.events.count)))
+            return FlowStep(action: action, mode: .cancel(at: rng.inRange(1...plain.events.count)))
         }
-        return Step(action: action)
+        return FlowStep(action: action)
     }
 }

@@ -27,18 +27,18 @@ struct SequenceFailure: Sendable, CustomStringConvertible {
 
 /// Runs one scenario on a fresh emulated tenant and client, checking every step against the model.
 final class SequenceRunner {
-    let scenario: Scenario
+    let scenario: PropertyScenario
     let clock = ManualClock()
     let tenant: EmulatedTenant
     let probe: ActionProbe
-    let store = SpyStore()
+    let store = CountingCredentialStore()
     let client: NativeAuthClient
-    private var states: [Int: AnyState] = [:]
+    private var states: [Int: AnyFlowState] = [:]
     private var codes: [Int: String] = [:]
-    private var recorders: [DelegateRecorder] = []
+    private var recorders: [PropertyDelegateRecorder] = []
     private var checkedCompletions = 0
 
-    init(_ scenario: Scenario) {
+    init(_ scenario: PropertyScenario) {
         self.scenario = scenario
         tenant = EmulatedTenant(clock: clock, random: SeededRandomSource(seed: scenario.seed))
         scenario.plan.users.forEach(tenant.addUser)
@@ -96,7 +96,7 @@ final class SequenceRunner {
         let requestsBefore = tenant.receivedRequests.count
         let codesBefore = tenant.outbox.count
         probe.begin(planned.step.mode)
-        let observed: Observed
+        let observed: ObservedOutcome
         switch planned.step.mode {
         case .plain, .fault:
             observed = await perform(primary)
@@ -110,7 +110,7 @@ final class SequenceRunner {
             }
             if let secondInvocation = invocation(for: planned, planned.second) {
                 let second = await perform(secondInvocation)
-                if case .error(let error, _) = second, ErrorCategory(error) == .stateBusy {
+                if case .error(let error, _) = second, FlowErrorCategory(error) == .stateBusy {
                 } else {
                     problems.append("a second action while one is in flight: expected stateBusy, got \(second.summary)")
                 }
@@ -140,13 +140,13 @@ final class SequenceRunner {
     }
 
     /// Starts the action on its own task, so the test can overlap or cancel it.
-    private func launch(_ invocation: Invocation) async -> Task<Observed, Never> {
+    private func launch(_ invocation: SDKInvocation) async -> Task<ObservedOutcome, Never> {
         Self.spawn(invocation, recorder: await makeRecorder(), probe: probe)
     }
 
     private static func spawn(
-        _ invocation: Invocation, recorder: DelegateRecorder?, probe: ActionProbe
-    ) -> Task<Observed, Never> {
+        _ invocation: SDKInvocation, recorder: PropertyDelegateRecorder?, probe: ActionProbe
+    ) -> Task<ObservedOutcome, Never> {
         Task {
             let observed = await perform(invocation, recorder: recorder)
             probe.actionFinished()
@@ -154,44 +154,46 @@ final class SequenceRunner {
         }
     }
 
-    private func perform(_ invocation: Invocation) async -> Observed {
+    private func perform(_ invocation: SDKInvocation) async -> ObservedOutcome {
         await Self.perform(invocation, recorder: await makeRecorder())
     }
 
-    private func makeRecorder() async -> DelegateRecorder? {
+    private func makeRecorder() async -> PropertyDelegateRecorder? {
         guard scenario.plan.useDelegates else { return nil }
-        let recorder = await MainActor.run { DelegateRecorder() }
+        let recorder = await MainActor.run { PropertyDelegateRecorder() }
         recorders.append(recorder)
         return recorder
     }
 
-    private static func perform(_ invocation: Invocation, recorder: DelegateRecorder?) async -> Observed {
-        guard let recorder else { return await AsyncDriver.run(invocation) }
-        return await DelegateDriver.run(invocation, recorder: recorder)
+    private static func perform(_ invocation: SDKInvocation, recorder: PropertyDelegateRecorder?) async
+        -> ObservedOutcome
+    {
+        guard let recorder else { return await PropertyAsyncDriver.run(invocation) }
+        return await PropertyDelegateDriver.run(invocation, recorder: recorder)
     }
 
-    private func invocation(for planned: PlannedStep, _ resolved: ResolvedAction?) -> Invocation? {
+    private func invocation(for planned: PlannedStep, _ resolved: ResolvedAction?) -> SDKInvocation? {
         switch planned.step.action {
         case .signIn(let username, _):
-            return Invocation(
+            return SDKInvocation(
                 client: client, call: .signIn(SignInParameters(username: username, password: planned.startPassword)))
         case .signUp(let username, _, _):
             let attributes = UserAttributes(planned.startAttributes.mapValues(UserAttributeValue.string))
-            return Invocation(
+            return SDKInvocation(
                 client: client,
                 call: .signUp(
                     SignUpParameters(username: username, password: planned.startPassword, attributes: attributes)))
         case .resetPassword(let username):
-            return Invocation(client: client, call: .resetPassword(ResetPasswordParameters(username: username)))
+            return SDKInvocation(client: client, call: .resetPassword(ResetPasswordParameters(username: username)))
         case .state:
             guard let target = planned.target, let state = states[target], let resolved else { return nil }
-            var input = Invocation.Input(action: resolved.action)
+            var input = SDKInvocation.Input(action: resolved.action)
             input.code = code(resolved.code)
             input.password = resolved.password ?? ""
             input.attributes = UserAttributes((resolved.attributes ?? [:]).mapValues(UserAttributeValue.string))
             input.contact = resolved.contact ?? ""
             input.methodIndex = resolved.methodIndex ?? 0
-            return Invocation(client: client, call: .state(state, input))
+            return SDKInvocation(client: client, call: .state(state, input))
         case .advanceClock, .removeUser:
             return nil
         }
@@ -233,7 +235,7 @@ final class SequenceRunner {
         return problems
     }
 
-    private func checkOutcome(_ planned: PlannedStep, _ observed: Observed, codesBefore: Int) async -> [String] {
+    private func checkOutcome(_ planned: PlannedStep, _ observed: ObservedOutcome, codesBefore: Int) async -> [String] {
         var problems: [String] = []
         switch (planned.outcome, observed) {
         case (.state(let kind), .state(let state)) where state.kind == kind:
@@ -259,7 +261,7 @@ final class SequenceRunner {
         case (.attributesInvalid(let names), .attributesInvalid(let actual)):
             if Set(names) != Set(actual) { problems.append("invalid attributes \(actual), expected \(names)") }
         case (.error(let category, let usable), .error(let error, let newStateGiven)):
-            let actual = ErrorCategory(error)
+            let actual = FlowErrorCategory(error)
             if actual != category { problems.append("expected error \(category), got \(observed.summary)") }
             if let usable {
                 if error.isStateStillUsable != usable {
@@ -267,9 +269,10 @@ final class SequenceRunner {
                         "isStateStillUsable is \(error.isStateStillUsable), expected \(usable) (\(observed.summary))")
                 }
                 if let newStateGiven, newStateGiven != usable {
+                    let given = newStateGiven ? "given" : "nil"
                     problems.append(
-                        "the delegate's newState is \(newStateGiven ? "given" : "nil") for a state that is \(usable ? "usable" : "spent")"
-                    )
+                        "the delegate's newState is \(given) for a state that is \(usable ? "usable" : "spent") "
+                            + "(\(observed.summary))")
                 }
             }
         default:
@@ -285,7 +288,8 @@ final class SequenceRunner {
 
     /// Every request of one step carries the flow's correlation id, and the state or error the
     /// step leads to names the same one (PROTOCOL.md: `client-request-id` is the flow's id).
-    private func checkFlowIdentity(target: AnyState?, _ observed: Observed, requestsBefore: Int) -> [String] {
+    private func checkFlowIdentity(target: AnyFlowState?, _ observed: ObservedOutcome, requestsBefore: Int) -> [String]
+    {
         let requests = tenant.receivedRequests.dropFirst(requestsBefore)
         let ids = Set(requests.map { $0.headers["client-request-id"]?.lowercased() ?? "missing" })
         guard ids.count <= 1 else { return ["one step sent several client-request-ids: \(ids.sorted())"] }
@@ -307,7 +311,9 @@ final class SequenceRunner {
 
     /// No code, password or continuation token of the step shows in what the app can print
     /// (DESIGN rule 7).
-    private func checkNoSecrets(_ invocation: Invocation, _ observed: Observed, requestsBefore: Int) -> [String] {
+    private func checkNoSecrets(_ invocation: SDKInvocation, _ observed: ObservedOutcome, requestsBefore: Int)
+        -> [String]
+    {
         var secrets: Set<String> = []
         switch invocation.call {
         case .signIn(let parameters): secrets.insert(parameters.password ?? "")

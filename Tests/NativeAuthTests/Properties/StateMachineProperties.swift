@@ -18,7 +18,7 @@ struct PropertyRunConfiguration: Sendable {
         }
         let count = environment["NATIVEAUTH_PROPERTY_SEQUENCES"].flatMap { Int($0) } ?? defaultSequences
         return PropertyRunConfiguration(
-            seeds: (0..<max(0, count)).map { SplitMix64.sequenceSeed(base: baseSeed, index: $0) })
+            seeds: (0..<max(0, count)).map { PropertyRandom.sequenceSeed(base: baseSeed, index: $0) })
     }
 
     static func parseSeed(_ text: String) -> UInt64? {
@@ -160,7 +160,7 @@ struct StateMachineProperties {
     /// The failure, followed by the smallest sequence found that fails the same way.
     static func withSmallestForm(_ failure: SequenceFailure) async -> String {
         let scenario = SequenceGenerator.scenario(seed: failure.seed)
-        let (small, smallFailure) = await Shrinker.shrink(scenario, failure)
+        let (small, smallFailure) = await SequenceShrinker.shrink(scenario, failure)
         return failure.description + "\nSmallest form found (steps re-planned by the model):\n"
             + smallFailure.problems.map { "  - \($0)" }.joined(separator: "\n") + "\n" + small.transcript
     }
@@ -168,7 +168,7 @@ struct StateMachineProperties {
     /// The generator is a pure function of the seed: the same seed plans the same steps.
     @Test func sequencesAreReproducibleFromTheirSeed() {
         for index in 0..<50 {
-            let seed = SplitMix64.sequenceSeed(base: PropertyRunConfiguration.baseSeed, index: index)
+            let seed = PropertyRandom.sequenceSeed(base: PropertyRunConfiguration.baseSeed, index: index)
             #expect(
                 SequenceGenerator.scenario(seed: seed).transcript == SequenceGenerator.scenario(seed: seed).transcript)
         }
@@ -176,11 +176,11 @@ struct StateMachineProperties {
 
     /// The checks can fail: a model that expects the wrong outcome is caught.
     @Test func aWrongExpectationIsCaught() async {
-        let scenario = Scenario(
-            seed: 7, plan: TenantPlan(), steps: [Step(action: .signIn(username: TenantPlan.ada, password: nil))])
+        let scenario = PropertyScenario(
+            seed: 7, plan: TenantPlan(), steps: [FlowStep(action: .signIn(username: TenantPlan.ada, password: nil))])
         var steps = scenario.steps
         steps[0].outcome = .state(.signInCode)
-        let failure = await SequenceRunner(Scenario(seed: 7, plan: TenantPlan(), planned: steps)).run()
+        let failure = await SequenceRunner(PropertyScenario(seed: 7, plan: TenantPlan(), planned: steps)).run()
         #expect(failure != nil)
     }
 }

@@ -3,20 +3,22 @@ import Foundation
 /// Makes a failing sequence smaller while it keeps failing the same way: drops the steps after
 /// the failing one, then drops single steps and plain-ifies modes, re-planning with the model
 /// each time.
-enum Shrinker {
-    static func signature(_ failure: SequenceFailure, in scenario: Scenario) -> String {
+enum SequenceShrinker {
+    static func signature(_ failure: SequenceFailure, in scenario: PropertyScenario) -> String {
         if let bug = KnownBug.explaining(failure, in: scenario) { return bug.rawValue }
         let first = failure.problems.first ?? ""
         return String(first.prefix { $0 != ":" && $0 != "," }.prefix(40))
     }
 
-    static func shrink(_ scenario: Scenario, _ failure: SequenceFailure) async -> (Scenario, SequenceFailure) {
+    static func shrink(_ scenario: PropertyScenario, _ failure: SequenceFailure) async -> (
+        PropertyScenario, SequenceFailure
+    ) {
         let wanted = signature(failure, in: scenario)
         var best = (scenario, failure)
         var steps = scenario.steps.prefix(failure.step).map(\.step)
 
-        func attempt(_ candidate: [Step]) async -> Bool {
-            let planned = Scenario(seed: scenario.seed, plan: scenario.plan, steps: candidate)
+        func attempt(_ candidate: [FlowStep]) async -> Bool {
+            let planned = PropertyScenario(seed: scenario.seed, plan: scenario.plan, steps: candidate)
             guard let found = await SequenceRunner(planned).run(), signature(found, in: planned) == wanted
             else { return false }
             best = (planned, found)
