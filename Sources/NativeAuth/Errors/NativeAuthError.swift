@@ -12,6 +12,9 @@ public struct NativeAuthErrorDetails: Sendable {
     let unhandledOutcome: (any Sendable)?
     /// Attributes found invalid before any request.
     let localInvalidAttributes: [String]
+    /// The server had already moved past the state's continuation token when the action failed,
+    /// so the state is spent whatever the failure.
+    var stateConsumed = false
 
     /// The flow's correlation id: the `client-request-id` sent with every request of the flow.
     public let correlationId: UUID
@@ -101,6 +104,8 @@ extension NativeAuthError {
     public var isCancelled: Bool { details.kind == .cancelled }
     /// The server answered with something the API never gives (HTML, a 5xx, a missing field).
     public var isUnexpectedResponse: Bool { details.kind == .unexpectedResponse }
+    /// The user does not exist, or no longer does (`user_not_found`, 50034).
+    public var isUserNotFound: Bool { details.kind == .userNotFound }
     /// The flow expired (`expired_token`): start it again.
     public var isFlowExpired: Bool { details.kind == .flowExpired }
     /// The state was already used; nothing was sent.
@@ -110,7 +115,7 @@ extension NativeAuthError {
     /// Whether the state the failed action was called on can be used again: the user can correct
     /// the input (a wrong code or password, refused attributes) or simply retry (a network failure,
     /// a cancellation). `false` when the flow cannot go on from that state and must start again.
-    public var isStateStillUsable: Bool { details.kind.leavesStateUsable }
+    public var isStateStillUsable: Bool { details.kind.leavesStateUsable && !details.stateConsumed }
     /// The delegate lacks the optional method for the outcome; the outcome is kept in the error.
     public var isMissingDelegateMethod: Bool {
         if case .missingDelegateMethod = details.kind { return true }
@@ -170,6 +175,10 @@ extension DetailedError {
                 kind = specific
             } else if error.isError("expired_token") || error.isInvalidContinuationToken {
                 kind = .flowExpired
+            } else if error.isError("user_not_found") || error.hasCode(50034) {
+                kind = .userNotFound
+            } else if error.isError("user_already_exists") || error.hasCode(1_003_037) {
+                kind = .userAlreadyExists
             } else {
                 kind = .general
             }

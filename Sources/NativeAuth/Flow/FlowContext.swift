@@ -51,6 +51,8 @@ final class StateCore: Sendable {
 
     let flow: FlowContext
     private let box: Locked<Box>
+    /// Whether the server has moved past this state's token during the running action.
+    private let moved = Locked(false)
 
     init(flow: FlowContext, token: Secret) {
         self.flow = flow
@@ -61,7 +63,10 @@ final class StateCore: Sendable {
 
     /// Replaces the continuation token while an action runs, when the server issued a new one
     /// that the next attempt must use.
-    func update(token: Secret) { box.withLock { $0.token = token } }
+    func update(token: Secret) {
+        box.withLock { $0.token = token }
+        moved.withLock { $0 = false }
+    }
 
     /// A flow context for the same flow with other scopes (sign-in after sign-up or reset).
     func flow(scopes: [String]) -> FlowContext {
@@ -80,18 +85,43 @@ final class StateCore: Sendable {
             }
         }
         let token = try claimed.get()
-        do {
-            let value = try await body(token)
+        moved.withLock { $0 = false }
+        // Every answer that consumes a continuation token during the action marks it moved.
+        let result = await ActionProgress.$current.withValue(ActionProgress { [moved] in moved.withLock { $0 = true } }) {
+            await outcome { () async throws(E) -> T in try await body(token) }
+        }
+        switch result {
+        case .success(let value):
             box.withLock { $0.phase = .spent }
             return value
-        } catch {
+        case .failure(let error):
+            // A failure after the server moved past this state's token spends the state, whatever
+            // the failure: retrying would send a token the server no longer accepts.
+            let consumed = moved.current
+            let usable = error.kind.leavesStateUsable && !consumed
             box.withLock { box in
-                box.phase = error.kind.leavesStateUsable ? .ready : .spent
+                box.phase = usable ? .ready : .spent
                 if let newToken = error.details.server?.continuationToken { box.token = newToken }
             }
-            throw error
+            guard consumed else { throw error }
+            var details = error.details
+            details.stateConsumed = true
+            throw E(details: details)
         }
     }
+}
+
+/// The running state action, seen by the wire layer through a task-local value: an answer that
+/// consumes the continuation token (a success, or an error that moves the flow on) is reported
+/// to it.
+final class ActionProgress: Sendable {
+    @TaskLocal static var current: ActionProgress?
+
+    private let onMoved: @Sendable () -> Void
+
+    init(onMoved: @escaping @Sendable () -> Void) { self.onMoved = onMoved }
+
+    func serverMoved() { onMoved() }
 }
 
 extension FlowContext {

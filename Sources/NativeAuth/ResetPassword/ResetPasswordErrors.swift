@@ -6,8 +6,6 @@ public struct ResetPasswordStartError: DetailedError {
     public let details: NativeAuthErrorDetails
     init(details: NativeAuthErrorDetails) { self.details = details }
 
-    /// No user has this username (`user_not_found`).
-    public var isUserNotFound: Bool { kind == .userNotFound }
     /// The user signs in without a password, so there is none to reset (`invalid_request`, 500222).
     public var isUserDoesNotHavePassword: Bool { kind == .userHasNoPassword }
     /// The username is empty or not valid.
@@ -27,8 +25,6 @@ public struct SignInAfterResetPasswordError: DetailedError {
     public let details: NativeAuthErrorDetails
     init(details: NativeAuthErrorDetails) { self.details = details }
 
-    /// The user no longer exists (`user_not_found`).
-    public var isUserNotFound: Bool { kind == .userNotFound }
 
     static func classify(_ error: ServerError) -> ErrorKind? {
         if error.isError("user_not_found") { return .userNotFound }

@@ -95,10 +95,8 @@ enum ResetPasswordFlow {
                 if error.details.server != nil { pendingInterval.withLock { $0 = nil } }
                 throw error
             }
-            if let next = poll.continuationToken {
-                pollToken = next
-                core.update(token: next)
-            }
+            if let next = poll.continuationToken { pollToken = next }
+            core.update(token: pollToken)
             flow.client.log(.debug, "password reset polled", ["attempt": "\(attempt)"], correlationId: flow.correlationId)
             switch poll.status {
             case .succeeded:

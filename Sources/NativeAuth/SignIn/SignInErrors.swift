@@ -6,8 +6,6 @@ public struct SignInStartError: DetailedError {
     public let details: NativeAuthErrorDetails
     init(details: NativeAuthErrorDetails) { self.details = details }
 
-    /// No user has this username (`user_not_found`, 50034).
-    public var isUserNotFound: Bool { kind == .userNotFound }
     /// The username is empty or not valid (checked before any request, or `invalid_request` 90100).
     public var isInvalidUsername: Bool { kind == .invalidUsername }
     /// The password given up front is empty or wrong (`invalid_grant`, 50126).
@@ -30,8 +28,6 @@ public struct VerifyCodeError: DetailedError {
     /// The code is wrong, expired or empty (`invalid_grant` / `invalid_oob_value`). The state stays
     /// usable: ask for the code again.
     public var isInvalidCode: Bool { kind == .invalidCode }
-    /// The user no longer exists (`user_not_found`).
-    public var isUserNotFound: Bool { kind == .userNotFound }
 
     static func classify(_ error: ServerError) -> ErrorKind? {
         if error.isSuberror("invalid_oob_value") || error.hasCode(50181) { return .invalidCode }
@@ -60,8 +56,6 @@ public struct PasswordRequiredError: DetailedError {
         if case .invalidPassword = kind { return true }
         return false
     }
-    /// No user has this username (`user_not_found`).
-    public var isUserNotFound: Bool { kind == .userNotFound }
     /// Why the tenant's password policy refused a new password (sign-up, password reset), when it did.
     public var passwordPolicyViolation: PasswordPolicyViolation? {
         if case .invalidPassword(let violation) = kind { return violation }

@@ -61,8 +61,6 @@ public struct SignInAfterSignUpError: DetailedError {
     public let details: NativeAuthErrorDetails
     init(details: NativeAuthErrorDetails) { self.details = details }
 
-    /// The user no longer exists (`user_not_found`).
-    public var isUserNotFound: Bool { kind == .userNotFound }
 
     static func classify(_ error: ServerError) -> ErrorKind? {
         if error.isError("user_not_found") { return .userNotFound }

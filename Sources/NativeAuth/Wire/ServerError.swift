@@ -45,6 +45,15 @@ struct ServerError: Sendable, Equatable {
             || hasCode(550022) || hasCode(700016)
     }
 
+    /// An error answer that consumes the continuation token and moves the flow on to another step
+    /// (a second factor, method registration, a password or attributes at sign-up).
+    var movesFlow: Bool {
+        continuationToken != nil
+            && ["mfa_required", "registration_required", "credential_required", "attributes_required"].contains {
+                isError($0) || isSuberror($0)
+            }
+    }
+
     /// The continuation token is unknown, used up or expired: the flow cannot go on.
     var isInvalidContinuationToken: Bool {
         isError("invalid_request") && [55000, 55200, 55112, 552003].contains(where: hasCode)

@@ -37,6 +37,14 @@ struct WireClient: Sendable {
             } catch {
                 outcome = .failure(error)
             }
+            switch outcome {
+            case .success:
+                ActionProgress.current?.serverMoved()
+            case .failure(.server(let error)) where error.movesFlow:
+                ActionProgress.current?.serverMoved()
+            case .failure:
+                break
+            }
             guard case .failure(let failure) = outcome else { return try outcome.get() }
             guard attempt < retry.maximumAttempts, let delay = retry.delay(after: failure, endpoint: call.endpoint) else {
                 throw failure

@@ -235,7 +235,7 @@ enum WireEvent: Sendable, Equatable, CustomStringConvertible {
 enum FlowErrorCategory: Sendable, Equatable, CustomStringConvertible {
     case stateBusy, stateSpent, cancelled, network, unexpectedResponse, browserRequired, configuration, flowExpired
     case userNotFound, invalidUsername, invalidCredentials, invalidCode, userAlreadyExists, attributesInvalid
-    case methodBlocked, invalidInput, userHasNoPassword, passwordResetFailed, missingDelegateMethod
+    case methodBlocked, invalidInput, userHasNoPassword, passwordResetFailed, passwordResetPending, missingDelegateMethod
     case invalidPassword(PasswordPolicyViolation?)
     /// None of the questions answers yes.
     case general
@@ -265,6 +265,7 @@ enum FlowErrorCategory: Sendable, Equatable, CustomStringConvertible {
         case .invalidInput: "invalidInput"
         case .userHasNoPassword: "userHasNoPassword"
         case .passwordResetFailed: "passwordResetFailed"
+        case .passwordResetPending: "passwordResetPending"
         case .missingDelegateMethod: "missingDelegateMethod"
         case .general: "general"
         }

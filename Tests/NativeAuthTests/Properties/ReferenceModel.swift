@@ -162,9 +162,24 @@ struct ReferenceModel {
             self.hasState = hasState
         }
 
+        /// Seconds the SDK waited before retrying, added to the model's clock after the action.
+        var retrySeconds = 0
+
+        /// Reads that change nothing, which the SDK retries once, 1 s later, after a 500 or a
+        /// dropped connection (the SDK's retry policy; Docs/Transport.md).
+        static let retriedReads: Set<EmulatorEndpoint> = [.introspect, .registerIntrospect, .resetPollCompletion]
+
         /// Records a request; `false` when it is the one the fault or cancellation hits.
         mutating func request(_ endpoint: EmulatorEndpoint) -> Bool {
             events.append(.request(endpoint))
+            if events.count == stopAt, case .fault(let fault) = interrupt, [.server500, .network].contains(fault),
+                Self.retriedReads.contains(endpoint)
+            {
+                // The forced answer is used up; the retry gets the real one.
+                events += [.sleep(1), .request(endpoint)]
+                retrySeconds += 1
+                return true
+            }
             if events.count == stopAt, interrupt != nil {
                 interruptedAt = events.count
                 return false
@@ -309,6 +324,7 @@ struct ReferenceModel {
         }
         var model = self
         let outcome = body(&model, &sim)
+        model.now += sim.retrySeconds
         commit(model)
         var planned = PlannedStep(
             step: step, events: sim.events, outcome: outcome, newHandle: sim.newHandle,
@@ -780,8 +796,9 @@ struct ReferenceModel {
             if handles[index].serverPolls < plan.resetPolls {
                 handles[index].serverPolls += 1
                 // Documented on ResetPasswordRequiredState.submitPassword: with no answer within
-                // six polls the call fails, the state stays usable and the next call resumes.
-                if polls == Self.pollsPerCall { return sim.error(.passwordResetFailed, usable: true) }
+                // six polls the call fails (the reset is pending), the state stays usable and the
+                // next call resumes.
+                if polls == Self.pollsPerCall { return sim.error(.passwordResetPending, usable: true) }
                 continue
             }
             handles[index].pending = false

@@ -137,18 +137,20 @@ extension FlowErrorCategory {
         ask(error.isConfigurationError, .configuration)
         ask(error.isFlowExpired, .flowExpired)
         ask(error.isMissingDelegateMethod, .missingDelegateMethod)
+        ask(error.isUserNotFound, .userNotFound)
         switch error {
         case let error as SignInStartError:
-            ask(error.isUserNotFound, .userNotFound)
             ask(error.isInvalidUsername, .invalidUsername)
             ask(error.isInvalidCredentials, .invalidCredentials)
         case let error as VerifyCodeError:
             ask(error.isInvalidCode, .invalidCode)
-            ask(error.isUserNotFound, .userNotFound)
+            ask(error.isUserAlreadyExists, .userAlreadyExists)
         case let error as PasswordRequiredError:
             ask(error.isInvalidPassword, .invalidPassword(error.passwordPolicyViolation))
-            ask(error.isUserNotFound, .userNotFound)
             ask(error.isPasswordResetFailed, .passwordResetFailed)
+            // A cancelled wait also says the reset goes on; the cancellation is the category.
+            ask(error.isPasswordResetPending && !error.isCancelled, .passwordResetPending)
+            ask(error.isUserAlreadyExists, .userAlreadyExists)
         case let error as SignUpStartError:
             ask(error.isUserAlreadyExists, .userAlreadyExists)
             ask(error.isInvalidUsername, .invalidUsername)
@@ -156,6 +158,7 @@ extension FlowErrorCategory {
             ask(error.isInvalidAttributes, .attributesInvalid)
         case let error as AttributesRequiredError:
             ask(error.isInvalidAttributes, .attributesInvalid)
+            ask(error.isUserAlreadyExists, .userAlreadyExists)
         case let error as MFARequestChallengeError:
             ask(error.isMethodBlocked, .methodBlocked)
         case let error as MFASubmitChallengeError:
@@ -166,7 +169,6 @@ extension FlowErrorCategory {
         case let error as RegisterStrongAuthSubmitChallengeError:
             ask(error.isInvalidCode || error.isInvalidChallenge, .invalidCode)
         case let error as ResetPasswordStartError:
-            ask(error.isUserNotFound, .userNotFound)
             ask(error.isUserDoesNotHavePassword, .userHasNoPassword)
             ask(error.isInvalidUsername, .invalidUsername)
         default:

@@ -74,7 +74,7 @@ struct ScriptedProperties {
                 "a reset interrupted while polling resumes without submitting again", plain,
                 [
                     S(action: .resetPassword(username: TenantPlan.ada)), current(.submitCode(.correct)),
-                    current(.submitPassword(.fresh), mode: .fault(.network, at: 3)),
+                    current(.submitPassword(.fresh), mode: .cancel(at: 3)),
                     current(.submitPassword(.fresh), mode: .cancel(at: 2)),
                     current(.submitPassword(.fresh)), current(.signInAfter),
                     signIn(TenantPlan.ada, .previous), signIn(TenantPlan.ada, .correct),

@@ -5,7 +5,6 @@ import Foundation
 /// each time.
 enum SequenceShrinker {
     static func signature(_ failure: SequenceFailure, in scenario: PropertyScenario) -> String {
-        if let bug = KnownBug.explaining(failure, in: scenario) { return bug.rawValue }
         let first = failure.problems.first ?? ""
         return String(first.prefix { $0 != ":" && $0 != "," }.prefix(40))
     }

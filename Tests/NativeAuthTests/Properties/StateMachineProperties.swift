@@ -33,15 +33,12 @@ struct PropertyRunReport: Sendable {
     var sequences = 0
     var steps = 0
     var failures: [SequenceFailure] = []
-    /// Failures explained by a known SDK bug, by bug.
-    var known: [KnownBug: [UInt64]] = [:]
     var outcomes: [String: Int] = [:]
 
     mutating func merge(_ other: PropertyRunReport) {
         sequences += other.sequences
         steps += other.steps
         failures += other.failures
-        known.merge(other.known) { $0 + $1 }
         outcomes.merge(other.outcomes) { $0 + $1 }
     }
 }
@@ -92,11 +89,7 @@ enum PropertyRun {
             report.outcomes[key, default: 0] += 1
         }
         guard let failure = await SequenceRunner(scenario).run() else { return }
-        if let bug = KnownBug.explaining(failure, in: scenario) {
-            report.known[bug, default: []].append(seed)
-        } else {
-            report.failures.append(failure)
-        }
+        report.failures.append(failure)
     }
 }
 
@@ -115,22 +108,15 @@ struct StateMachineProperties {
         let started = ContinuousClock.now
         let report = await PropertyRun.run(configuration.seeds)
         let elapsed = ContinuousClock.now - started
-        let knownCount = report.known.values.reduce(0) { $0 + $1.count }
         let time = elapsed.formatted(.units(allowed: [.seconds, .milliseconds]))
         print(
             "[Properties] \(report.sequences) sequences, \(report.steps) steps in \(time); "
-                + "\(report.failures.count) failing, \(knownCount) stopped by known SDK bugs")
+                + "\(report.failures.count) failing")
         if configuration.seeds.count == 1, let seed = configuration.seeds.first {
             await Self.explain(seed)
         }
-        for (bug, seeds) in report.known.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            print(
-                "[Properties] known SDK bug \(bug.rawValue): \(seeds.count) sequence(s), e.g. seeds \(seeds.sorted().prefix(5))"
-            )
-        }
         if ProcessInfo.processInfo.environment["NATIVEAUTH_PROPERTY_LIST"] != nil {
             for failure in report.failures { print("[Properties] \(failure.summary)") }
-            for (bug, seeds) in report.known { print("[Properties] known \(bug.rawValue): \(seeds.sorted())") }
             for (key, count) in report.outcomes.sorted(by: { $0.key < $1.key }) {
                 print("[Properties]   \(count)\t\(key)")
             }
@@ -151,9 +137,6 @@ struct StateMachineProperties {
         let scenario = SequenceGenerator.scenario(seed: seed)
         print("[Properties] " + scenario.transcript)
         guard let failure = await SequenceRunner(scenario).run() else { return }
-        if let bug = KnownBug.explaining(failure, in: scenario) {
-            print("[Properties] stopped by the known SDK bug \(bug.rawValue):")
-        }
         print("[Properties] " + (await withSmallestForm(failure)))
     }
 

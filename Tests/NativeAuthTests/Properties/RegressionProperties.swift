@@ -3,20 +3,18 @@ import NativeAuth
 import NativeAuthEmulator
 import Testing
 
-/// The SDK bugs the property run found, each as the smallest sequences that show it. They are
-/// known issues: the suite stays green while they last, and these tests fail (with "known issue
-/// was not recorded") once a bug is fixed, so the mark can be removed.
-@Suite("State-machine properties: SDK bugs found")
-struct KnownBugProperties {
+/// The SDK bugs the property run found, each replayed by the smallest sequences that showed it.
+@Suite("State-machine properties: regressions of bugs found")
+struct RegressionProperties {
     typealias S = ScriptedProperties
 
-    // MARK: - failureAfterServerMovedLeavesStateUsable
+    // MARK: - A failure after the server moved the flow spends the state
 
     /// Each sequence ends with an action whose first request moves the server's flow forward and
-    /// whose later request fails transiently, then retries the action. The model expects the
-    /// state to be spent (its continuation token was consumed by the server) and the retry to be
-    /// refused with `isStateAlreadyUsed`. The SDK reports `isStateStillUsable == true`, and the
-    /// retry goes to the server with the consumed token and fails with `isFlowExpired`.
+    /// whose later request fails transiently, then retries the action. The state must be spent
+    /// (the server consumed its continuation token) and the retry refused with
+    /// `isStateAlreadyUsed`, sending nothing. (The bug: the state said it was still usable, and
+    /// the retry sent the consumed token and failed with `isFlowExpired`.)
     static let lateFailures: [(String, TenantPlan, [FlowStep])] = {
         var plain = TenantPlan()
         plain.resetPolls = 0
@@ -24,16 +22,16 @@ struct KnownBugProperties {
         oobOnly.challengeTypes = [.oob]
         return [
             (
-                "sign-in password, 500 on the MFA introspect", plain,
+                "sign-in password, an HTML page on the MFA introspect", plain,
                 [
-                    S.signIn(TenantPlan.alan), S.current(.submitPassword(.correct), mode: .fault(.server500, at: 2)),
+                    S.signIn(TenantPlan.alan), S.current(.submitPassword(.correct), mode: .fault(.html, at: 2)),
                     S.on(0, .submitPassword(.correct)),
                 ]
             ),
             (
-                "sign-in code, network failure on the MFA introspect", oobOnly,
+                "sign-in code, an unknown 400 on the MFA introspect", oobOnly,
                 [
-                    S.signIn(TenantPlan.alan), S.current(.submitCode(.correct), mode: .fault(.network, at: 2)),
+                    S.signIn(TenantPlan.alan), S.current(.submitCode(.correct), mode: .fault(.unknown400, at: 2)),
                     S.on(0, .submitCode(.correct)),
                 ]
             ),
@@ -78,58 +76,49 @@ struct KnownBugProperties {
     }()
 
     @Test(arguments: lateFailures.indices)
-    func lateTransientFailureLeavesAStateWithAConsumedToken(_ index: Int) async {
+    func lateTransientFailureSpendsTheState(_ index: Int) async {
         let (name, plan, steps) = Self.lateFailures[index]
-        await withKnownIssue("bug: a failure after the server moved the flow leaves the state claiming to be usable") {
-            let scenario = PropertyScenario(seed: 11, plan: plan, steps: steps)
-            #expect(scenario.steps.count == steps.count)
-            let failure = await SequenceRunner(scenario).run()
-            #expect(failure == nil, "\(name):\n\(failure?.description ?? "")")
-            if let failure {
-                #expect(KnownBug.explaining(failure, in: scenario) == .failureAfterServerMovedLeavesStateUsable)
-            }
-        }
+        let scenario = PropertyScenario(seed: 11, plan: plan, steps: steps)
+        #expect(scenario.steps.count == steps.count)
+        let failure = await SequenceRunner(scenario).run()
+        #expect(failure == nil, "\(name):\n\(failure?.description ?? "")")
     }
 
-    /// The consequence, shown directly: the state says it is usable, and the retry the app is
-    /// invited to make fails with "flow expired" after sending the consumed token.
-    @Test func retryAfterALateFailureFailsWithFlowExpired() async throws {
+    /// Shown directly: after a late failure the state says it is spent, and a retry sends nothing.
+    @Test func aLateFailureSpendsTheStateAndARetrySendsNothing() async throws {
         let scenario = PropertyScenario(seed: 12, plan: TenantPlan(), steps: [])
         let runner = SequenceRunner(scenario)
         guard
             case .passwordRequired(let state) = try await runner.client.signIn(
                 SignInParameters(username: TenantPlan.alan))
         else { throw PropertyTestFailure("expected the password step") }
-        runner.tenant.force(.error("server_error", status: 500), on: .introspect)
+        runner.tenant.force(
+            .raw(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html>maintenance</html>".utf8)),
+            on: .introspect)
         let first: PasswordRequiredError
         do {
             _ = try await state.submitPassword(TenantPlan.password)
-            throw PropertyTestFailure("the forced 500 must fail the action")
+            throw PropertyTestFailure("the forced HTML page must fail the action")
         } catch let error as PasswordRequiredError {
             first = error
         }
         #expect(first.isUnexpectedResponse)
-        withKnownIssue("bug: the state claims to be usable although the server consumed its token") {
-            #expect(!first.isStateStillUsable)
-        }
-        guard first.isStateStillUsable else { return }
+        #expect(!first.isStateStillUsable)
         let requests = runner.tenant.receivedRequests.count
         do {
             _ = try await state.submitPassword(TenantPlan.password)
-        } catch {
-            withKnownIssue("bug: the retry sends the consumed continuation token and the flow has expired") {
-                #expect(!error.isFlowExpired)
-            }
-            #expect(runner.tenant.receivedRequests.count == requests + 1)
+            throw PropertyTestFailure("a spent state must refuse")
+        } catch let error as PasswordRequiredError {
+            #expect(error.isStateAlreadyUsed)
         }
+        #expect(runner.tenant.receivedRequests.count == requests)
     }
 
-    // MARK: - userErrorNotAnswerable
+    // MARK: - user_not_found and user_already_exists are answered on every step
 
     /// Each sequence ends with a step the server answers with `user_not_found` or
-    /// `user_already_exists`. The model expects the error to say so; the step's error type has no
-    /// such question, so the error answers none (and where its kind is "general" it claims the
-    /// state is still usable, though every retry gets the same answer).
+    /// `user_already_exists`: the error must say so and the state must be spent. (The bug: these
+    /// step's error types had no such question and some claimed the state was still usable.)
     static let unanswerable: [(String, TenantPlan, [FlowStep])] = {
         let plain = TenantPlan()
         return [
@@ -171,15 +160,12 @@ struct KnownBugProperties {
     }()
 
     @Test(arguments: unanswerable.indices)
-    func userErrorsAnswerNoQuestion(_ index: Int) async {
+    func userErrorsAreAnswered(_ index: Int) async {
         let (name, plan, steps) = Self.unanswerable[index]
-        await withKnownIssue("bug: user_not_found / user_already_exists cannot be asked on this error type") {
-            let scenario = PropertyScenario(seed: 13, plan: plan, steps: steps)
-            #expect(scenario.steps.count == steps.count)
-            let failure = await SequenceRunner(scenario).run()
-            #expect(failure == nil, "\(name):\n\(failure?.description ?? "")")
-            if let failure { #expect(KnownBug.explaining(failure, in: scenario) == .userErrorNotAnswerable) }
-        }
+        let scenario = PropertyScenario(seed: 13, plan: plan, steps: steps)
+        #expect(scenario.steps.count == steps.count)
+        let failure = await SequenceRunner(scenario).run()
+        #expect(failure == nil, "\(name):\n\(failure?.description ?? "")")
     }
 }
 
