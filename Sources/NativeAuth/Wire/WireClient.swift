@@ -105,19 +105,14 @@ struct WireClient: Sendable {
             answer.retryAfterHeader = response.header("Retry-After")
             return .unexpected(answer)
         }
-        let object: WireObject?
-        if response.body.isEmpty {
-            object = nil
-        } else if case .object(let members)? = try? JSONValue.parse(response.body) {
-            object = WireObject(members)
-        } else {
-            object = nil
-        }
+        let parsed = response.body.isEmpty ? nil : try? JSONValue.parse(response.body)
+        let object = parsed?.objectValue.map(WireObject.init)
+        // What is wrong with a body that is not a JSON object, whatever the status.
+        let shapeProblem: UnexpectedAnswer.Problem =
+            response.body.isEmpty ? .emptyBody : parsed == nil ? .notJSON : .notAnObject
         switch status {
         case 200...299:
-            guard let object else {
-                throw unexpected(response.body.isEmpty ? .emptyBody : (isJSON(response.body) ? .notAnObject : .notJSON))
-            }
+            guard let object else { throw unexpected(shapeProblem) }
             if object.string("challenge_type")?.lowercased() == "redirect" {
                 throw .redirect(reason: object.string("redirect_reason"))
             }
@@ -125,8 +120,9 @@ struct WireClient: Sendable {
         case 429:
             throw unexpected(.status)
         case 400...499:
-            guard let object, let error = ServerError(status: status, object: object) else {
-                throw unexpected(response.body.isEmpty ? .emptyBody : (object == nil ? .notJSON : .missingField("error")))
+            guard let object else { throw unexpected(shapeProblem) }
+            guard let error = ServerError(status: status, object: object) else {
+                throw unexpected(.missingField("error"))
             }
             throw .server(error)
         default:
@@ -134,8 +130,6 @@ struct WireClient: Sendable {
             throw unexpected(.status)
         }
     }
-
-    private static func isJSON(_ body: Data) -> Bool { (try? JSONValue.parse(body)) != nil }
 
     static func describe(_ error: any Error) -> String {
         if let urlError = error as? URLError { return "URLError \(urlError.code.rawValue)" }

@@ -3,15 +3,21 @@ import Foundation
 /// A JSON object from a server answer, read leniently.
 ///
 /// Keys are matched after trimming white space (a published sample has `"challenge_target_label "`),
-/// and numbers are accepted as JSON numbers or numeric strings.
+/// and numbers are accepted as JSON numbers or numeric strings. An exact key wins over padded ones;
+/// among padded variants of one key the one whose raw key sorts first wins, so that the same body
+/// always reads the same (a dictionary's order changes from run to run).
 struct WireObject: Sendable, Equatable {
     let members: [String: JSONValue]
 
     init(_ members: [String: JSONValue]) {
         var trimmed: [String: JSONValue] = [:]
+        var padded: [(name: String, key: String, value: JSONValue)] = []
         for (key, value) in members {
             let name = key.trimmingCharacters(in: .whitespacesAndNewlines)
-            if key == name || trimmed[name] == nil { trimmed[name] = value }
+            if key == name { trimmed[key] = value } else { padded.append((name, key, value)) }
+        }
+        for entry in padded.sorted(by: { $0.key < $1.key }) where trimmed[entry.name] == nil {
+            trimmed[entry.name] = entry.value
         }
         self.members = trimmed
     }
