@@ -335,12 +335,13 @@ actor AccountManager {
 
     static func identifier(clientInfo: String?, claims: Claims, username: String) -> String {
         if let clientInfo, let data = Base64URL.decode(clientInfo), let info = try? JSONValue.parse(data),
-            let uid = info["uid"]?.stringValue, let utid = info["utid"]?.stringValue
+            let uid = info["uid"]?.stringValue, let utid = info["utid"]?.stringValue, !uid.isEmpty, !utid.isEmpty
         {
             return "\(uid).\(utid)"
         }
-        if let oid = claims.objectId { return claims.tenantId.map { "\(oid).\($0)" } ?? oid }
-        return claims.subject ?? username.lowercased()
+        func nonEmpty(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
+        if let oid = nonEmpty(claims.objectId) { return nonEmpty(claims.tenantId).map { "\(oid).\($0)" } ?? oid }
+        return nonEmpty(claims.subject) ?? username.lowercased()
     }
 
     private static let encoder: JSONEncoder = {

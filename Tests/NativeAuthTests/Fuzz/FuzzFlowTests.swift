@@ -683,15 +683,29 @@ struct FlowWalk {
                 checkError(error, after: response, name)
             }
             if let core = action.state?.core, phaseBefore == .ready {
-                let expected: StateCore.Phase = kind.leavesStateUsable ? .ready : .spent
+                // Once an answer consumed the state's token (a 2xx, or an error that moves the flow
+                // on), a failure spends the state, except where the flow says the state holds a
+                // fresh token again (a reset's wait); the error must then say so too.
+                let consumed = served.contains { Self.consumesToken($0.answer) }
+                let expected: StateCore.Phase =
+                    consumed
+                    ? (error.isStateStillUsable ? .ready : .spent) : (kind.leavesStateUsable ? .ready : .spent)
                 problems.check(
                     core.phase == expected, "\(name): after \(kind) the state is \(core.phase), expected \(expected)")
                 problems.check(
                     error.isStateStillUsable == (expected == .ready), "\(name): isStateStillUsable disagrees")
+                if consumed, error.isStateStillUsable {
+                    problems.check(
+                        served.contains { $0.endpoint == .resetPasswordSubmit || $0.endpoint == .resetPasswordPollCompletion },
+                        "\(name): usable after its token was consumed, outside a reset's wait")
+                }
             }
         } else {
             for text in outcome.rendered { checkSecrets(text, "\(name): the result's rendering") }
-            for answer in served {
+            for (index, answer) in served.enumerated() {
+                // An answer the SDK retried (the same endpoint asked again at once) is not the one
+                // the result stands on.
+                if index + 1 < served.count, served[index + 1].endpoint == answer.endpoint { continue }
                 guard case .response(let response) = answer.answer else {
                     problems.add("\(name): succeeded after a transport failure")
                     continue
@@ -760,6 +774,21 @@ struct FlowWalk {
     mutating func checkSecrets(_ text: String, _ what: String) {
         let leaked = Markers.find(in: text).filter { !echoable.contains($0) }
         problems.check(leaked.isEmpty, "\(what) shows \(leaked.sorted())")
+    }
+
+    /// Whether an answer consumed the continuation token it was sent with: a 2xx API answer, or an error
+    /// that moves the flow on (a second factor, registration, a password or attributes next).
+    static func consumesToken(_ answer: FuzzAnswer) -> Bool {
+        guard case .response(let response) = answer else { return false }
+        // Only an answer from the API counts: a 2xx that is not a JSON object (a proxy's page)
+        // never reached it.
+        if (200...299).contains(response.statusCode) { return FuzzExpectation(response) == .success }
+        guard (400...499).contains(response.statusCode), response.statusCode != 429,
+            let members = (try? JSONValue.parse(response.body))?.objectValue
+        else { return false }
+        let object = WireObject(members)
+        guard let error = ServerError(status: response.statusCode, object: object) else { return false }
+        return error.movesFlow
     }
 
     static func sameCase(_ lhs: ErrorKind, _ rhs: ErrorKind) -> Bool {

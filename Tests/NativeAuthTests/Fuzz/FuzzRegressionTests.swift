@@ -12,7 +12,8 @@ struct FuzzRegressionTests {
     // "not an object" for the same bodies.
     @Test(arguments: ["null", "[{\"continuation_token\":\"CT-SECRET-1\"}]", "42", "\"error\""])
     func errorStatusWithJSONThatIsNotAnObject(body: String) {
-        for status in [400, 401, 404, 429, 499, 200, 204] {
+        // (429 is always a status problem: the retry policy reads it whatever the body.)
+        for status in [400, 401, 404, 499, 200, 204] {
             let response = HTTPResponse(
                 statusCode: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
             let failure = #expect(throws: WireFailure.self) { _ = try WireClient.classify(response) }

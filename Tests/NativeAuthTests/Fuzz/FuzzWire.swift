@@ -625,6 +625,9 @@ enum FuzzExpectation: Equatable {
         let parsed = response.body.isEmpty ? nil : try? JSONValue.parse(response.body)
         let members = parsed?.objectValue
         switch status {
+        case 429:
+            // Too many requests: never an API error, whatever the body (the retry policy reads it).
+            self = .unexpected(status: status, problem: .status)
         case 200...299:
             guard let members else {
                 self = .unexpected(
