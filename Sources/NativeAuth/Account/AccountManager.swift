@@ -53,13 +53,21 @@ actor AccountManager {
         // A sign-in may have finished while the store was being read.
         if loaded { return record }
         loaded = true
-        if let stored, !pendingRemovals.contains(stored.identifier) { record = stored }
+        if case .record(let stored) = stored, !pendingRemovals.contains(stored.identifier) { record = stored }
         return record
+    }
+
+    /// What the store holds for this client.
+    private enum StoredAccount {
+        case absent
+        /// Damaged, or written in a newer format: reported, and read as no account.
+        case unusable
+        case record(AccountRecord)
     }
 
     /// Reads and decodes the store's copy. A damaged or newer-format entry is reported and read as
     /// no account (it stays in the store until a sign-in replaces it); an unreadable store throws.
-    private func readStore() async throws(CredentialStoreError) -> AccountRecord? {
+    private func readStore() async throws(CredentialStoreError) -> StoredAccount {
         let data: Data?
         do {
             data = try await store.data(forKey: storeKey)
@@ -68,22 +76,22 @@ actor AccountManager {
             // read, so it is reported and read as no account, and stays until a sign-in replaces it.
             if error is CredentialStoreDamagedError || error is CredentialStoreVersionError {
                 log(.error, "stored account cannot be read; ignored", ["error": "\(error)"])
-                return nil
+                return .unusable
             }
             log(.error, "credential store unreadable", ["error": String(describing: type(of: error))])
             throw CredentialStoreError(error, isReadFailure: true)
         }
-        guard let data else { return nil }
+        guard let data else { return .absent }
         do {
             let decoded = try Self.decoder.decode(AccountRecord.self, from: data)
             guard decoded.version <= AccountRecord.currentVersion else {
                 log(.error, "stored account has a newer format; ignored", ["version": "\(decoded.version)"])
-                return nil
+                return .unusable
             }
-            return decoded
+            return .record(decoded)
         } catch {
             log(.error, "stored account is damaged; ignored", ["bytes": "\(data.count)"])
-            return nil
+            return .unusable
         }
     }
 
@@ -297,14 +305,38 @@ actor AccountManager {
         }
     }
 
-    /// Takes the store's copy of this account when its refresh token differs from ours (another
-    /// client rotated it). Keeps our cached access tokens the store does not have.
+    /// Follows what another client (or process) did to the store: when the account was signed out
+    /// or another user signed in there, this client follows instead of writing the old account
+    /// back; when the refresh token was rotated there, the store's copy is taken, keeping our
+    /// cached access tokens the store does not have.
     private func adoptNewerStoredRecord(generation: Int) async {
+        // An unreadable store tells nothing; ours stays (and a failed write of ours is retried).
         guard !needsSave, let stored = try? await readStore() else { return }
-        guard generation == self.generation, let current = record, stored.identifier == current.identifier,
-            stored.refreshToken != current.refreshToken
-        else { return }
-        var merged = stored
+        guard generation == self.generation, let current = record else { return }
+        let storedRecord: AccountRecord
+        switch stored {
+        case .unusable:
+            // Our copy heals the damaged one.
+            await save(current)
+            return
+        case .absent:
+            record = nil
+            self.generation += 1
+            log(.info, "signed out by another client on the same store")
+            events.publish(.signedOut(current.account, reason: .requested))
+            return
+        case .record(let record):
+            storedRecord = record
+        }
+        guard storedRecord.identifier == current.identifier else {
+            record = storedRecord
+            self.generation += 1
+            log(.info, "replaced by a sign-in from another client on the same store")
+            events.publish(.signedOut(current.account, reason: .requested))
+            return
+        }
+        guard storedRecord.refreshToken != current.refreshToken else { return }
+        var merged = storedRecord
         merged.accessTokens.merge(current.accessTokens) { storedToken, ours in
             storedToken.expiresOn >= ours.expiresOn ? storedToken : ours
         }

@@ -15,6 +15,8 @@ public struct NativeAuthErrorDetails: Sendable {
     /// The server had already moved past the state's continuation token when the action failed,
     /// so the state is spent whatever the failure.
     var stateConsumed = false
+    /// The action failed while waiting for a submitted password reset, which goes on on the server.
+    var resetPending = false
 
     /// The flow's correlation id: the `client-request-id` sent with every request of the flow.
     public let correlationId: UUID

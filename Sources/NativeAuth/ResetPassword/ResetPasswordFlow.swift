@@ -83,7 +83,9 @@ enum ResetPasswordFlow {
             do {
                 try await flow.client.configuration.clock.sleep(seconds: Double(interval))
             } catch {
-                throw Failure(.cancelled, correlationId: flow.correlationId, note: waitNote)
+                var details = NativeAuthErrorDetails(.cancelled, correlationId: flow.correlationId, note: waitNote)
+                details.resetPending = true
+                throw Failure(details: details)
             }
             let poll: PollAnswer
             do {
@@ -92,8 +94,14 @@ enum ResetPasswordFlow {
                 ) { reply throws(WireFailure) in try PollAnswer(reply.object) }
             } catch {
                 // The server answered: the job is over (a refused password may be submitted again).
-                if error.details.server != nil { pendingInterval.withLock { $0 = nil } }
-                throw error
+                if error.details.server != nil {
+                    pendingInterval.withLock { $0 = nil }
+                    throw error
+                }
+                // No usable answer: the reset goes on on the server and the next call keeps waiting.
+                var details = error.details
+                details.resetPending = true
+                throw Failure(details: details)
             }
             if let next = poll.continuationToken { pollToken = next }
             core.update(token: pollToken)

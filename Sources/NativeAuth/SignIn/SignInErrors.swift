@@ -67,10 +67,9 @@ public struct PasswordRequiredError: DetailedError {
     /// was interrupted by a cancellation or a network failure). Calling
     /// ``ResetPasswordRequiredState/submitPassword(_:)`` again keeps waiting for that reset; the
     /// password passed then is not sent.
-    public var isPasswordResetPending: Bool { kind == .passwordResetPending || (kind == .cancelled && isResetWait) }
-
-    /// Set on errors raised while waiting for a submitted reset.
-    var isResetWait: Bool { details.note == ResetPasswordFlow.waitNote }
+    public var isPasswordResetPending: Bool {
+        (kind == .passwordResetPending || details.resetPending) && isStateStillUsable
+    }
 
     static func classify(_ error: ServerError) -> ErrorKind? {
         if let violation = error.passwordPolicyViolation { return .invalidPassword(violation) }

@@ -78,6 +78,8 @@ extension VerifyCodeError {
 extension PasswordRequiredError {
     /// Sign-up: a user with this username was created meanwhile (`user_already_exists`).
     public var isUserAlreadyExists: Bool { kind == .userAlreadyExists }
+    /// Sign-up: an attribute must be verified first (`verification_required`).
+    public var isVerificationRequired: Bool { kind == .verificationRequired }
 }
 
 extension AttributesRequiredError {

@@ -15,6 +15,7 @@ public struct CredentialStoreDamagedError: Error, LocalizedError, CustomStringCo
         case checksumMismatch
         case notARegularFile
         case tooLarge
+        case other(String)
     }
 
     let code: Code
@@ -27,6 +28,14 @@ public struct CredentialStoreDamagedError: Error, LocalizedError, CustomStringCo
         self.code = code
     }
 
+    /// Creates the error for a store of your own whose item under `key` can never be read; the
+    /// SDK then reads it as "no account" (and reports it) instead of "store unavailable".
+    ///
+    /// - Parameter reason: what is wrong, in plain language, without the item's contents.
+    public init(key: String, reason: String) {
+        self.init(key: key, code: .other(reason))
+    }
+
     /// What is wrong with the item, in plain language.
     public var reason: String {
         switch code {
@@ -36,6 +45,7 @@ public struct CredentialStoreDamagedError: Error, LocalizedError, CustomStringCo
         case .checksumMismatch: "its checksum does not match its contents"
         case .notARegularFile: "it is not a regular file"
         case .tooLarge: "it is larger than any credential file"
+        case .other(let reason): reason
         }
     }
 
@@ -71,7 +81,8 @@ public struct CredentialStoreVersionError: Error, LocalizedError, CustomStringCo
     /// The highest format version this SDK reads.
     public let supportedVersion: Int
 
-    init(key: String, version: Int, supportedVersion: Int) {
+    /// Creates the error for a store of your own whose item under `key` was written in a newer format.
+    public init(key: String, version: Int, supportedVersion: Int) {
         self.key = key
         self.version = version
         self.supportedVersion = supportedVersion

@@ -102,4 +102,59 @@ struct RestartTests {
         #expect(try await client().currentAccount()?.account.username == "ada@example.com")
         #expect(try await client().currentAccount()?.getAccessToken(forceRefresh: true).accessToken.isEmpty == false)
     }
+
+    @Test func aClientFollowsASignOutOrANewSignInByAnotherClientOnTheSameStore() async throws {
+        let a = client()
+        let b = client()
+        guard case .completed(let accountA) = try await a.signIn(
+            SignInParameters(username: "ada@example.com", password: EmulatorHarness.password))
+        else { throw TestFailure("expected completed") }
+        let accountB = try #require(try await b.currentAccount())
+        await accountA.signOut()
+        // B's refresh finds the account gone and does not write it back.
+        do {
+            _ = try await accountB.getAccessToken(forceRefresh: true)
+            Issue.record("expected no account")
+        } catch {
+            #expect(error.isNoAccount)
+        }
+        #expect(try await client().currentAccount() == nil)
+        #expect(try await b.currentAccount() == nil)
+
+        // Another user signs in on one client: the other follows on its next refresh and never
+        // writes its old account back.
+        harness.tenant.addUser(EmulatedUser(username: "bob@example.com", password: EmulatorHarness.password))
+        let c1 = client()
+        let c2 = client()
+        guard case .completed = try await c1.signIn(
+            SignInParameters(username: "ada@example.com", password: EmulatorHarness.password))
+        else { throw TestFailure("expected completed") }
+        let adaOnC2 = try #require(try await c2.currentAccount())
+        guard case .completed = try await c1.signIn(
+            SignInParameters(username: "bob@example.com", password: EmulatorHarness.password))
+        else { throw TestFailure("expected completed") }
+        do {
+            _ = try await adaOnC2.getAccessToken(forceRefresh: true)
+            Issue.record("expected no account")
+        } catch {
+            #expect(error.isNoAccount)
+        }
+        #expect(try await c2.currentAccount()?.account.username == "bob@example.com")
+        #expect(try await client().currentAccount()?.account.username == "bob@example.com")
+    }
+
+    @Test func aCustomStoreCanReportADamagedItem() async throws {
+        struct DamagedStore: CredentialStore {
+            func data(forKey key: String) async throws -> Data? {
+                throw CredentialStoreDamagedError(key: key, reason: "the item failed its integrity check")
+            }
+            func setData(_ data: Data, forKey key: String) async throws {}
+            func removeData(forKey key: String) async throws {}
+        }
+        let client = NativeAuthClient(
+            configuration: try NativeAuthConfiguration(clientId: "c", authority: harness.tenant.authority),
+            transport: harness.tenant, credentialStore: DamagedStore())
+        #expect(try await client.currentAccount() == nil)
+        #expect(CredentialStoreDamagedError(key: "k", reason: "why").description.contains("why"))
+    }
 }

@@ -148,8 +148,11 @@ extension FlowErrorCategory {
         case let error as PasswordRequiredError:
             ask(error.isInvalidPassword, .invalidPassword(error.passwordPolicyViolation))
             ask(error.isPasswordResetFailed, .passwordResetFailed)
-            // A cancelled wait also says the reset goes on; the cancellation is the category.
-            ask(error.isPasswordResetPending && !error.isCancelled, .passwordResetPending)
+            // An interrupted wait (cancelled, no answer, an unusable answer) also says the reset
+            // goes on; the interruption is the category.
+            ask(
+                error.isPasswordResetPending && !error.isCancelled && !error.isNetworkError
+                    && !error.isUnexpectedResponse, .passwordResetPending)
             ask(error.isUserAlreadyExists, .userAlreadyExists)
         case let error as SignUpStartError:
             ask(error.isUserAlreadyExists, .userAlreadyExists)

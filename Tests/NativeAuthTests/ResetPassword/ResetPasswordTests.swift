@@ -115,6 +115,25 @@ struct ResetPasswordEmulatorTests {
         _ = try await submit(Self.newPassword, on: state)
     }
 
+    @Test func aWaitInterruptedByTheNetworkIsPendingAndResumes() async throws {
+        let state = try await requiredState()
+        // Twice, so the SDK's one retry of the poll also fails.
+        harness.tenant.force(.networkFailure, on: .resetPollCompletion, times: 2)
+        do {
+            _ = try await submit(Self.newPassword, on: state)
+            Issue.record("expected a network error")
+        } catch {
+            #expect(error.isNetworkError)
+            #expect(error.isPasswordResetPending)
+            #expect(error.isStateStillUsable)
+        }
+        let submits = harness.tenant.receivedRequests.filter { $0.url.path.hasSuffix("submit") }.count
+        _ = try await submit("any-other-password", on: state)
+        // The wait resumed: the password was not submitted again.
+        #expect(harness.tenant.receivedRequests.filter { $0.url.path.hasSuffix("submit") }.count == submits)
+        #expect(harness.tenant.user(named: "ada@example.com")?.password == Self.newPassword)
+    }
+
     @Test func startErrors() async throws {
         do {
             _ = try await harness.client.resetPassword(ResetPasswordParameters(username: "nobody@example.com"))
