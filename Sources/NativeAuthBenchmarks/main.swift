@@ -51,14 +51,17 @@ func nanoseconds(_ duration: Duration) -> Double {
 
 enum BenchmarkFailure: Error { case setup(String) }
 
-func signedInAccount(store: any CredentialStore, tokens: Int) async throws -> (NativeAuthClient, UserAccountResult, [[String]]) {
+func signedInAccount(store: any CredentialStore, tokens: Int) async throws -> (
+    NativeAuthClient, UserAccountResult, [[String]]
+) {
     let tenant = EmulatedTenant(random: SeededRandomSource(seed: 7))
     tenant.addUser(EmulatedUser(username: "bench@example.com", password: "Bench-Passw0rd!"))
     tenant.configure { $0.revokeRotatedRefreshTokens = false }
     let configuration = try NativeAuthConfiguration(clientId: tenant.clientId, authority: tenant.authority)
     let client = NativeAuthClient(configuration: configuration, transport: tenant, credentialStore: store)
-    guard case .completed(let account) = try await client.signIn(
-        SignInParameters(username: "bench@example.com", password: "Bench-Passw0rd!"))
+    guard
+        case .completed(let account) = try await client.signIn(
+            SignInParameters(username: "bench@example.com", password: "Bench-Passw0rd!"))
     else { throw BenchmarkFailure.setup("sign-in") }
     let scopeSets = (0..<tokens).map { ["api://resource-\($0)/read"] }
     for scopes in scopeSets { _ = try await account.getAccessToken(scopes: scopes) }
@@ -69,7 +72,9 @@ func measure(_ account: UserAccountResult, scopeSets: [[String]], iterations: In
     let clock = ContinuousClock()
     var generator = SystemRandomNumberGenerator()
     // Warm up.
-    for index in 0..<min(iterations, 1000) { _ = try await account.getAccessToken(scopes: scopeSets[index % scopeSets.count]) }
+    for index in 0..<min(iterations, 1000) {
+        _ = try await account.getAccessToken(scopes: scopeSets[index % scopeSets.count])
+    }
     var samples: [Double] = []
     samples.reserveCapacity(iterations)
     for _ in 0..<iterations {
@@ -85,21 +90,27 @@ let options = Options(Array(CommandLine.arguments.dropFirst()))
 print("swift-native-auth benchmarks: \(options.tokens) cached tokens, \(options.iterations) iterations")
 do {
     let (_, account, scopeSets) = try await signedInAccount(store: InMemoryCredentialStore(), tokens: options.tokens)
-    print(try await measure(account, scopeSets: scopeSets, iterations: options.iterations).line("cached getAccessToken, in-memory store"))
+    print(
+        try await measure(account, scopeSets: scopeSets, iterations: options.iterations).line(
+            "cached getAccessToken, in-memory store"))
 
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nativeauth-bench-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "nativeauth-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     let fileStore = FileCredentialStore(directory: directory)
     let (client, _, fileScopes) = try await signedInAccount(store: fileStore, tokens: options.tokens)
     // A new client on the same store: restore, then cached reads.
     let clock = ContinuousClock()
     let restoreStart = clock.now
-    let restoredClient = NativeAuthClient(configuration: client.configuration, transport: URLSessionTransport(), credentialStore: fileStore)
+    let restoredClient = NativeAuthClient(
+        configuration: client.configuration, transport: URLSessionTransport(), credentialStore: fileStore)
     guard let restored = try await restoredClient.currentAccount() else { throw BenchmarkFailure.setup("restore") }
     _ = try await restored.getAccessToken(scopes: fileScopes[0])
     let restoreTime = nanoseconds(clock.now - restoreStart)
     print(String(format: "restore from file store + first cached token: %.2f ms", restoreTime / 1e6))
-    print(try await measure(restored, scopeSets: fileScopes, iterations: options.iterations).line("cached getAccessToken, restored from file store"))
+    print(
+        try await measure(restored, scopeSets: fileScopes, iterations: options.iterations).line(
+            "cached getAccessToken, restored from file store"))
 } catch {
     print("benchmark failed: \(error)")
     exit(1)

@@ -45,7 +45,8 @@ struct DemoMain {
             return InMemoryCredentialStore()
         case .directory(let directory):
             let credentials = directory.appendingPathComponent("credentials", isDirectory: true)
-            Terminal.say("Credentials are kept in \(credentials.path) (a file store): quit and start again to stay signed in.")
+            Terminal.say(
+                "Credentials are kept in \(credentials.path) (a file store): quit and start again to stay signed in.")
             return FileCredentialStore(directory: credentials)
         }
     }

@@ -99,7 +99,8 @@ enum Options: Equatable {
             }
             return .emulator(scopes: scopes, storage: storage)
         case (let authority?, let clientId?):
-            return .tenant(authority: authority, clientId: clientId, resource: resource, scopes: scopes, storage: storage)
+            return .tenant(
+                authority: authority, clientId: clientId, resource: resource, scopes: scopes, storage: storage)
         case (nil, _):
             throw Invalid(reason: "--client-id needs --authority too.")
         case (_, nil):

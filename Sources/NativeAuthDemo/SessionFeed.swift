@@ -49,7 +49,9 @@ extension DemoApp {
             Terminal.say("")
             Terminal.say("👋 Welcome back, \(account.account.username)\(name): restored from the credential store.")
             if let token = try? await account.getAccessToken() {
-                Terminal.say("   Its access token is cached until \(Self.format(token.expiresOn)); a refresh follows after that.")
+                Terminal.say(
+                    "   Its access token is cached until \(Self.format(token.expiresOn)); a refresh follows after that."
+                )
             }
         } catch {
             Terminal.say("❌ The credential store could not be read: \(error.errorDescription ?? "unknown error").")
@@ -63,7 +65,8 @@ extension DemoApp {
             case .signedIn(let account):
                 Terminal.say("🔔 Session: \(account.username) signed in; credentials stored.")
             case .tokenRefreshed(let account, _, let expiresOn):
-                Terminal.say("🔔 Session: a new access token for \(account.username), valid until \(Self.format(expiresOn)).")
+                Terminal.say(
+                    "🔔 Session: a new access token for \(account.username), valid until \(Self.format(expiresOn)).")
             case .signedOut(let account, .requested):
                 Terminal.say("🔔 Session: \(account.username) signed out; credentials removed.")
             case .signedOut(let account, .sessionExpired):

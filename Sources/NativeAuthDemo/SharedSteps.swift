@@ -78,7 +78,7 @@ enum SharedSteps {
                 pending = false
                 do {
                     return try await submit(password)
-                } catch where error.isPasswordResetPending && !error.isCancelled {
+                } catch  where error.isPasswordResetPending && !error.isCancelled {
                     // The server is still resetting: keep waiting for that reset.
                     Terminal.say("⏳ The server is still changing the password; waiting a little longer…")
                     pending = true

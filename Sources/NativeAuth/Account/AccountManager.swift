@@ -157,7 +157,9 @@ actor AccountManager {
         } catch {
             removed = false
             pendingRemovals.insert(identifier)
-            log(.error, "credentials could not be removed from the store", ["error": String(describing: type(of: error))])
+            log(
+                .error, "credentials could not be removed from the store",
+                ["error": String(describing: type(of: error))])
         }
         if let signedOut {
             log(.info, "signed out", ["reason": "\(reason)"])
@@ -168,9 +170,9 @@ actor AccountManager {
 
     // MARK: Access tokens
 
-    func accessToken(for identifier: String, scopes: [String], forceRefresh: Bool) async throws(
-        RetrieveAccessTokenError
-    ) -> TokenResult {
+    func accessToken(for identifier: String, scopes: [String], forceRefresh: Bool)
+        async throws(RetrieveAccessTokenError) -> TokenResult
+    {
         let current: AccountRecord?
         do {
             current = try await self.current()
@@ -213,7 +215,8 @@ actor AccountManager {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 if Task.isCancelled {
-                    continuation.resume(returning: .failure(RetrieveAccessTokenError(.cancelled, correlationId: UUID())))
+                    continuation.resume(
+                        returning: .failure(RetrieveAccessTokenError(.cancelled, correlationId: UUID())))
                 } else {
                     waiters[refreshId, default: [:]][waiterId] = continuation
                 }
@@ -291,13 +294,15 @@ actor AccountManager {
         return .success(TokenResult(accessToken: cached.token, expiresOn: cached.expiresOn, scopes: cached.scopes))
     }
 
-    private func redeem(_ refreshToken: String, scopes: [String], correlationId: UUID) async throws(
-        RetrieveAccessTokenError
-    ) -> TokenAnswer {
+    private func redeem(_ refreshToken: String, scopes: [String], correlationId: UUID)
+        async throws(RetrieveAccessTokenError) -> TokenAnswer
+    {
         do {
             let reply = try await wire.send(
                 .tokenRefresh(refreshToken: Secret(refreshToken), scopes: scopes), correlationId: correlationId)
-            return try reply.decode { reply throws(WireFailure) in try TokenAnswer(reply.object, headers: reply.response) }
+            return try reply.decode { reply throws(WireFailure) in
+                try TokenAnswer(reply.object, headers: reply.response)
+            }
         } catch {
             throw RetrieveAccessTokenError(error, correlationId: correlationId) { server in
                 server.isError("invalid_grant") || server.isError("expired_token") ? .refreshTokenExpired : nil
@@ -362,7 +367,8 @@ actor AccountManager {
             lifetime = 0
         }
         let scopes = answer.scopes.isEmpty ? requested : answer.scopes
-        return .init(token: answer.accessToken.reveal, expiresOn: now.addingTimeInterval(max(0, lifetime)), scopes: scopes)
+        return .init(
+            token: answer.accessToken.reveal, expiresOn: now.addingTimeInterval(max(0, lifetime)), scopes: scopes)
     }
 
     static func identifier(clientInfo: String?, claims: Claims, username: String) -> String {

@@ -181,7 +181,8 @@ public struct NativeAuthConfigurationError: Error, LocalizedError, CustomStringC
         case .invalidHeaderName(let name): "The custom header name '\(name)' is invalid: it must start with 'x-'."
         case .reservedHeaderName(let name, let prefix):
             "The custom header name '\(name)' uses the prefix '\(prefix)', which is reserved for the SDK."
-        case .invalidHeaderValue(let name): "The value of the custom header '\(name)' holds a line break or control character."
+        case .invalidHeaderValue(let name):
+            "The value of the custom header '\(name)' holds a line break or control character."
         }
     }
 

@@ -36,7 +36,8 @@ enum ErrorKind: Sendable, Equatable {
             .stateBusy, .attributesInvalid, .invalidInput, .methodBlocked, .general,
             .storage, .invalidUsername, .passwordResetFailed, .passwordResetPending:
             true
-        case .browserRequired, .configuration, .flowExpired, .stateSpent, .missingDelegateMethod, .userNotFound, .userAlreadyExists,
+        case .browserRequired, .configuration, .flowExpired, .stateSpent, .missingDelegateMethod, .userNotFound,
+            .userAlreadyExists,
             .attributesRequired, .verificationRequired, .userHasNoPassword, .refreshTokenExpired, .noAccount:
             false
         }

@@ -75,7 +75,9 @@ public struct NativeAuthErrorDetails: Sendable {
         if let server {
             parts.append("error=\(server.error)")
             if let suberror = server.suberror { parts.append("suberror=\(suberror)") }
-            if !server.errorCodes.isEmpty { parts.append("codes=" + server.errorCodes.map(String.init).joined(separator: ",")) }
+            if !server.errorCodes.isEmpty {
+                parts.append("codes=" + server.errorCodes.map(String.init).joined(separator: ","))
+            }
             parts.append("status=\(server.status)")
         }
         if let underlyingError { parts.append("cause=" + WireClient.describe(underlyingError)) }

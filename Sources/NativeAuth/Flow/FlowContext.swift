@@ -87,7 +87,8 @@ final class StateCore: Sendable {
         let token = try claimed.get()
         moved.withLock { $0 = false }
         // Every answer that consumes a continuation token during the action marks it moved.
-        let result = await ActionProgress.$current.withValue(ActionProgress { [moved] in moved.withLock { $0 = true } }) {
+        let result = await ActionProgress.$current.withValue(ActionProgress { [moved] in moved.withLock { $0 = true } })
+        {
             await outcome { () async throws(E) -> T in try await body(token) }
         }
         switch result {

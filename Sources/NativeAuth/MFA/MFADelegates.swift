@@ -50,7 +50,8 @@ extension MFARequiredState {
         case .success(let state):
             let missing = DelegateDispatch.call {
                 delegate.onMFARequestChallengeVerificationRequired(
-                    newState: state, sentTo: state.sentTo, channelTargetType: state.channel, codeLength: state.codeLength)
+                    newState: state, sentTo: state.sentTo, channelTargetType: state.channel,
+                    codeLength: state.codeLength)
             }
             if let missing {
                 delegate.onMFARequestChallengeError(
@@ -62,7 +63,9 @@ extension MFARequiredState {
     /// Submits the code and reports the outcome to `delegate`, once, on the main actor.
     public func submitChallenge(challenge: String, delegate: any MFASubmitChallengeDelegate) {
         Task {
-            let result = await outcome { () async throws(MFASubmitChallengeError) in try await self.submitChallenge(challenge) }
+            let result = await outcome { () async throws(MFASubmitChallengeError) in
+                try await self.submitChallenge(challenge)
+            }
             await MainActor.run {
                 switch result {
                 case .failure(let error):

@@ -40,7 +40,9 @@ public final class MFARequiredState: Sendable, CustomStringConvertible {
     public func submitChallenge(_ code: String) async throws(MFASubmitChallengeError) -> SignInResult {
         try await core.run(MFASubmitChallengeError.self) { token throws(MFASubmitChallengeError) in
             let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !code.isEmpty else { throw core.flow.fail(.invalidCode, note: "The code is empty; nothing was sent.") }
+            guard !code.isEmpty else {
+                throw core.flow.fail(.invalidCode, note: "The code is empty; nothing was sent.")
+            }
             return try await SignInFlow.exchange(
                 .tokenWithMFACode(continuationToken: token, code: Secret(code), scopes: core.flow.scopes),
                 flow: core.flow, as: MFASubmitChallengeError.self, classify: MFASubmitChallengeError.classify)

@@ -30,9 +30,9 @@ public final class RegisterStrongAuthState: Sendable, CustomStringConvertible {
     ///   verified, the signed-in account.
     /// - Throws: ``RegisterStrongAuthChallengeError``; an invalid or blocked contact leaves this
     ///   state usable.
-    public func challengeAuthMethod(authMethod: AuthMethod, verificationContact: String) async throws(
-        RegisterStrongAuthChallengeError
-    ) -> RegisterStrongAuthChallengeResult {
+    public func challengeAuthMethod(authMethod: AuthMethod, verificationContact: String)
+        async throws(RegisterStrongAuthChallengeError) -> RegisterStrongAuthChallengeResult
+    {
         try await core.run(RegisterStrongAuthChallengeError.self) { token throws(RegisterStrongAuthChallengeError) in
             try await Self.challenge(
                 authMethod, contact: verificationContact, token: token, flow: core.flow, methods: authMethods)
@@ -67,7 +67,8 @@ public final class RegisterStrongAuthState: Sendable, CustomStringConvertible {
                 flow: flow, as: Failure.self, classify: Failure.classify)
             guard case .completed(let account) = result else {
                 throw Failure(
-                    .unexpected(.init(problem: .unknownValue(field: "error", value: "second factor after registration"))),
+                    .unexpected(
+                        .init(problem: .unknownValue(field: "error", value: "second factor after registration"))),
                     correlationId: flow.correlationId, classify: Failure.classify)
             }
             return .completed(account)
@@ -112,7 +113,9 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
         typealias Failure = RegisterStrongAuthSubmitChallengeError
         return try await core.run(Failure.self) { token throws(Failure) in
             let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !code.isEmpty else { throw core.flow.fail(.invalidCode, note: "The code is empty; nothing was sent.") }
+            guard !code.isEmpty else {
+                throw core.flow.fail(.invalidCode, note: "The code is empty; nothing was sent.")
+            }
             let continued = try await core.flow.request(
                 .registerContinueWithCode(continuationToken: token, code: Secret(code)), as: Failure.self,
                 classify: Failure.classify
@@ -128,9 +131,9 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
     /// Challenges a contact again (the same one to resend, or another).
     ///
     /// - Throws: ``RegisterStrongAuthChallengeError``.
-    public func challengeAuthMethod(authMethod: AuthMethod, verificationContact: String) async throws(
-        RegisterStrongAuthChallengeError
-    ) -> RegisterStrongAuthChallengeResult {
+    public func challengeAuthMethod(authMethod: AuthMethod, verificationContact: String)
+        async throws(RegisterStrongAuthChallengeError) -> RegisterStrongAuthChallengeResult
+    {
         try await core.run(RegisterStrongAuthChallengeError.self) { token throws(RegisterStrongAuthChallengeError) in
             try await RegisterStrongAuthState.challenge(
                 authMethod, contact: verificationContact, token: token, flow: core.flow, methods: authMethods)

@@ -50,7 +50,8 @@ extension ResetPasswordResendCodeDelegate {
     public func onResetPasswordResendCodeRequired(
         newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?
     ) {
-        DelegateDispatch.missingMethod("onResetPasswordResendCodeRequired(newState:sentTo:channelTargetType:codeLength:)")
+        DelegateDispatch.missingMethod(
+            "onResetPasswordResendCodeRequired(newState:sentTo:channelTargetType:codeLength:)")
     }
 }
 
@@ -161,7 +162,9 @@ extension ResetPasswordRequiredState {
     /// Submits the new password and reports the outcome to `delegate`, once, on the main actor.
     public func submitPassword(password: String, delegate: any ResetPasswordRequiredDelegate) {
         Task {
-            let result = await outcome { () async throws(PasswordRequiredError) in try await self.submitPassword(password) }
+            let result = await outcome { () async throws(PasswordRequiredError) in
+                try await self.submitPassword(password)
+            }
             await MainActor.run {
                 switch result {
                 case .failure(let error):

@@ -37,7 +37,9 @@ enum ResetPasswordFlow {
         typealias Failure = ResetPasswordStartError
         let username = parameters.username.trimmingCharacters(in: .whitespacesAndNewlines)
         let flow = client.flow(username: username, scopes: [], correlationId: parameters.correlationId)
-        guard !username.isEmpty else { throw flow.fail(.invalidUsername, note: "The username is empty; nothing was sent.") }
+        guard !username.isEmpty else {
+            throw flow.fail(.invalidUsername, note: "The username is empty; nothing was sent.")
+        }
         let started = try await flow.request(
             .resetPasswordStart(username: username), as: Failure.self, classify: Failure.classify
         ) { reply throws(WireFailure) in try ContinuationAnswer(reply.object) }
@@ -105,7 +107,8 @@ enum ResetPasswordFlow {
             }
             if let next = poll.continuationToken { pollToken = next }
             core.update(token: pollToken)
-            flow.client.log(.debug, "password reset polled", ["attempt": "\(attempt)"], correlationId: flow.correlationId)
+            flow.client.log(
+                .debug, "password reset polled", ["attempt": "\(attempt)"], correlationId: flow.correlationId)
             switch poll.status {
             case .succeeded:
                 pendingInterval.withLock { $0 = nil }

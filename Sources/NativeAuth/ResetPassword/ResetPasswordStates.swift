@@ -27,7 +27,9 @@ public final class ResetPasswordCodeRequiredState: Sendable, CustomStringConvert
     public func submitCode(_ code: String) async throws(VerifyCodeError) -> ResetPasswordRequiredState {
         try await core.run(VerifyCodeError.self) { token throws(VerifyCodeError) in
             let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !code.isEmpty else { throw core.flow.fail(.invalidCode, note: "The code is empty; nothing was sent.") }
+            guard !code.isEmpty else {
+                throw core.flow.fail(.invalidCode, note: "The code is empty; nothing was sent.")
+            }
             let answer = try await core.flow.request(
                 .resetPasswordContinue(continuationToken: token, code: Secret(code)), as: VerifyCodeError.self,
                 classify: SignUpFlow.classifyCode
@@ -42,7 +44,8 @@ public final class ResetPasswordCodeRequiredState: Sendable, CustomStringConvert
     /// - Throws: ``ResendCodeError``.
     public func resendCode() async throws(ResendCodeError) -> ResetPasswordCodeRequiredState {
         try await core.run(ResendCodeError.self) { token throws(ResendCodeError) in
-            let challenge = try await ResetPasswordFlow.codeChallenge(token: token, flow: core.flow, as: ResendCodeError.self)
+            let challenge = try await ResetPasswordFlow.codeChallenge(
+                token: token, flow: core.flow, as: ResendCodeError.self)
             return ResetPasswordCodeRequiredState(flow: core.flow, challenge: challenge)
         }
     }
@@ -73,7 +76,8 @@ public final class ResetPasswordRequiredState: Sendable, CustomStringConvertible
     ///   usable. When an earlier call was interrupted while the server was still resetting (a
     ///   cancellation, a network failure, or no answer within six polls), the next call resumes
     ///   waiting for that reset instead of submitting `password` again.
-    public func submitPassword(_ password: String) async throws(PasswordRequiredError) -> SignInAfterResetPasswordState {
+    public func submitPassword(_ password: String) async throws(PasswordRequiredError) -> SignInAfterResetPasswordState
+    {
         try await core.run(PasswordRequiredError.self) { token throws(PasswordRequiredError) in
             guard !password.isEmpty else {
                 throw core.flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")

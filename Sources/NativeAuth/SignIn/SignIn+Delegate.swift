@@ -91,7 +91,9 @@ extension SignInPasswordRequiredState {
     /// The delegate form of ``submitPassword(_:)``.
     public func submitPassword(password: String, delegate: any SignInPasswordRequiredDelegate) {
         Task {
-            let result = await outcome { () async throws(PasswordRequiredError) in try await self.submitPassword(password) }
+            let result = await outcome { () async throws(PasswordRequiredError) in
+                try await self.submitPassword(password)
+            }
             await MainActor.run {
                 switch result {
                 case .failure(let error):

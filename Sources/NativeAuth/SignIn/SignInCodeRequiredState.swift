@@ -28,7 +28,9 @@ public final class SignInCodeRequiredState: Sendable, CustomStringConvertible {
     public func submitCode(_ code: String) async throws(VerifyCodeError) -> SignInResult {
         try await core.run(VerifyCodeError.self) { token throws(VerifyCodeError) in
             let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !code.isEmpty else { throw core.flow.fail(.invalidCode, note: "The code is empty; nothing was sent.") }
+            guard !code.isEmpty else {
+                throw core.flow.fail(.invalidCode, note: "The code is empty; nothing was sent.")
+            }
             return try await SignInFlow.exchange(
                 .tokenWithCode(continuationToken: token, code: Secret(code), scopes: core.flow.scopes),
                 flow: core.flow, as: VerifyCodeError.self, classify: VerifyCodeError.classify)

@@ -73,7 +73,9 @@ public struct PasswordRequiredError: DetailedError {
 
     static func classify(_ error: ServerError) -> ErrorKind? {
         if let violation = error.passwordPolicyViolation { return .invalidPassword(violation) }
-        if error.isError("invalid_grant") && (error.hasCode(50126) || error.suberror == nil) { return .invalidPassword(nil) }
+        if error.isError("invalid_grant") && (error.hasCode(50126) || error.suberror == nil) {
+            return .invalidPassword(nil)
+        }
         if error.isError("user_not_found") || error.hasCode(50034) { return .userNotFound }
         return nil
     }

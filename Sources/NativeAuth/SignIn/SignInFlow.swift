@@ -50,7 +50,9 @@ enum SignInFlow {
         let answer: TokenAnswer
         do {
             let reply = try await flow.client.wire.send(call, correlationId: flow.correlationId)
-            answer = try reply.decode { reply throws(WireFailure) in try TokenAnswer(reply.object, headers: reply.response) }
+            answer = try reply.decode { reply throws(WireFailure) in
+                try TokenAnswer(reply.object, headers: reply.response)
+            }
         } catch .server(let error) where error.isSuberror("mfa_required") && error.continuationToken != nil {
             return try await awaitingMFA(token: error.continuationToken ?? Secret(""), flow: flow, as: E.self)
         } catch .server(let error) where error.isSuberror("registration_required") && error.continuationToken != nil {
@@ -66,18 +68,25 @@ enum SignInFlow {
     private static func awaitingMFA<E: DetailedError>(token: Secret, flow: FlowContext, as errorType: E.Type)
         async throws(E) -> SignInResult
     {
-        let introspection = try await flow.request(.signInIntrospect(continuationToken: token), as: E.self) { _ in nil }
-            decode: { reply throws(WireFailure) in try IntrospectAnswer(reply.object) }
+        let introspection = try await flow.request(.signInIntrospect(continuationToken: token), as: E.self) { _ in
+            nil
+        } decode: { reply throws(WireFailure) in
+            try IntrospectAnswer(reply.object)
+        }
         let methods = introspection.methods.map(AuthMethod.init)
-        let state = AwaitingMFAState(core: StateCore(flow: flow, token: introspection.continuationToken), authMethods: methods)
+        let state = AwaitingMFAState(
+            core: StateCore(flow: flow, token: introspection.continuationToken), authMethods: methods)
         return .awaitingMFA(state, methods: methods)
     }
 
     private static func registrationRequired<E: DetailedError>(token: Secret, flow: FlowContext, as errorType: E.Type)
         async throws(E) -> SignInResult
     {
-        let introspection = try await flow.request(.registerIntrospect(continuationToken: token), as: E.self) { _ in nil }
-            decode: { reply throws(WireFailure) in try IntrospectAnswer(reply.object) }
+        let introspection = try await flow.request(.registerIntrospect(continuationToken: token), as: E.self) { _ in
+            nil
+        } decode: { reply throws(WireFailure) in
+            try IntrospectAnswer(reply.object)
+        }
         let methods = introspection.methods.map(AuthMethod.init)
         let state = RegisterStrongAuthState(
             core: StateCore(flow: flow, token: introspection.continuationToken), authMethods: methods)

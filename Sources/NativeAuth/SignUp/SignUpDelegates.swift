@@ -194,7 +194,9 @@ extension SignUpPasswordRequiredState {
     /// Submits the password and reports the outcome to `delegate`, once, on the main actor.
     public func submitPassword(password: String, delegate: any SignUpPasswordRequiredDelegate) {
         Task {
-            let result = await outcome { () async throws(PasswordRequiredError) in try await self.submitPassword(password) }
+            let result = await outcome { () async throws(PasswordRequiredError) in
+                try await self.submitPassword(password)
+            }
             await MainActor.run {
                 switch result {
                 case .failure(let error):
@@ -238,7 +240,9 @@ extension SignInAfterSignUpState {
     /// Signs the new user in and reports the outcome to `delegate`, once, on the main actor.
     public func signIn(scopes: [String] = [], delegate: any SignInAfterSignUpDelegate) {
         Task {
-            let result = await outcome { () async throws(SignInAfterSignUpError) in try await self.signIn(scopes: scopes) }
+            let result = await outcome { () async throws(SignInAfterSignUpError) in
+                try await self.signIn(scopes: scopes)
+            }
             await MainActor.run {
                 switch result {
                 case .failure(let error):

@@ -61,7 +61,6 @@ public struct SignInAfterSignUpError: DetailedError {
     public let details: NativeAuthErrorDetails
     init(details: NativeAuthErrorDetails) { self.details = details }
 
-
     static func classify(_ error: ServerError) -> ErrorKind? {
         if error.isError("user_not_found") { return .userNotFound }
         return nil

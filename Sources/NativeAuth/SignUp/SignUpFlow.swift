@@ -8,7 +8,9 @@ enum SignUpFlow {
         typealias Failure = SignUpStartError
         let username = parameters.username.trimmingCharacters(in: .whitespacesAndNewlines)
         let flow = client.flow(username: username, scopes: [], correlationId: parameters.correlationId)
-        guard !username.isEmpty else { throw flow.fail(.invalidUsername, note: "The username is empty; nothing was sent.") }
+        guard !username.isEmpty else {
+            throw flow.fail(.invalidUsername, note: "The username is empty; nothing was sent.")
+        }
         if let password = parameters.password, password.isEmpty {
             throw flow.fail(.invalidPassword(nil), Failure.self, note: "The password is empty; nothing was sent.")
         }
@@ -16,7 +18,8 @@ enum SignUpFlow {
         let started: ContinuationAnswer
         do {
             let reply = try await client.wire.send(
-                .signUpStart(username: username, password: parameters.password.map(Secret.init), attributes: attributes),
+                .signUpStart(
+                    username: username, password: parameters.password.map(Secret.init), attributes: attributes),
                 correlationId: flow.correlationId)
             started = try reply.decode { reply throws(WireFailure) in try ContinuationAnswer(reply.object) }
         } catch .server(let error) where AttributesRequiredError.classify(error) == .attributesInvalid {
@@ -48,7 +51,8 @@ enum SignUpFlow {
             return .completed(SignInAfterSignUpState(flow: flow, token: token))
         } catch .server(let error) where Self.is(error, "credential_required") && error.continuationToken != nil {
             let answer = try await flow.request(
-                .signUpChallenge(continuationToken: error.continuationToken ?? Secret("")), as: E.self, classify: classify
+                .signUpChallenge(continuationToken: error.continuationToken ?? Secret("")), as: E.self,
+                classify: classify
             ) { reply throws(WireFailure) in try ChallengeAnswer(reply.object) }
             guard case .password(let token) = answer else {
                 throw E(

@@ -27,7 +27,9 @@ public final class SignUpCodeRequiredState: Sendable, CustomStringConvertible {
     public func submitCode(_ code: String) async throws(VerifyCodeError) -> SignUpResult {
         try await core.run(VerifyCodeError.self) { token throws(VerifyCodeError) in
             let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !code.isEmpty else { throw core.flow.fail(.invalidCode, note: "The code is empty; nothing was sent.") }
+            guard !code.isEmpty else {
+                throw core.flow.fail(.invalidCode, note: "The code is empty; nothing was sent.")
+            }
             return try await SignUpFlow.proceed(
                 .signUpContinueWithCode(continuationToken: token, code: Secret(code)), flow: core.flow,
                 as: VerifyCodeError.self, classify: SignUpFlow.classifyCode)

@@ -140,7 +140,9 @@ public struct UserAttributes: Sendable, Hashable, ExpressibleByDictionaryLiteral
 
     static func isValidName(_ name: String) -> Bool {
         guard !name.isEmpty, name.count <= 256,
-            name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") })
+            name.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_")
+            })
         else { return false }
         return name.first?.isLetter == true
     }
@@ -152,7 +154,8 @@ public struct UserAttributes: Sendable, Hashable, ExpressibleByDictionaryLiteral
         var note: String {
             switch self {
             case .invalidName(let name): "The attribute name '\(name.prefix(64))' is not valid; nothing was sent."
-            case .invalidValue(let name): "The value of attribute '\(name.prefix(64))' cannot be encoded; nothing was sent."
+            case .invalidValue(let name):
+                "The value of attribute '\(name.prefix(64))' cannot be encoded; nothing was sent."
             }
         }
 

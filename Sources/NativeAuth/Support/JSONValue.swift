@@ -283,7 +283,9 @@ private struct JSONParser {
                     let unit = try parseHex4()
                     if (0xD800...0xDBFF).contains(unit) {
                         // A high surrogate must be followed by an escaped low surrogate.
-                        if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                        if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                            bytes[index + 1] == UInt8(ascii: "u")
+                        {
                             index += 2
                             let low = try parseHex4()
                             if (0xDC00...0xDFFF).contains(low),
@@ -292,7 +294,11 @@ private struct JSONParser {
                                 scalars.append(scalar)
                             } else {
                                 scalars.append("\u{FFFD}")
-                                if let scalar = Unicode.Scalar(low) { scalars.append(scalar) } else { scalars.append("\u{FFFD}") }
+                                if let scalar = Unicode.Scalar(low) {
+                                    scalars.append(scalar)
+                                } else {
+                                    scalars.append("\u{FFFD}")
+                                }
                             }
                         } else {
                             scalars.append("\u{FFFD}")

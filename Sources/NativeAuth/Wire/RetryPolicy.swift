@@ -34,10 +34,13 @@ struct RetryPolicy: Sendable {
         case .unexpected(let answer):
             switch answer.status {
             case 429?, 503?:
-                let wait = answer.retryAfterHeader.flatMap { header -> TimeInterval? in
-                    if let seconds = Int(header.trimmingCharacters(in: .whitespaces)) { return TimeInterval(max(0, seconds)) }
-                    return HTTPDate.parse(header).map { max(0, $0.timeIntervalSince(clock.now())) }
-                } ?? 1
+                let wait =
+                    answer.retryAfterHeader.flatMap { header -> TimeInterval? in
+                        if let seconds = Int(header.trimmingCharacters(in: .whitespaces)) {
+                            return TimeInterval(max(0, seconds))
+                        }
+                        return HTTPDate.parse(header).map { max(0, $0.timeIntervalSince(clock.now())) }
+                    } ?? 1
                 return wait <= maximumWait ? wait : nil
             case 500?, 502?, 504?:
                 return Self.idempotent.contains(endpoint) ? 1 : nil

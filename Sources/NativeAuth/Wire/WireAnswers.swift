@@ -54,7 +54,8 @@ extension ChallengeAnswer {
         switch self {
         case .code(let challenge): return challenge
         case .password: throw .unexpected(.init(problem: .unknownValue(field: "challenge_type", value: "password")))
-        case .preverified: throw .unexpected(.init(problem: .unknownValue(field: "challenge_type", value: "preverified")))
+        case .preverified:
+            throw .unexpected(.init(problem: .unknownValue(field: "challenge_type", value: "preverified")))
         }
     }
 }

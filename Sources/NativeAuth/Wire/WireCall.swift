@@ -149,7 +149,11 @@ struct RequestBuilder: Sendable {
             form.add("client_info", "true")
         case .tokenWithCode(let token, let code, let scopes), .tokenWithMFACode(let token, let code, let scopes):
             form.add("continuation_token", secret: token)
-            if case .tokenWithMFACode = call { form.add("grant_type", "mfa_oob") } else { form.add("grant_type", "oob") }
+            if case .tokenWithMFACode = call {
+                form.add("grant_type", "mfa_oob")
+            } else {
+                form.add("grant_type", "oob")
+            }
             form.add("oob", secret: code)
             form.add("scope", Self.scopeField(scopes))
             form.add("client_info", "true")

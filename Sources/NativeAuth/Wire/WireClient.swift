@@ -46,7 +46,8 @@ struct WireClient: Sendable {
                 break
             }
             guard case .failure(let failure) = outcome else { return try outcome.get() }
-            guard attempt < retry.maximumAttempts, let delay = retry.delay(after: failure, endpoint: call.endpoint) else {
+            guard attempt < retry.maximumAttempts, let delay = retry.delay(after: failure, endpoint: call.endpoint)
+            else {
                 throw failure
             }
             log(
@@ -87,7 +88,9 @@ struct WireClient: Sendable {
         }
         do {
             let object = try Self.classify(response)
-            log(.debug, "answer received", ["endpoint": endpoint, "status": "\(response.statusCode)"], correlationId: correlationId)
+            log(
+                .debug, "answer received", ["endpoint": endpoint, "status": "\(response.statusCode)"],
+                correlationId: correlationId)
             return Reply(object: object, response: response)
         } catch {
             log(.debug, "answer received", Self.metadata(for: error, endpoint: endpoint), correlationId: correlationId)
@@ -143,7 +146,9 @@ struct WireClient: Sendable {
             metadata["status"] = "\(error.status)"
             metadata["error"] = error.error
             if let suberror = error.suberror { metadata["suberror"] = suberror }
-            if !error.errorCodes.isEmpty { metadata["error_codes"] = error.errorCodes.map(String.init).joined(separator: ",") }
+            if !error.errorCodes.isEmpty {
+                metadata["error_codes"] = error.errorCodes.map(String.init).joined(separator: ",")
+            }
         case .unexpected(let answer):
             metadata["problem"] = answer.summary
         case .redirect(let reason):
