@@ -45,3 +45,30 @@ extension NativeAuthError {
     /// enum such as ``SignInResult``, or a state), so nothing is lost.
     public var unhandledOutcome: (any Sendable)? { details.unhandledOutcome }
 }
+
+/// The delegate form of an action: runs the async form, then reports its one outcome on the main
+/// actor. `deliver` calls the delegate's method for a result; when that method is an optional one
+/// the delegate left out, `fail` gets an error naming it, with the result kept in the error.
+func reportToDelegate<T: Sendable, E: DetailedError>(
+    correlationId: UUID, _ action: @escaping @Sendable () async throws(E) -> T,
+    deliver: @escaping @MainActor @Sendable (T) -> Void, fail: @escaping @MainActor @Sendable (E) -> Void
+) {
+    Task {
+        let result = await outcome(of: action)
+        await MainActor.run {
+            switch result {
+            case .failure(let error):
+                fail(error)
+            case .success(let value):
+                if let missing = DelegateDispatch.call({ deliver(value) }) {
+                    fail(.missingDelegateMethod(missing, correlationId: correlationId, outcome: value))
+                }
+            }
+        }
+    }
+}
+
+extension StateCore {
+    /// The state to hand back with an error: the same one while it is still usable.
+    func usable<State>(_ state: State) -> State? { phase != .spent ? state : nil }
+}

@@ -31,53 +31,29 @@ public protocol MFASubmitChallengeDelegate: SignInResultDelegate {
 extension MFARequiredState {
     /// Requests a code for `authMethod` and reports the outcome to `delegate`, once, on the main actor.
     public func requestChallenge(authMethod: AuthMethod, delegate: any MFARequestChallengeDelegate) {
-        Task {
-            let result = await outcome { () async throws(MFARequestChallengeError) in
-                try await self.requestChallenge(authMethod: authMethod)
-            }
-            await MFARequiredState.deliver(result, to: delegate, correlationId: correlationId)
+        reportToDelegate(correlationId: correlationId) { () async throws(MFARequestChallengeError) in
+            try await self.requestChallenge(authMethod: authMethod)
+        } deliver: { state in
+            state.deliver(to: delegate)
+        } fail: { error in
+            delegate.onMFARequestChallengeError(error: error)
         }
     }
 
     @MainActor
-    static func deliver(
-        _ result: Result<MFARequiredState, MFARequestChallengeError>, to delegate: any MFARequestChallengeDelegate,
-        correlationId: UUID
-    ) {
-        switch result {
-        case .failure(let error):
-            delegate.onMFARequestChallengeError(error: error)
-        case .success(let state):
-            let missing = DelegateDispatch.call {
-                delegate.onMFARequestChallengeVerificationRequired(
-                    newState: state, sentTo: state.sentTo, channelTargetType: state.channel,
-                    codeLength: state.codeLength)
-            }
-            if let missing {
-                delegate.onMFARequestChallengeError(
-                    error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: state))
-            }
-        }
+    func deliver(to delegate: any MFARequestChallengeDelegate) {
+        delegate.onMFARequestChallengeVerificationRequired(
+            newState: self, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
     }
 
     /// Submits the code and reports the outcome to `delegate`, once, on the main actor.
     public func submitChallenge(challenge: String, delegate: any MFASubmitChallengeDelegate) {
-        Task {
-            let result = await outcome { () async throws(MFASubmitChallengeError) in
-                try await self.submitChallenge(challenge)
-            }
-            await MainActor.run {
-                switch result {
-                case .failure(let error):
-                    delegate.onMFASubmitChallengeError(error: error, newState: core.phase != .spent ? self : nil)
-                case .success(let result):
-                    if let missing = result.deliver(to: delegate) {
-                        delegate.onMFASubmitChallengeError(
-                            error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: result),
-                            newState: nil)
-                    }
-                }
-            }
+        reportToDelegate(correlationId: correlationId) { () async throws(MFASubmitChallengeError) in
+            try await self.submitChallenge(challenge)
+        } deliver: { result in
+            result.deliver(to: delegate)
+        } fail: { error in
+            delegate.onMFASubmitChallengeError(error: error, newState: self.core.usable(self))
         }
     }
 }
@@ -85,11 +61,12 @@ extension MFARequiredState {
 extension AwaitingMFAState {
     /// Requests a code for `authMethod` and reports the outcome to `delegate`, once, on the main actor.
     public func requestChallenge(authMethod: AuthMethod, delegate: any MFARequestChallengeDelegate) {
-        Task {
-            let result = await outcome { () async throws(MFARequestChallengeError) in
-                try await self.requestChallenge(authMethod: authMethod)
-            }
-            await MFARequiredState.deliver(result, to: delegate, correlationId: correlationId)
+        reportToDelegate(correlationId: correlationId) { () async throws(MFARequestChallengeError) in
+            try await self.requestChallenge(authMethod: authMethod)
+        } deliver: { state in
+            state.deliver(to: delegate)
+        } fail: { error in
+            delegate.onMFARequestChallengeError(error: error)
         }
     }
 }

@@ -34,30 +34,13 @@ public protocol RegisterStrongAuthSubmitChallengeDelegate: SignInResultDelegate 
 
 extension RegisterStrongAuthChallengeResult {
     @MainActor
-    func deliver(to delegate: any RegisterStrongAuthChallengeDelegate, correlationId: UUID) {
-        let missing = DelegateDispatch.call {
-            switch self {
-            case .verificationRequired(let state, let sentTo, let channel, let codeLength):
-                delegate.onRegisterStrongAuthVerificationRequired(
-                    newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
-            case .completed(let account):
-                delegate.onSignInCompleted(result: account)
-            }
-        }
-        if let missing {
-            delegate.onRegisterStrongAuthChallengeError(
-                error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: self))
-        }
-    }
-
-    @MainActor
-    static func deliver(
-        _ result: Result<Self, RegisterStrongAuthChallengeError>, to delegate: any RegisterStrongAuthChallengeDelegate,
-        correlationId: UUID
-    ) {
-        switch result {
-        case .failure(let error): delegate.onRegisterStrongAuthChallengeError(error: error)
-        case .success(let value): value.deliver(to: delegate, correlationId: correlationId)
+    func deliver(to delegate: any RegisterStrongAuthChallengeDelegate) {
+        switch self {
+        case .verificationRequired(let state, let sentTo, let channel, let codeLength):
+            delegate.onRegisterStrongAuthVerificationRequired(
+                newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
+        case .completed(let account):
+            delegate.onSignInCompleted(result: account)
         }
     }
 }
@@ -67,11 +50,12 @@ extension RegisterStrongAuthState {
     public func challengeAuthMethod(
         authMethod: AuthMethod, verificationContact: String, delegate: any RegisterStrongAuthChallengeDelegate
     ) {
-        Task {
-            let result = await outcome { () async throws(RegisterStrongAuthChallengeError) in
-                try await self.challengeAuthMethod(authMethod: authMethod, verificationContact: verificationContact)
-            }
-            await RegisterStrongAuthChallengeResult.deliver(result, to: delegate, correlationId: correlationId)
+        reportToDelegate(correlationId: correlationId) { () async throws(RegisterStrongAuthChallengeError) in
+            try await self.challengeAuthMethod(authMethod: authMethod, verificationContact: verificationContact)
+        } deliver: { result in
+            result.deliver(to: delegate)
+        } fail: { error in
+            delegate.onRegisterStrongAuthChallengeError(error: error)
         }
     }
 }
@@ -81,33 +65,23 @@ extension RegisterStrongAuthVerificationRequiredState {
     public func challengeAuthMethod(
         authMethod: AuthMethod, verificationContact: String, delegate: any RegisterStrongAuthChallengeDelegate
     ) {
-        Task {
-            let result = await outcome { () async throws(RegisterStrongAuthChallengeError) in
-                try await self.challengeAuthMethod(authMethod: authMethod, verificationContact: verificationContact)
-            }
-            await RegisterStrongAuthChallengeResult.deliver(result, to: delegate, correlationId: correlationId)
+        reportToDelegate(correlationId: correlationId) { () async throws(RegisterStrongAuthChallengeError) in
+            try await self.challengeAuthMethod(authMethod: authMethod, verificationContact: verificationContact)
+        } deliver: { result in
+            result.deliver(to: delegate)
+        } fail: { error in
+            delegate.onRegisterStrongAuthChallengeError(error: error)
         }
     }
 
     /// Submits the code and reports the outcome to `delegate`, once, on the main actor.
     public func submitChallenge(challenge: String, delegate: any RegisterStrongAuthSubmitChallengeDelegate) {
-        Task {
-            let result = await outcome { () async throws(RegisterStrongAuthSubmitChallengeError) in
-                try await self.submitChallenge(challenge)
-            }
-            await MainActor.run {
-                switch result {
-                case .failure(let error):
-                    delegate.onRegisterStrongAuthSubmitChallengeError(
-                        error: error, newState: core.phase != .spent ? self : nil)
-                case .success(let result):
-                    if let missing = result.deliver(to: delegate) {
-                        delegate.onRegisterStrongAuthSubmitChallengeError(
-                            error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: result),
-                            newState: nil)
-                    }
-                }
-            }
+        reportToDelegate(correlationId: correlationId) { () async throws(RegisterStrongAuthSubmitChallengeError) in
+            try await self.submitChallenge(challenge)
+        } deliver: { result in
+            result.deliver(to: delegate)
+        } fail: { error in
+            delegate.onRegisterStrongAuthSubmitChallengeError(error: error, newState: self.core.usable(self))
         }
     }
 }

@@ -86,28 +86,16 @@ extension NativeAuthClient {
         var parameters = parameters
         let correlationId = parameters.correlationId ?? UUID()
         parameters.correlationId = correlationId
-        Task {
-            let result = await outcome { () async throws(ResetPasswordStartError) in
-                try await self.resetPassword(parameters)
+        reportToDelegate(correlationId: correlationId) { [parameters] () async throws(ResetPasswordStartError) in
+            try await self.resetPassword(parameters)
+        } deliver: { result in
+            switch result {
+            case .codeRequired(let state, let sentTo, let channel, let codeLength):
+                delegate.onResetPasswordCodeRequired(
+                    newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
             }
-            await MainActor.run {
-                switch result {
-                case .failure(let error):
-                    delegate.onResetPasswordStartError(error: error)
-                case .success(let result):
-                    let missing = DelegateDispatch.call {
-                        switch result {
-                        case .codeRequired(let state, let sentTo, let channel, let codeLength):
-                            delegate.onResetPasswordCodeRequired(
-                                newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
-                        }
-                    }
-                    if let missing {
-                        delegate.onResetPasswordStartError(
-                            error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: result))
-                    }
-                }
-            }
+        } fail: { error in
+            delegate.onResetPasswordStartError(error: error)
         }
     }
 }
@@ -115,45 +103,25 @@ extension NativeAuthClient {
 extension ResetPasswordCodeRequiredState {
     /// Submits the code and reports the outcome to `delegate`, once, on the main actor.
     public func submitCode(code: String, delegate: any ResetPasswordVerifyCodeDelegate) {
-        Task {
-            let result = await outcome { () async throws(VerifyCodeError) in try await self.submitCode(code) }
-            await MainActor.run {
-                switch result {
-                case .failure(let error):
-                    delegate.onResetPasswordVerifyCodeError(error: error, newState: core.phase != .spent ? self : nil)
-                case .success(let state):
-                    let missing = DelegateDispatch.call { delegate.onPasswordRequired(newState: state) }
-                    if let missing {
-                        delegate.onResetPasswordVerifyCodeError(
-                            error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: state),
-                            newState: nil)
-                    }
-                }
-            }
+        reportToDelegate(correlationId: correlationId) { () async throws(VerifyCodeError) in
+            try await self.submitCode(code)
+        } deliver: { state in
+            delegate.onPasswordRequired(newState: state)
+        } fail: { error in
+            delegate.onResetPasswordVerifyCodeError(error: error, newState: self.core.usable(self))
         }
     }
 
     /// Sends a new code and reports the outcome to `delegate`, once, on the main actor.
     public func resendCode(delegate: any ResetPasswordResendCodeDelegate) {
-        Task {
-            let result = await outcome { () async throws(ResendCodeError) in try await self.resendCode() }
-            await MainActor.run {
-                switch result {
-                case .failure(let error):
-                    delegate.onResetPasswordResendCodeError(error: error, newState: core.phase != .spent ? self : nil)
-                case .success(let state):
-                    let missing = DelegateDispatch.call {
-                        delegate.onResetPasswordResendCodeRequired(
-                            newState: state, sentTo: state.sentTo, channelTargetType: state.channel,
-                            codeLength: state.codeLength)
-                    }
-                    if let missing {
-                        delegate.onResetPasswordResendCodeError(
-                            error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: state),
-                            newState: state)
-                    }
-                }
-            }
+        reportToDelegate(correlationId: correlationId) { () async throws(ResendCodeError) in
+            try await self.resendCode()
+        } deliver: { state in
+            delegate.onResetPasswordResendCodeRequired(
+                newState: state, sentTo: state.sentTo, channelTargetType: state.channel, codeLength: state.codeLength)
+        } fail: { error in
+            let fresh = error.unhandledOutcome as? ResetPasswordCodeRequiredState
+            delegate.onResetPasswordResendCodeError(error: error, newState: fresh ?? self.core.usable(self))
         }
     }
 }
@@ -161,23 +129,12 @@ extension ResetPasswordCodeRequiredState {
 extension ResetPasswordRequiredState {
     /// Submits the new password and reports the outcome to `delegate`, once, on the main actor.
     public func submitPassword(password: String, delegate: any ResetPasswordRequiredDelegate) {
-        Task {
-            let result = await outcome { () async throws(PasswordRequiredError) in
-                try await self.submitPassword(password)
-            }
-            await MainActor.run {
-                switch result {
-                case .failure(let error):
-                    delegate.onResetPasswordRequiredError(error: error, newState: core.phase != .spent ? self : nil)
-                case .success(let state):
-                    let missing = DelegateDispatch.call { delegate.onResetPasswordCompleted(newState: state) }
-                    if let missing {
-                        delegate.onResetPasswordRequiredError(
-                            error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: state),
-                            newState: nil)
-                    }
-                }
-            }
+        reportToDelegate(correlationId: correlationId) { () async throws(PasswordRequiredError) in
+            try await self.submitPassword(password)
+        } deliver: { state in
+            delegate.onResetPasswordCompleted(newState: state)
+        } fail: { error in
+            delegate.onResetPasswordRequiredError(error: error, newState: self.core.usable(self))
         }
     }
 }
@@ -185,21 +142,12 @@ extension ResetPasswordRequiredState {
 extension SignInAfterResetPasswordState {
     /// Signs the user in and reports the outcome to `delegate`, once, on the main actor.
     public func signIn(scopes: [String] = [], delegate: any SignInAfterResetPasswordDelegate) {
-        Task {
-            let result = await outcome { () async throws(SignInAfterResetPasswordError) in
-                try await self.signIn(scopes: scopes)
-            }
-            await MainActor.run {
-                switch result {
-                case .failure(let error):
-                    delegate.onSignInAfterResetPasswordError(error: error)
-                case .success(let result):
-                    if let missing = result.deliver(to: delegate) {
-                        delegate.onSignInAfterResetPasswordError(
-                            error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: result))
-                    }
-                }
-            }
+        reportToDelegate(correlationId: correlationId) { () async throws(SignInAfterResetPasswordError) in
+            try await self.signIn(scopes: scopes)
+        } deliver: { result in
+            result.deliver(to: delegate)
+        } fail: { error in
+            delegate.onSignInAfterResetPasswordError(error: error)
         }
     }
 }

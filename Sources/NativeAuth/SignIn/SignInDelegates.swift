@@ -84,16 +84,14 @@ public protocol SignInPasswordRequiredDelegate: SignInResultDelegate {
 }
 
 extension SignInResult {
-    /// Calls the delegate method for this result; returns the missing optional method's name, if any.
+    /// Calls the delegate method for this result.
     @MainActor
-    func deliver(to delegate: any SignInResultDelegate) -> String? {
-        DelegateDispatch.call {
-            switch self {
-            case .completed(let account): delegate.onSignInCompleted(result: account)
-            case .awaitingMFA(let state, _): delegate.onSignInAwaitingMFA(newState: state)
-            case .strongAuthRegistrationRequired(let state, let methods):
-                delegate.onSignInStrongAuthMethodRegistration(authMethods: methods, newState: state)
-            }
+    func deliver(to delegate: any SignInResultDelegate) {
+        switch self {
+        case .completed(let account): delegate.onSignInCompleted(result: account)
+        case .awaitingMFA(let state, _): delegate.onSignInAwaitingMFA(newState: state)
+        case .strongAuthRegistrationRequired(let state, let methods):
+            delegate.onSignInStrongAuthMethodRegistration(authMethods: methods, newState: state)
         }
     }
 }

@@ -100,14 +100,12 @@ public protocol SignInAfterSignUpDelegate: SignInResultDelegate {
 
 extension SignUpResult {
     @MainActor
-    func deliver(to delegate: any SignUpResultDelegate) -> String? {
-        DelegateDispatch.call {
-            switch self {
-            case .completed(let state): delegate.onSignUpCompleted(newState: state)
-            case .passwordRequired(let state): delegate.onSignUpPasswordRequired(newState: state)
-            case .attributesRequired(let attributes, let state):
-                delegate.onSignUpAttributesRequired(attributes: attributes, newState: state)
-            }
+    func deliver(to delegate: any SignUpResultDelegate) {
+        switch self {
+        case .completed(let state): delegate.onSignUpCompleted(newState: state)
+        case .passwordRequired(let state): delegate.onSignUpPasswordRequired(newState: state)
+        case .attributesRequired(let attributes, let state):
+            delegate.onSignUpAttributesRequired(attributes: attributes, newState: state)
         }
     }
 }
@@ -119,28 +117,18 @@ extension NativeAuthClient {
         var parameters = parameters
         let correlationId = parameters.correlationId ?? UUID()
         parameters.correlationId = correlationId
-        Task {
-            let result = await outcome { () async throws(SignUpStartError) in try await self.signUp(parameters) }
-            await MainActor.run {
-                switch result {
-                case .failure(let error):
-                    delegate.onSignUpStartError(error: error)
-                case .success(let result):
-                    let missing = DelegateDispatch.call {
-                        switch result {
-                        case .codeRequired(let state, let sentTo, let channel, let codeLength):
-                            delegate.onSignUpCodeRequired(
-                                newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
-                        case .attributesInvalid(let names):
-                            delegate.onSignUpAttributesInvalid(attributeNames: names)
-                        }
-                    }
-                    if let missing {
-                        delegate.onSignUpStartError(
-                            error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: result))
-                    }
-                }
+        reportToDelegate(correlationId: correlationId) { [parameters] () async throws(SignUpStartError) in
+            try await self.signUp(parameters)
+        } deliver: { result in
+            switch result {
+            case .codeRequired(let state, let sentTo, let channel, let codeLength):
+                delegate.onSignUpCodeRequired(
+                    newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
+            case .attributesInvalid(let names):
+                delegate.onSignUpAttributesInvalid(attributeNames: names)
             }
+        } fail: { error in
+            delegate.onSignUpStartError(error: error)
         }
     }
 }
@@ -148,44 +136,25 @@ extension NativeAuthClient {
 extension SignUpCodeRequiredState {
     /// Submits the code and reports the outcome to `delegate`, once, on the main actor.
     public func submitCode(code: String, delegate: any SignUpVerifyCodeDelegate) {
-        Task {
-            let result = await outcome { () async throws(VerifyCodeError) in try await self.submitCode(code) }
-            await MainActor.run {
-                switch result {
-                case .failure(let error):
-                    delegate.onSignUpVerifyCodeError(error: error, newState: core.phase != .spent ? self : nil)
-                case .success(let result):
-                    if let missing = result.deliver(to: delegate) {
-                        delegate.onSignUpVerifyCodeError(
-                            error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: result),
-                            newState: nil)
-                    }
-                }
-            }
+        reportToDelegate(correlationId: correlationId) { () async throws(VerifyCodeError) in
+            try await self.submitCode(code)
+        } deliver: { result in
+            result.deliver(to: delegate)
+        } fail: { error in
+            delegate.onSignUpVerifyCodeError(error: error, newState: self.core.usable(self))
         }
     }
 
     /// Sends a new code and reports the outcome to `delegate`, once, on the main actor.
     public func resendCode(delegate: any SignUpResendCodeDelegate) {
-        Task {
-            let result = await outcome { () async throws(ResendCodeError) in try await self.resendCode() }
-            await MainActor.run {
-                switch result {
-                case .failure(let error):
-                    delegate.onSignUpResendCodeError(error: error, newState: core.phase != .spent ? self : nil)
-                case .success(let state):
-                    let missing = DelegateDispatch.call {
-                        delegate.onSignUpResendCodeCodeRequired(
-                            newState: state, sentTo: state.sentTo, channelTargetType: state.channel,
-                            codeLength: state.codeLength)
-                    }
-                    if let missing {
-                        delegate.onSignUpResendCodeError(
-                            error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: state),
-                            newState: state)
-                    }
-                }
-            }
+        reportToDelegate(correlationId: correlationId) { () async throws(ResendCodeError) in
+            try await self.resendCode()
+        } deliver: { state in
+            delegate.onSignUpResendCodeCodeRequired(
+                newState: state, sentTo: state.sentTo, channelTargetType: state.channel, codeLength: state.codeLength)
+        } fail: { error in
+            let fresh = error.unhandledOutcome as? SignUpCodeRequiredState
+            delegate.onSignUpResendCodeError(error: error, newState: fresh ?? self.core.usable(self))
         }
     }
 }
@@ -193,22 +162,12 @@ extension SignUpCodeRequiredState {
 extension SignUpPasswordRequiredState {
     /// Submits the password and reports the outcome to `delegate`, once, on the main actor.
     public func submitPassword(password: String, delegate: any SignUpPasswordRequiredDelegate) {
-        Task {
-            let result = await outcome { () async throws(PasswordRequiredError) in
-                try await self.submitPassword(password)
-            }
-            await MainActor.run {
-                switch result {
-                case .failure(let error):
-                    delegate.onSignUpPasswordRequiredError(error: error, newState: core.phase != .spent ? self : nil)
-                case .success(let result):
-                    if let missing = result.deliver(to: delegate) {
-                        delegate.onSignUpPasswordRequiredError(
-                            error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: result),
-                            newState: nil)
-                    }
-                }
-            }
+        reportToDelegate(correlationId: correlationId) { () async throws(PasswordRequiredError) in
+            try await self.submitPassword(password)
+        } deliver: { result in
+            result.deliver(to: delegate)
+        } fail: { error in
+            delegate.onSignUpPasswordRequiredError(error: error, newState: self.core.usable(self))
         }
     }
 }
@@ -216,22 +175,12 @@ extension SignUpPasswordRequiredState {
 extension SignUpAttributesRequiredState {
     /// Submits attributes and reports the outcome to `delegate`, once, on the main actor.
     public func submitAttributes(attributes: UserAttributes, delegate: any SignUpAttributesRequiredDelegate) {
-        Task {
-            let result = await outcome { () async throws(AttributesRequiredError) in
-                try await self.submitAttributes(attributes)
-            }
-            await MainActor.run {
-                switch result {
-                case .failure(let error):
-                    delegate.onSignUpAttributesRequiredError(error: error, newState: core.phase != .spent ? self : nil)
-                case .success(let result):
-                    if let missing = result.deliver(to: delegate) {
-                        delegate.onSignUpAttributesRequiredError(
-                            error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: result),
-                            newState: nil)
-                    }
-                }
-            }
+        reportToDelegate(correlationId: correlationId) { () async throws(AttributesRequiredError) in
+            try await self.submitAttributes(attributes)
+        } deliver: { result in
+            result.deliver(to: delegate)
+        } fail: { error in
+            delegate.onSignUpAttributesRequiredError(error: error, newState: self.core.usable(self))
         }
     }
 }
@@ -239,21 +188,12 @@ extension SignUpAttributesRequiredState {
 extension SignInAfterSignUpState {
     /// Signs the new user in and reports the outcome to `delegate`, once, on the main actor.
     public func signIn(scopes: [String] = [], delegate: any SignInAfterSignUpDelegate) {
-        Task {
-            let result = await outcome { () async throws(SignInAfterSignUpError) in
-                try await self.signIn(scopes: scopes)
-            }
-            await MainActor.run {
-                switch result {
-                case .failure(let error):
-                    delegate.onSignInAfterSignUpError(error: error)
-                case .success(let result):
-                    if let missing = result.deliver(to: delegate) {
-                        delegate.onSignInAfterSignUpError(
-                            error: .missingDelegateMethod(missing, correlationId: correlationId, outcome: result))
-                    }
-                }
-            }
+        reportToDelegate(correlationId: correlationId) { () async throws(SignInAfterSignUpError) in
+            try await self.signIn(scopes: scopes)
+        } deliver: { result in
+            result.deliver(to: delegate)
+        } fail: { error in
+            delegate.onSignInAfterSignUpError(error: error)
         }
     }
 }
