@@ -32,7 +32,7 @@ public final class ResetPasswordCodeRequiredState: Sendable, CustomStringConvert
             }
             let answer = try await core.flow.request(
                 .resetPasswordContinue(continuationToken: token, code: Secret(code)), as: VerifyCodeError.self,
-                classify: SignUpFlow.classifyCode
+                classify: VerifyCodeError.classifyContinue
             ) { reply throws(WireFailure) in try ContinuationAnswer(reply.object) }
             return ResetPasswordRequiredState(core: StateCore(flow: core.flow, token: answer.continuationToken))
         }

@@ -36,6 +36,18 @@ public struct VerifyCodeError: DetailedError {
     }
 }
 
+extension VerifyCodeError {
+    /// A `continue` step of sign-up or password reset: a wrong code, or an attribute that must be
+    /// verified first.
+    static func classifyContinue(_ error: ServerError) -> ErrorKind? {
+        if let kind = classify(error) { return kind }
+        if error.isError("verification_required") || error.isSuberror("verification_required") {
+            return .verificationRequired
+        }
+        return nil
+    }
+}
+
 /// Why a new code could not be sent.
 public struct ResendCodeError: DetailedError {
     /// Everything the error carries.

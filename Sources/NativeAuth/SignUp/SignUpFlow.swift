@@ -74,18 +74,10 @@ enum SignUpFlow {
         error.isError(value) || error.isSuberror(value)
     }
 
-    static func classifyCode(_ error: ServerError) -> ErrorKind? {
-        if let kind = VerifyCodeError.classify(error) { return kind }
-        return common(error)
-    }
-
+    /// The sign-up `continue` steps: what any code step may hear, plus refused attributes.
+    /// (`user_already_exists` and `user_not_found` are named for every step.)
     static func common(_ error: ServerError) -> ErrorKind? {
-        if error.isError("user_already_exists") || error.hasCode(1_003_037) { return .userAlreadyExists }
-        if error.isError("verification_required") || error.isSuberror("verification_required") {
-            return .verificationRequired
-        }
-        if let kind = AttributesRequiredError.classify(error) { return kind }
-        return nil
+        VerifyCodeError.classifyContinue(error) ?? AttributesRequiredError.classify(error)
     }
 }
 

@@ -32,7 +32,7 @@ public final class SignUpCodeRequiredState: Sendable, CustomStringConvertible {
             }
             return try await SignUpFlow.proceed(
                 .signUpContinueWithCode(continuationToken: token, code: Secret(code)), flow: core.flow,
-                as: VerifyCodeError.self, classify: SignUpFlow.classifyCode)
+                as: VerifyCodeError.self, classify: SignUpFlow.common)
         }
     }
 

@@ -214,8 +214,12 @@ struct RequestBuilder: Sendable {
     }
 
     func request(for call: WireCall, correlationId: UUID) -> HTTPRequest {
+        request(for: call, form: form(for: call), correlationId: correlationId)
+    }
+
+    func request(for call: WireCall, form: FormBody, correlationId: UUID) -> HTTPRequest {
         HTTPRequest(
             method: "POST", url: url(for: call.endpoint), headers: headers(correlationId: correlationId),
-            body: form(for: call).encoded)
+            body: form.encoded)
     }
 }

@@ -68,10 +68,10 @@ struct WireClient: Sendable {
             log(.debug, "request not sent: task cancelled", ["endpoint": endpoint], correlationId: correlationId)
             throw .cancelled
         }
-        let request = builder.request(for: call, correlationId: correlationId)
+        let form = builder.form(for: call)
+        let request = builder.request(for: call, form: form, correlationId: correlationId)
         log(
-            .debug, "request sent",
-            ["endpoint": endpoint, "fields": builder.form(for: call).names.joined(separator: ",")],
+            .debug, "request sent", ["endpoint": endpoint, "fields": form.names.joined(separator: ",")],
             correlationId: correlationId)
         let response: HTTPResponse
         do {

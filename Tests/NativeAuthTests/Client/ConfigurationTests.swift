@@ -44,7 +44,7 @@ struct ConfigurationTests {
         "contoso.ciamlogin.com/x", "/relative/path",
     ])
     func invalidAuthorities(text: String) throws {
-        guard let url = URL(string: text) else { return }
+        let url = try #require(URL(string: text), "every case must be a URL the SDK gets to check")
         #expect(throws: NativeAuthConfigurationError.self) { try NativeAuthConfiguration(clientId: "c", authority: url) }
     }
 

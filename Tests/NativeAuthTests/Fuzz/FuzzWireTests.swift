@@ -345,7 +345,7 @@ struct FuzzWireTests {
                 failure, correlationId: id, classify: RegisterStrongAuthSubmitChallengeError.classify),
             SignUpStartError(failure, correlationId: id, classify: SignUpStartError.classify),
             AttributesRequiredError(failure, correlationId: id, classify: AttributesRequiredError.classify),
-            VerifyCodeError(failure, correlationId: id, classify: SignUpFlow.classifyCode),
+            VerifyCodeError(failure, correlationId: id, classify: VerifyCodeError.classifyContinue),
             PasswordRequiredError(failure, correlationId: id, classify: SignUpFlow.common),
             SignInAfterSignUpError(failure, correlationId: id, classify: SignInAfterSignUpError.classify),
             ResetPasswordStartError(failure, correlationId: id, classify: ResetPasswordStartError.classify),
