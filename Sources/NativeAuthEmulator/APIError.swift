@@ -172,7 +172,7 @@ extension APIError {
 
     static func invalidRefreshToken(_ reason: String) -> APIError {
         APIError(
-            "invalid_grant", code: 70000,
+            "invalid_grant", suberror: "bad_token", code: 70008,
             "The provided value for the input parameter 'refresh_token' is not valid: \(reason).")
     }
 

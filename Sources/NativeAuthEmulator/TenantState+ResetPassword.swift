@@ -73,8 +73,11 @@ extension TenantState {
         guard var user = user(named: flow.username) else { throw .userNotFound }
         let status: String
         if flow.polls < settings.resetPollsBeforeCompletion {
+            // Like the service, every poll takes the token `submit` returned: it stays valid
+            // while the job runs.
             flow.polls += 1
-            status = "in_progress"
+            flows[token] = flow
+            return ["status": "in_progress", "continuation_token": .string(token)]
         } else {
             switch settings.resetJobOutcome {
             case .succeed:

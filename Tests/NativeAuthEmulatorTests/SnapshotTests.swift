@@ -161,21 +161,21 @@ struct SnapshotTests {
         let b = try made.tenant.restoredTenant(from: made.tenant.tenant.snapshot())
 
         // Revoked on A, by rotation or by an administrator: still revoked on B.
-        expectError(try await refresh(b, made.rotatedOut), "invalid_grant", code: 70000)
-        expectError(try await refresh(b, made.revokedByAdmin), "invalid_grant", code: 70000)
+        expectError(try await refresh(b, made.rotatedOut), "invalid_grant", code: 70008, suberror: "bad_token")
+        expectError(try await refresh(b, made.revokedByAdmin), "invalid_grant", code: 70008, suberror: "bad_token")
 
         // The live one works on B, and rotation revokes it there.
         let rotated = try await refresh(b, made.adaRefresh)
         #expect(rotated.status == 200, "\(rotated.text)")
         #expect(try claims(rotated["id_token"])["preferred_username"] as? String == Fixture.ada)
         #expect(!rotated["refresh_token"].isEmpty && rotated["refresh_token"] != made.adaRefresh)
-        expectError(try await refresh(b, made.adaRefresh), "invalid_grant", code: 70000)
+        expectError(try await refresh(b, made.adaRefresh), "invalid_grant", code: 70008, suberror: "bad_token")
         #expect(try await refresh(b, rotated["refresh_token"]).status == 200)
 
         // An administrator can revoke it on B.
         let again = try await b.signIn(Fixture.ada, password: Fixture.adaPassword)
         b.tenant.revokeRefreshTokens(for: Fixture.ada)
-        expectError(try await refresh(b, again["refresh_token"]), "invalid_grant", code: 70000)
+        expectError(try await refresh(b, again["refresh_token"]), "invalid_grant", code: 70008, suberror: "bad_token")
     }
 
     @Test func refreshTokensKeepTheirExpiryAndExpiredOnesAreLeftOut() async throws {
@@ -386,7 +386,7 @@ struct SnapshotTests {
         try b.tenant.restore(from: snapshot)
         #expect(b.tenant.user(named: "extra@contoso.com") == nil)
         #expect(b.tenant.user(named: Fixture.ada) == a.tenant.user(named: Fixture.ada))
-        expectError(try await refresh(b, extra["refresh_token"]), "invalid_grant", code: 70000)
+        expectError(try await refresh(b, extra["refresh_token"]), "invalid_grant", code: 70008, suberror: "bad_token")
         // Settings and the outbox stay; a flow under way for a user no longer there fails.
         #expect(b.tenant.settings.codeLength == 6 && !b.tenant.settings.rotateRefreshTokens)
         #expect(b.tenant.outbox == outboxBefore)

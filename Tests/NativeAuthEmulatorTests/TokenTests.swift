@@ -95,7 +95,8 @@ struct TokenTests {
         #expect(!refreshed["refresh_token"].isEmpty && refreshed["refresh_token"] != first["refresh_token"])
         #expect(refreshed["access_token"] != first["access_token"])
         #expect(refreshed.has("id_token"))
-        expectError(try await refresh(harness, first["refresh_token"]), "invalid_grant", code: 70000)
+        expectError(
+            try await refresh(harness, first["refresh_token"]), "invalid_grant", code: 70008, suberror: "bad_token")
         #expect(try await refresh(harness, refreshed["refresh_token"]).status == 200)
     }
 
@@ -116,7 +117,7 @@ struct TokenTests {
     @Test func refreshErrors() async throws {
         let harness = Harness()
         let token = try await harness.signIn(Fixture.ada, password: Fixture.adaPassword)
-        expectError(try await refresh(harness, "1.unknown"), "invalid_grant", code: 70000)
+        expectError(try await refresh(harness, "1.unknown"), "invalid_grant", code: 70008, suberror: "bad_token")
         expectError(
             try await harness.post(.token, ["grant_type": "refresh_token", "scope": "openid"]),
             "invalid_request", code: 90100)
@@ -124,7 +125,8 @@ struct TokenTests {
             try await harness.post(.token, ["grant_type": "refresh_token", "refresh_token": token["refresh_token"]]),
             "invalid_request", code: 90100)
         harness.tenant.revokeRefreshTokens(for: "ADA@contoso.com")
-        expectError(try await refresh(harness, token["refresh_token"]), "invalid_grant", code: 70000)
+        expectError(
+            try await refresh(harness, token["refresh_token"]), "invalid_grant", code: 70008, suberror: "bad_token")
 
         let other = try await harness.signIn(Fixture.ada, password: Fixture.adaPassword)
         harness.clock.advance(by: 86_400 * 90)

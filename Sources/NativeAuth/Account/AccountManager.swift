@@ -22,6 +22,8 @@ actor AccountManager {
     private var generation = 0
     /// The refresh in flight for each scope key.
     private var refreshes: [String: UUID] = [:]
+    /// The task of each refresh in flight, cancelled when no caller waits for it any more.
+    private var refreshTasks: [UUID: (key: String, task: Task<Void, Never>)] = [:]
     /// Callers waiting for each refresh; a caller whose task is cancelled leaves at once.
     private var waiters: [UUID: [UUID: CheckedContinuation<Result<TokenResult, RetrieveAccessTokenError>, Never>]] = [:]
     /// Accounts signed out whose credentials the store failed to remove: the next sign-out retries.
@@ -170,9 +172,10 @@ actor AccountManager {
 
     // MARK: Access tokens
 
-    func accessToken(for identifier: String, scopes: [String], forceRefresh: Bool)
+    func accessToken(for identifier: String, scopes: [String], forceRefresh: Bool, claims: String? = nil)
         async throws(RetrieveAccessTokenError) -> TokenResult
     {
+        let claims = try FlowContext.validClaims(claims, correlationId: UUID(), as: RetrieveAccessTokenError.self)
         let current: AccountRecord?
         do {
             current = try await self.current()
@@ -186,26 +189,31 @@ actor AccountManager {
         if needsSave { await save(current) }
         let requested = scopes.isEmpty ? current.signInScopes : scopes
         let key = AccountRecord.scopeKey(requested)
-        if !forceRefresh, let cached = current.accessTokens[key],
+        // A claims request always goes to the server: the cached token does not carry the claims.
+        if !forceRefresh, claims == nil, let cached = current.accessTokens[key],
             cached.expiresOn > clock.now().addingTimeInterval(margin)
         {
             return TokenResult(accessToken: cached.token, expiresOn: cached.expiresOn, scopes: cached.scopes)
         }
+        // Refreshes with a claims request are shared only with callers asking for the same claims.
+        let flightKey = claims.map { key + "\u{0}" + $0 } ?? key
         let refreshId: UUID
-        if let running = refreshes[key] {
+        if let running = refreshes[flightKey] {
             refreshId = running
         } else {
             refreshId = UUID()
-            refreshes[key] = refreshId
+            refreshes[flightKey] = refreshId
             let generation = self.generation
-            // Not a child of the caller: a caller that gives up does not cancel it for the others.
+            // Not a child of any caller: a caller that gives up does not cancel it for the others.
+            // It is cancelled when the last caller has left (see `leave`).
             let account = storeKey
-            Task {
+            let task = Task {
                 let result = await RefreshCoordinator.shared.serialize(key: account) {
-                    await self.refresh(key: key, scopes: requested, generation: generation)
+                    await self.refresh(key: key, scopes: requested, claims: claims, generation: generation)
                 }
-                self.finish(refreshId, key: key, result: result)
+                self.finish(refreshId, key: flightKey, result: result)
             }
+            refreshTasks[refreshId] = (flightKey, task)
         }
         return try await wait(for: refreshId).get()
     }
@@ -229,9 +237,19 @@ actor AccountManager {
     private func leave(_ refreshId: UUID, waiter: UUID) {
         guard let continuation = waiters[refreshId]?.removeValue(forKey: waiter) else { return }
         continuation.resume(returning: .failure(RetrieveAccessTokenError(.cancelled, correlationId: UUID())))
+        // Nobody waits for this refresh any more: it ends, so that a stuck one holds nobody up and
+        // the next caller starts a fresh one.
+        guard waiters[refreshId]?.isEmpty ?? true, let running = refreshTasks.removeValue(forKey: refreshId) else {
+            return
+        }
+        waiters[refreshId] = nil
+        if refreshes[running.key] == refreshId { refreshes[running.key] = nil }
+        running.task.cancel()
+        log(.debug, "refresh abandoned by every caller; cancelled")
     }
 
     private func finish(_ refreshId: UUID, key: String, result: Result<TokenResult, RetrieveAccessTokenError>) {
+        refreshTasks[refreshId] = nil
         if refreshes[key] == refreshId { refreshes[key] = nil }
         for continuation in (waiters.removeValue(forKey: refreshId) ?? [:]).values {
             continuation.resume(returning: result)
@@ -240,10 +258,13 @@ actor AccountManager {
 
     /// Refreshes with the newest refresh token: the store's copy wins when another client (or
     /// process) on the same store rotated it since this one last read it.
-    private func refresh(key: String, scopes: [String], generation: Int) async -> Result<
+    private func refresh(key: String, scopes: [String], claims: String?, generation: Int) async -> Result<
         TokenResult, RetrieveAccessTokenError
     > {
         let correlationId = UUID()
+        guard !Task.isCancelled else {
+            return .failure(RetrieveAccessTokenError(.cancelled, correlationId: correlationId))
+        }
         await adoptNewerStoredRecord(generation: generation)
         guard generation == self.generation, let identifier = record?.identifier else {
             return .failure(RetrieveAccessTokenError(.noAccount, correlationId: correlationId))
@@ -257,7 +278,7 @@ actor AccountManager {
         }
         var answer: TokenAnswer
         do {
-            answer = try await redeem(refreshToken, scopes: scopes, correlationId: correlationId)
+            answer = try await redeem(refreshToken, scopes: scopes, claims: claims, correlationId: correlationId)
         } catch {
             guard error.isRefreshTokenExpired else { return .failure(error) }
             // Another client on the same store may have rotated the token: try the stored one once.
@@ -270,7 +291,7 @@ actor AccountManager {
                 return .failure(error)
             }
             do {
-                answer = try await redeem(stored, scopes: scopes, correlationId: correlationId)
+                answer = try await redeem(stored, scopes: scopes, claims: claims, correlationId: correlationId)
             } catch let retryError {
                 if retryError.isRefreshTokenExpired, generation == self.generation {
                     _ = await signOut(identifier: identifier, reason: .sessionExpired)
@@ -280,6 +301,14 @@ actor AccountManager {
         }
         guard generation == self.generation, var updated = record else {
             return .failure(RetrieveAccessTokenError(.noAccount, correlationId: correlationId))
+        }
+        // A refresh never changes whose account it is: an answer for someone else, or an ID token
+        // that cannot be read, is refused and nothing of it is stored.
+        if let problem = Self.identityProblem(answer, record: updated) {
+            log(.error, "refresh answer refused", ["problem": problem], correlationId: correlationId)
+            return .failure(
+                RetrieveAccessTokenError(
+                    details: .init(.accountMismatch, correlationId: correlationId, note: problem)))
         }
         noteServerDate(answer.serverDate)
         if let rotated = answer.refreshToken { updated.refreshToken = rotated.reveal }
@@ -294,20 +323,42 @@ actor AccountManager {
         return .success(TokenResult(accessToken: cached.token, expiresOn: cached.expiresOn, scopes: cached.scopes))
     }
 
-    private func redeem(_ refreshToken: String, scopes: [String], correlationId: UUID)
+    private func redeem(_ refreshToken: String, scopes: [String], claims: String?, correlationId: UUID)
         async throws(RetrieveAccessTokenError) -> TokenAnswer
     {
         do {
             let reply = try await wire.send(
-                .tokenRefresh(refreshToken: Secret(refreshToken), scopes: scopes), correlationId: correlationId)
+                .token(.tokenRefresh(refreshToken: Secret(refreshToken), scopes: scopes), claims: claims),
+                correlationId: correlationId)
             return try reply.decode { reply throws(WireFailure) in
                 try TokenAnswer(reply.object, headers: reply.response)
             }
         } catch {
-            throw RetrieveAccessTokenError(error, correlationId: correlationId) { server in
-                server.isError("invalid_grant") || server.isError("expired_token") ? .refreshTokenExpired : nil
+            // Only a dead refresh token signs the user out; consent, a second factor, conditional
+            // access or a claims challenge keep the account (ErrorCatalogue.refreshKind).
+            throw RetrieveAccessTokenError(error, correlationId: correlationId) { $0.refreshKind }
+        }
+    }
+
+    /// Why a refresh answer cannot belong to the account of `record`, or `nil` when it can.
+    static func identityProblem(_ answer: TokenAnswer, record: AccountRecord) -> String? {
+        let old = record.claims
+        var claims = old
+        if let idToken = answer.idToken {
+            guard let payload = JWT.payload(of: idToken.reveal) else { return "The new ID token cannot be read." }
+            claims = Claims(payload)
+            for (name, before, after) in [
+                ("sub", old.subject, claims.subject), ("oid", old.objectId, claims.objectId),
+                ("tid", old.tenantId, claims.tenantId),
+            ] {
+                if let before, !before.isEmpty, before != after {
+                    return "The new ID token's '\(name)' is not the signed-in account's."
+                }
             }
         }
+        let identifier = identifier(clientInfo: answer.clientInfo, claims: claims, username: record.username)
+        guard identifier == record.identifier else { return "The answer is for another account." }
+        return nil
     }
 
     /// Follows what another client (or process) did to the store: when the account was signed out
@@ -362,7 +413,9 @@ actor AccountManager {
             lifetime = TimeInterval(expiresIn)
         } else if let exp = Claims(JWT.payload(of: answer.accessToken.reveal) ?? [:]).expiresAt {
             // The token's absolute expiry is on the server's clock: correct it by the measured skew.
-            lifetime = exp.timeIntervalSince(now.addingTimeInterval(serverClockOffset))
+            lifetime = min(
+                exp.timeIntervalSince(now.addingTimeInterval(serverClockOffset)),
+                TimeInterval(TokenAnswer.maximumLifetime))
         } else {
             lifetime = 0
         }

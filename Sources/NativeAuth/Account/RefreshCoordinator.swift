@@ -18,7 +18,13 @@ actor RefreshCoordinator {
         }
         let tail = Task { _ = await task.value }
         tails[key] = tail
-        let result = await task.value
+        // A cancelled caller cancels its body (a refresh nobody waits for); the queue still waits
+        // for the body to end, which a cancelled request does at once.
+        let result = await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
         if tails[key] == tail { tails[key] = nil }
         return result
     }

@@ -13,7 +13,8 @@ final class ClientCore: Sendable {
         log = Log(logger: configuration.logger)
         wire = WireClient(
             transport: transport, builder: RequestBuilder(configuration: configuration), log: log,
-            retry: RetryPolicy(clock: configuration.clock, maximumWait: configuration.maximumRetryWait))
+            retry: RetryPolicy(clock: configuration.clock, maximumWait: configuration.maximumRetryWait),
+            requestTimeout: configuration.requestTimeout ?? WireClient.defaultTimeout(for: transport))
         accounts = AccountManager(
             configuration: configuration, store: credentialStore, wire: wire, log: log, events: events)
     }

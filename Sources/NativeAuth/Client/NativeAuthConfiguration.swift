@@ -18,10 +18,32 @@ public struct NativeAuthConfiguration: Sendable {
     /// Extra headers sent with every request; every name starts with `x-`.
     public let customHeaders: [String: String]
     /// How long before its expiry a cached access token stops being handed out (default 300 s).
-    public var tokenRefreshMargin: TimeInterval = 300
+    ///
+    /// A value that is not finite, negative, or longer than a day is refused: the property keeps
+    /// its previous value.
+    public var tokenRefreshMargin: TimeInterval = 300 {
+        didSet { if !(0...86_400).contains(tokenRefreshMargin) { tokenRefreshMargin = oldValue } }
+    }
     /// The longest `Retry-After` (from a 429 or 503 answer) the SDK waits before retrying once by
     /// itself (default 10 s); a longer one is returned to the app as an error at once.
-    public var maximumRetryWait: TimeInterval = 10
+    ///
+    /// A value that is not finite, negative, or longer than an hour is refused: the property keeps
+    /// its previous value.
+    public var maximumRetryWait: TimeInterval = 10 {
+        didSet { if !(0...3_600).contains(maximumRetryWait) { maximumRetryWait = oldValue } }
+    }
+    /// The longest the SDK waits for the transport to answer one request before it reports a
+    /// timeout (``NativeAuthError/isNetworkError``), whatever the transport does; a cancelled
+    /// task ends its request at once. `nil` (the default) means the `URLSessionTransport`'s own
+    /// timeout plus 5 s, or 35 s for other transports.
+    ///
+    /// A value that is not finite, not positive, or longer than ten minutes is refused: the
+    /// property keeps its previous value.
+    public var requestTimeout: TimeInterval? = nil {
+        didSet {
+            if let requestTimeout, !(requestTimeout > 0 && requestTimeout <= 600) { self.requestTimeout = oldValue }
+        }
+    }
     /// Receives the SDK's log records; `nil` (the default) logs nothing.
     public var logger: (any NativeAuthLogger)?
     /// The clock for token expiry and polling; the system clock by default.

@@ -26,6 +26,15 @@ enum ErrorKind: Sendable, Equatable {
     case storage
     case passwordResetFailed
     case passwordResetPending
+    case accountLocked
+    case accountDisabled
+    case passwordExpired
+    case passwordChangeRequired
+    case strongAuthenticationRequired
+    case interactionRequired
+    case accountMismatch
+    case signInUnavailable
+    case invalidArgument
     case general
 
     /// Whether the state an action was called on stays usable after this error: the user can
@@ -34,11 +43,14 @@ enum ErrorKind: Sendable, Equatable {
         switch self {
         case .invalidCode, .invalidPassword, .invalidCredentials, .network, .cancelled, .unexpectedResponse,
             .stateBusy, .attributesInvalid, .invalidInput, .methodBlocked, .general,
-            .storage, .invalidUsername, .passwordResetFailed, .passwordResetPending:
+            .storage, .invalidUsername, .passwordResetFailed, .passwordResetPending, .interactionRequired,
+            .accountMismatch, .invalidArgument:
             true
         case .browserRequired, .configuration, .flowExpired, .stateSpent, .missingDelegateMethod, .userNotFound,
             .userAlreadyExists,
-            .attributesRequired, .verificationRequired, .userHasNoPassword, .refreshTokenExpired, .noAccount:
+            .attributesRequired, .verificationRequired, .userHasNoPassword, .refreshTokenExpired, .noAccount,
+            .accountLocked, .accountDisabled, .passwordExpired, .passwordChangeRequired, .strongAuthenticationRequired,
+            .signInUnavailable:
             false
         }
     }
@@ -74,6 +86,20 @@ enum ErrorKind: Sendable, Equatable {
         case .storage: "The credential store could not be read or written."
         case .passwordResetFailed: "The password reset failed on the server."
         case .passwordResetPending: "The server has not finished resetting the password yet."
+        case .accountLocked:
+            "The account is locked after too many failed sign-in attempts; it unlocks after a while, or an administrator can unlock it."
+        case .accountDisabled: "The account is disabled; an administrator must enable it."
+        case .passwordExpired: "The password has expired; the user must reset it."
+        case .passwordChangeRequired: "The user must change the password before signing in."
+        case .strongAuthenticationRequired:
+            "The tenant requires a stronger sign-in than this flow offers; sign in with the browser instead."
+        case .interactionRequired:
+            "The user must sign in interactively (consent, a second factor or a claims challenge); the account is kept."
+        case .accountMismatch:
+            "The server answered for another account than the signed-in one; nothing was stored."
+        case .signInUnavailable:
+            "The server gave no token to sign in with after this flow; ask the user to sign in."
+        case .invalidArgument: "An argument is not valid; nothing was sent."
         case .general: "The server refused the request."
         }
     }

@@ -177,11 +177,11 @@ extension DetailedError {
                 kind = .configuration
             } else if let specific = classify(error) {
                 kind = specific
-            } else if error.isError("expired_token") || error.isInvalidContinuationToken {
+            } else if error.isInvalidContinuationToken {
                 kind = .flowExpired
-            } else if error.isError("user_not_found") || error.hasCode(50034) {
+            } else if error.isUserNotFound {
                 kind = .userNotFound
-            } else if error.isError("user_already_exists") || error.hasCode(1_003_037) {
+            } else if error.isUserAlreadyExists {
                 kind = .userAlreadyExists
             } else {
                 kind = .general

@@ -7,6 +7,8 @@ struct FlowContext: Sendable {
     let correlationId: UUID
     let username: String
     let scopes: [String]
+    /// An OIDC claims request sent with the flow's token request.
+    var claims: String? = nil
 
     /// Sends `call` and decodes its answer, mapping any failure to the step's error type `E`.
     func request<T, E: DetailedError>(
@@ -28,6 +30,17 @@ struct FlowContext: Sendable {
         try await request(call, as: E.self, classify: classify) { reply throws(WireFailure) in
             try ChallengeAnswer(reply.object).codeChallenge()
         }
+    }
+
+    /// Checks that a claims request is a JSON object, before anything is sent.
+    static func validClaims<E: DetailedError>(_ claims: String?, correlationId: UUID, as errorType: E.Type) throws(E)
+        -> String?
+    {
+        guard let claims = claims?.trimmingCharacters(in: .whitespacesAndNewlines), !claims.isEmpty else { return nil }
+        guard let value = try? JSONValue.parse(Data(claims.utf8)), value.objectValue != nil else {
+            throw E(.invalidArgument, correlationId: correlationId, note: "The claims request is not a JSON object.")
+        }
+        return claims
     }
 
     func fail<E: DetailedError>(_ kind: ErrorKind, _ errorType: E.Type = E.self, note: String) -> E {
@@ -60,6 +73,8 @@ final class StateCore: Sendable {
     }
 
     var phase: Phase { box.current.phase }
+    /// The continuation token the next action sends.
+    var currentToken: Secret { box.current.token }
 
     /// Replaces the continuation token while an action runs, when the server issued a new one
     /// that the next attempt must use.
@@ -69,8 +84,10 @@ final class StateCore: Sendable {
     }
 
     /// A flow context for the same flow with other scopes (sign-in after sign-up or reset).
-    func flow(scopes: [String]) -> FlowContext {
-        FlowContext(client: flow.client, correlationId: flow.correlationId, username: flow.username, scopes: scopes)
+    func flow(scopes: [String], claims: String? = nil) -> FlowContext {
+        FlowContext(
+            client: flow.client, correlationId: flow.correlationId, username: flow.username, scopes: scopes,
+            claims: claims)
     }
 
     /// Runs one action of the state with the current continuation token.

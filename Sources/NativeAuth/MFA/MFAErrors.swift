@@ -11,7 +11,7 @@ public struct MFARequestChallengeError: DetailedError {
     public var isMethodBlocked: Bool { kind == .methodBlocked }
 
     static func classify(_ error: ServerError) -> ErrorKind? {
-        if error.isSuberror("provider_blocked_by_rep") || error.hasCode(550024) { return .methodBlocked }
+        if error.isMethodBlocked { return .methodBlocked }
         return nil
     }
 }
@@ -28,7 +28,7 @@ public struct MFASubmitChallengeError: DetailedError {
     public var isInvalidCode: Bool { kind == .invalidCode }
 
     static func classify(_ error: ServerError) -> ErrorKind? {
-        if error.isSuberror("invalid_oob_value") || error.hasCode(50181) { return .invalidCode }
+        if error.isInvalidCode { return .invalidCode }
         return nil
     }
 }

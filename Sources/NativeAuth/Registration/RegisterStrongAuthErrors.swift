@@ -13,8 +13,8 @@ public struct RegisterStrongAuthChallengeError: DetailedError {
     public var isMethodBlocked: Bool { kind == .methodBlocked }
 
     static func classify(_ error: ServerError) -> ErrorKind? {
-        if error.hasCode(901001) { return .invalidInput }
-        if error.isSuberror("provider_blocked_by_rep") || error.hasCode(550024) { return .methodBlocked }
+        if error.isError("invalid_request", firstCodeIn: [901001]) { return .invalidInput }
+        if error.isMethodBlocked { return .methodBlocked }
         return nil
     }
 }
@@ -31,7 +31,7 @@ public struct RegisterStrongAuthSubmitChallengeError: DetailedError {
     public var isInvalidCode: Bool { kind == .invalidCode }
 
     static func classify(_ error: ServerError) -> ErrorKind? {
-        if error.isSuberror("invalid_oob_value") || error.hasCode(50181) { return .invalidCode }
+        if error.isInvalidCode { return .invalidCode }
         return nil
     }
 }

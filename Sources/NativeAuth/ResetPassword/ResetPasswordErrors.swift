@@ -12,9 +12,9 @@ public struct ResetPasswordStartError: DetailedError {
     public var isInvalidUsername: Bool { kind == .invalidUsername }
 
     static func classify(_ error: ServerError) -> ErrorKind? {
-        if error.isError("user_not_found") || error.hasCode(50034) { return .userNotFound }
-        if error.hasCode(500222) { return .userHasNoPassword }
-        if error.isError("invalid_request") && error.hasCode(90100) { return .invalidUsername }
+        if error.isUserNotFound { return .userNotFound }
+        if error.isError("invalid_request", firstCodeIn: [500222]) { return .userHasNoPassword }
+        if error.isInvalidUsername { return .invalidUsername }
         return nil
     }
 }
@@ -25,8 +25,12 @@ public struct SignInAfterResetPasswordError: DetailedError {
     public let details: NativeAuthErrorDetails
     init(details: NativeAuthErrorDetails) { self.details = details }
 
+    /// The password was changed, but the server gave no token to sign in with: ask the user to
+    /// sign in with the new password.
+    public var isSignInUnavailable: Bool { kind == .signInUnavailable }
+
     static func classify(_ error: ServerError) -> ErrorKind? {
-        if error.isError("user_not_found") { return .userNotFound }
+        if error.isUserNotFound { return .userNotFound }
         return nil
     }
 }

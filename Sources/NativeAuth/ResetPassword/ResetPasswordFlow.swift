@@ -66,6 +66,8 @@ enum ResetPasswordFlow {
         typealias Failure = PasswordRequiredError
         let flow = core.flow
         let classify = Failure.classify
+        // Every poll sends the token `submit` returned, as Microsoft's clients do; a poll's own token
+        // is only for what follows the reset (sign-in, or submitting again after `failed`).
         var pollToken = token
         let interval: Int
         if let pending = pendingInterval.current {
@@ -105,14 +107,17 @@ enum ResetPasswordFlow {
                 details.resetPending = true
                 throw Failure(details: details)
             }
-            if let next = poll.continuationToken { pollToken = next }
-            core.update(token: pollToken)
+            // A poll with the submit's token consumes nothing: the state keeps that token.
+            core.update(token: poll.status == .failed ? (poll.continuationToken ?? pollToken) : pollToken)
             flow.client.log(
                 .debug, "password reset polled", ["attempt": "\(attempt)"], correlationId: flow.correlationId)
             switch poll.status {
             case .succeeded:
                 pendingInterval.withLock { $0 = nil }
-                return SignInAfterResetPasswordState(core: StateCore(flow: flow, token: pollToken))
+                // No token still means the password was changed; only sign-in after the reset is
+                // unavailable.
+                return SignInAfterResetPasswordState(
+                    core: StateCore(flow: flow, token: poll.continuationToken ?? Secret("")))
             case .failed:
                 pendingInterval.withLock { $0 = nil }
                 throw Failure(

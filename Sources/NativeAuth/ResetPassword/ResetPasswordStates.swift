@@ -100,13 +100,39 @@ public final class SignInAfterResetPasswordState: Sendable, CustomStringConverti
     /// The flow's correlation id.
     public var correlationId: UUID { core.flow.correlationId }
 
-    /// Signs the user in with the new password's flow, with one request to the token endpoint.
+    /// Whether ``signIn(scopes:claims:)`` can sign the user in. `false` when the server changed
+    /// the password but gave no token to continue with: ask the user to sign in with the new
+    /// password.
+    public var isSignInAvailable: Bool { !core.currentToken.isEmpty }
+
+    /// Signs the user in, with one request to the token endpoint.
     ///
     /// - Parameter scopes: scopes for the access token, beyond `openid profile offline_access`.
     /// - Throws: ``SignInAfterResetPasswordError``.
     public func signIn(scopes: [String] = []) async throws(SignInAfterResetPasswordError) -> SignInResult {
+        try await signIn(scopes: scopes, claims: nil)
+    }
+
+    /// Signs the user in with the new password's flow, with one request to the token endpoint.
+    ///
+    /// - Parameters:
+    ///   - scopes: scopes for the access token, beyond `openid profile offline_access`.
+    ///   - claims: an OIDC claims request (JSON) to send with the token request.
+    /// - Throws: ``SignInAfterResetPasswordError``; ``SignInAfterResetPasswordError/isSignInUnavailable``
+    ///   when the server gave no token to continue with (see ``isSignInAvailable``).
+    public func signIn(scopes: [String] = [], claims: String?) async throws(SignInAfterResetPasswordError)
+        -> SignInResult
+    {
         try await core.run(SignInAfterResetPasswordError.self) { token throws(SignInAfterResetPasswordError) in
-            let flow = core.flow(scopes: scopes)
+            let flow = core.flow(
+                scopes: scopes,
+                claims: try FlowContext.validClaims(
+                    claims, correlationId: core.flow.correlationId, as: SignInAfterResetPasswordError.self))
+            guard !token.isEmpty else {
+                throw SignInAfterResetPasswordError(
+                    .signInUnavailable, correlationId: flow.correlationId,
+                    note: "The password was changed, but the server gave no token for sign-in after the reset.")
+            }
             return try await SignInFlow.exchange(
                 .tokenWithContinuationToken(continuationToken: token, username: flow.username, scopes: scopes),
                 flow: flow, as: SignInAfterResetPasswordError.self, classify: SignInAfterResetPasswordError.classify)

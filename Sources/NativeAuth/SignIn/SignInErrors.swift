@@ -12,9 +12,9 @@ public struct SignInStartError: DetailedError {
     public var isInvalidCredentials: Bool { kind == .invalidCredentials }
 
     static func classify(_ error: ServerError) -> ErrorKind? {
-        if error.isError("user_not_found") || error.hasCode(50034) { return .userNotFound }
-        if error.isError("invalid_grant") && error.hasCode(50126) { return .invalidCredentials }
-        if error.isError("invalid_request") && error.hasCode(90100) { return .invalidUsername }
+        if error.isUserNotFound { return .userNotFound }
+        if let kind = error.passwordStepKind { return kind }
+        if error.isInvalidUsername { return .invalidUsername }
         return nil
     }
 }
@@ -30,8 +30,8 @@ public struct VerifyCodeError: DetailedError {
     public var isInvalidCode: Bool { kind == .invalidCode }
 
     static func classify(_ error: ServerError) -> ErrorKind? {
-        if error.isSuberror("invalid_oob_value") || error.hasCode(50181) { return .invalidCode }
-        if error.isError("user_not_found") || error.hasCode(50034) { return .userNotFound }
+        if error.isInvalidCode { return .invalidCode }
+        if error.isUserNotFound { return .userNotFound }
         return nil
     }
 }
@@ -41,9 +41,7 @@ extension VerifyCodeError {
     /// verified first.
     static func classifyContinue(_ error: ServerError) -> ErrorKind? {
         if let kind = classify(error) { return kind }
-        if error.isError("verification_required") || error.isSuberror("verification_required") {
-            return .verificationRequired
-        }
+        if error.isVerificationRequired { return .verificationRequired }
         return nil
     }
 }
@@ -85,10 +83,38 @@ public struct PasswordRequiredError: DetailedError {
 
     static func classify(_ error: ServerError) -> ErrorKind? {
         if let violation = error.passwordPolicyViolation { return .invalidPassword(violation) }
-        if error.isError("invalid_grant") && (error.hasCode(50126) || error.suberror == nil) {
-            return .invalidPassword(nil)
-        }
-        if error.isError("user_not_found") || error.hasCode(50034) { return .userNotFound }
+        if let kind = error.passwordStepKind { return kind == .invalidCredentials ? .invalidPassword(nil) : kind }
+        if error.isUserNotFound { return .userNotFound }
         return nil
     }
+}
+
+extension SignInStartError {
+    /// The account is locked after too many failed attempts (`invalid_grant`, 50053). Not a wrong
+    /// password: do not ask for it again.
+    public var isAccountLocked: Bool { kind == .accountLocked }
+    /// The account is disabled (`invalid_grant`, 50057).
+    public var isAccountDisabled: Bool { kind == .accountDisabled }
+    /// The password has expired (`invalid_grant`, 50055): the user must reset it.
+    public var isPasswordExpired: Bool { kind == .passwordExpired }
+    /// The user must change the password first (`invalid_grant`, 50142, 50133 or 50132).
+    public var isPasswordChangeRequired: Bool { kind == .passwordChangeRequired }
+    /// The tenant requires a stronger sign-in than this flow offers (`invalid_grant`, 50076 or
+    /// 50079): sign in with the browser.
+    public var isStrongAuthenticationRequired: Bool { kind == .strongAuthenticationRequired }
+}
+
+extension PasswordRequiredError {
+    /// The account is locked after too many failed attempts (`invalid_grant`, 50053). Not a wrong
+    /// password: the state is spent.
+    public var isAccountLocked: Bool { kind == .accountLocked }
+    /// The account is disabled (`invalid_grant`, 50057).
+    public var isAccountDisabled: Bool { kind == .accountDisabled }
+    /// The password has expired (`invalid_grant`, 50055): the user must reset it.
+    public var isPasswordExpired: Bool { kind == .passwordExpired }
+    /// The user must change the password first (`invalid_grant`, 50142, 50133 or 50132).
+    public var isPasswordChangeRequired: Bool { kind == .passwordChangeRequired }
+    /// The tenant requires a stronger sign-in than this flow offers (`invalid_grant`, 50076 or
+    /// 50079): sign in with the browser.
+    public var isStrongAuthenticationRequired: Bool { kind == .strongAuthenticationRequired }
 }

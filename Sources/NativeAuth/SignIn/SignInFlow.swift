@@ -7,7 +7,9 @@ enum SignInFlow {
         -> SignInStartResult
     {
         let username = parameters.username.trimmingCharacters(in: .whitespacesAndNewlines)
-        let flow = client.flow(username: username, scopes: parameters.scopes, correlationId: parameters.correlationId)
+        var flow = client.flow(username: username, scopes: parameters.scopes, correlationId: parameters.correlationId)
+        flow.claims = try FlowContext.validClaims(
+            parameters.claims, correlationId: flow.correlationId, as: SignInStartError.self)
         guard !username.isEmpty else {
             throw flow.fail(.invalidUsername, note: "The username is empty; nothing was sent.")
         }
@@ -49,7 +51,8 @@ enum SignInFlow {
     ) async throws(E) -> SignInResult {
         let answer: TokenAnswer
         do {
-            let reply = try await flow.client.wire.send(call, correlationId: flow.correlationId)
+            let reply = try await flow.client.wire.send(
+                .token(call, claims: flow.claims), correlationId: flow.correlationId)
             answer = try reply.decode { reply throws(WireFailure) in
                 try TokenAnswer(reply.object, headers: reply.response)
             }

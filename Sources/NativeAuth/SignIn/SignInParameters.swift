@@ -10,13 +10,21 @@ public struct SignInParameters: Sendable, CustomStringConvertible {
     public var scopes: [String]
     /// The correlation id sent with every request of the flow; a new one when `nil`.
     public var correlationId: UUID?
+    /// An OIDC claims request (a JSON object, such as `{"access_token":{"acrs":{"essential":true,"value":"c1"}}}`)
+    /// sent as `claims` with the token request, for an authentication context or a claims
+    /// challenge a resource asked for.
+    public var claims: String?
 
     /// Creates sign-in parameters.
-    public init(username: String, password: String? = nil, scopes: [String] = [], correlationId: UUID? = nil) {
+    public init(
+        username: String, password: String? = nil, scopes: [String] = [], correlationId: UUID? = nil,
+        claims: String? = nil
+    ) {
         self.username = username
         self.password = password
         self.scopes = scopes
         self.correlationId = correlationId
+        self.claims = claims
     }
 
     /// The parameters without the password.

@@ -27,9 +27,9 @@ public struct SignUpStartError: DetailedError {
     public var invalidAttributes: [String] { details.invalidAttributes }
 
     static func classify(_ error: ServerError) -> ErrorKind? {
-        if error.isError("user_already_exists") || error.hasCode(1_003_037) { return .userAlreadyExists }
+        if error.isUserAlreadyExists { return .userAlreadyExists }
         if let violation = error.passwordPolicyViolation { return .invalidPassword(violation) }
-        if error.isError("invalid_request") && error.hasCode(90100) { return .invalidUsername }
+        if error.isInvalidUsername { return .invalidUsername }
         if error.isError("attributes_required") { return .attributesRequired }
         return nil
     }
@@ -61,8 +61,12 @@ public struct SignInAfterSignUpError: DetailedError {
     public let details: NativeAuthErrorDetails
     init(details: NativeAuthErrorDetails) { self.details = details }
 
+    /// The user was created, but the server gave no token to sign in with: ask the user to sign
+    /// in normally.
+    public var isSignInUnavailable: Bool { kind == .signInUnavailable }
+
     static func classify(_ error: ServerError) -> ErrorKind? {
-        if error.isError("user_not_found") { return .userNotFound }
+        if error.isUserNotFound { return .userNotFound }
         return nil
     }
 }

@@ -128,17 +128,36 @@ public final class SignInAfterSignUpState: Sendable, CustomStringConvertible {
     /// The flow's correlation id.
     public var correlationId: UUID { core.flow.correlationId }
 
-    /// Signs the new user in, with one request to the token endpoint.
+    /// Whether ``signIn(scopes:claims:)`` can sign the user in. `false` when the server created
+    /// the user but gave no token to continue with: ask the user to sign in normally.
+    public var isSignInAvailable: Bool { !core.currentToken.isEmpty }
+
+    /// Signs the user in, with one request to the token endpoint.
     ///
     /// - Parameter scopes: scopes for the access token, beyond `openid profile offline_access`.
     /// - Throws: ``SignInAfterSignUpError``.
     public func signIn(scopes: [String] = []) async throws(SignInAfterSignUpError) -> SignInResult {
+        try await signIn(scopes: scopes, claims: nil)
+    }
+
+    /// Signs the new user in, with one request to the token endpoint.
+    ///
+    /// - Parameters:
+    ///   - scopes: scopes for the access token, beyond `openid profile offline_access`.
+    ///   - claims: an OIDC claims request (JSON) to send with the token request, such as an
+    ///     authentication context the resource asks for.
+    /// - Throws: ``SignInAfterSignUpError``; ``SignInAfterSignUpError/isSignInUnavailable`` when
+    ///   the server gave no token to continue with (see ``isSignInAvailable``).
+    public func signIn(scopes: [String] = [], claims: String?) async throws(SignInAfterSignUpError) -> SignInResult {
         try await core.run(SignInAfterSignUpError.self) { token throws(SignInAfterSignUpError) in
-            let flow = core.flow(scopes: scopes)
+            let flow = core.flow(
+                scopes: scopes,
+                claims: try FlowContext.validClaims(
+                    claims, correlationId: core.flow.correlationId, as: SignInAfterSignUpError.self))
             guard !token.isEmpty else {
                 throw SignInAfterSignUpError(
-                    .flowExpired, correlationId: flow.correlationId,
-                    note: "The server gave no token for sign-in after sign-up; sign in normally.")
+                    .signInUnavailable, correlationId: flow.correlationId,
+                    note: "The user was created, but the server gave no token for sign-in after sign-up.")
             }
             return try await SignInFlow.exchange(
                 .tokenWithContinuationToken(continuationToken: token, username: flow.username, scopes: scopes),

@@ -6,8 +6,8 @@ import Foundation
 /// - A 429 or 503 answer means the server did not process the request: one retry after its
 ///   `Retry-After` (seconds or an HTTP date; 1 s when absent), unless that is longer than
 ///   `maximumWait`, then the error is returned at once.
-/// - No connection could be made (host unreachable or unknown): the request never left, so one
-///   retry after 1 s.
+/// - No connection could be made (host unreachable or unknown, no network at all): the request
+///   never left, so one retry after 1 s.
 /// - Reads that change nothing (`introspect`, `poll_completion`): one retry after 1 s on a
 ///   500, 502 or 504 answer, a timeout or a dropped connection.
 /// - Everything else (a timeout or dropped connection on a step that acts, any other status)
@@ -19,7 +19,9 @@ struct RetryPolicy: Sendable {
     /// One retry at most.
     let maximumAttempts = 2
 
-    static let notSentCodes: Set<URLError.Code> = [.cannotConnectToHost, .cannotFindHost, .dnsLookupFailed]
+    static let notSentCodes: Set<URLError.Code> = [
+        .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
+    ]
     static let ambiguousCodes: Set<URLError.Code> = [.timedOut, .networkConnectionLost]
     static let idempotent: Set<Endpoint> = [.signInIntrospect, .registerIntrospect, .resetPasswordPollCompletion]
 

@@ -16,53 +16,38 @@ struct ServerError: Sendable, Equatable {
     let requiredAttributes: [WireRequiredAttribute]
     let invalidAttributes: [String]
     let unverifiedAttributes: [String]
+    /// A claims challenge (`claims`, the OIDC claims-request JSON) the server asks the next token
+    /// request to carry.
+    let claims: String?
+
+    /// The most characters of server text (`error`, `error_description`, ...) kept: enough for
+    /// every documented answer, short enough that a hostile server cannot flood errors and logs.
+    static let maximumTextLength = 400
+    static let maximumCodes = 16
+    static let maximumClaimsLength = 16 * 1024
+
+    /// Server text cut to ``maximumTextLength`` characters.
+    static func capped(_ text: String) -> String {
+        text.count <= maximumTextLength ? text : String(text.prefix(maximumTextLength)) + "…"
+    }
 
     /// Decodes an error body; `nil` when `object` has no string `error`.
     init?(status: Int, object: WireObject) {
-        guard let error = object.string("error"), !error.isEmpty else { return nil }
+        guard let error = object.string("error").map(Self.capped), !error.isEmpty else { return nil }
         self.status = status
         self.error = error
-        suberror = object.string("suberror").flatMap { $0.isEmpty ? nil : $0 }
-        errorCodes = object.intList("error_codes")
-        errorDescription = object.string("error_description")
-        errorURI = object.string("error_uri")
-        traceId = object.string("trace_id")
-        correlationId = object.string("correlation_id")
-        timestamp = object.string("timestamp")
+        suberror = object.string("suberror").map(Self.capped).flatMap { $0.isEmpty ? nil : $0 }
+        errorCodes = Array(object.intList("error_codes").prefix(Self.maximumCodes))
+        errorDescription = object.string("error_description").map(Self.capped)
+        errorURI = object.string("error_uri").map(Self.capped)
+        traceId = object.string("trace_id").map(Self.capped)
+        correlationId = object.string("correlation_id").map(Self.capped)
+        timestamp = object.string("timestamp").map(Self.capped)
+        claims = object.string("claims").flatMap { $0.isEmpty || $0.utf8.count > Self.maximumClaimsLength ? nil : $0 }
         continuationToken = object.string("continuation_token").flatMap { $0.isEmpty ? nil : Secret($0) }
         requiredAttributes = (object.array("required_attributes") ?? []).compactMap(WireRequiredAttribute.init)
         invalidAttributes = object.attributeNames("invalid_attributes")
         unverifiedAttributes = object.attributeNames("unverified_attributes")
-    }
-
-    func isError(_ value: String) -> Bool { error.caseInsensitiveCompare(value) == .orderedSame }
-    func isSuberror(_ value: String) -> Bool { suberror?.caseInsensitiveCompare(value) == .orderedSame }
-    func hasCode(_ code: Int) -> Bool { errorCodes.contains(code) }
-
-    /// The app is misconfigured: not a public client, native auth off, unknown or confidential client.
-    var isConfigurationError: Bool {
-        isError("invalid_client") || isError("unauthorized_client") || isSuberror("nativeauthapi_disabled")
-            || hasCode(550022) || hasCode(700016)
-    }
-
-    /// An error answer that consumes the continuation token and moves the flow on to another step
-    /// (a second factor, method registration, a password or attributes at sign-up).
-    var movesFlow: Bool {
-        continuationToken != nil
-            && ["mfa_required", "registration_required", "credential_required", "attributes_required"].contains {
-                isError($0) || isSuberror($0)
-            }
-    }
-
-    /// The continuation token is unknown, used up or expired: the flow cannot go on.
-    var isInvalidContinuationToken: Bool {
-        isError("invalid_request") && [55000, 55200, 55112, 552003].contains(where: hasCode)
-    }
-
-    /// The password was refused by the tenant's password policy, with the specific reason.
-    var passwordPolicyViolation: PasswordPolicyViolation? {
-        guard let suberror, suberror.lowercased().hasPrefix("password_") else { return nil }
-        return PasswordPolicyViolation(wire: suberror)
     }
 }
 
@@ -76,7 +61,7 @@ struct WireRequiredAttribute: Sendable, Equatable {
     init?(_ value: JSONValue) {
         guard let object = value.objectValue.map(WireObject.init), let name = object.string("name"), !name.isEmpty
         else { return nil }
-        self.name = name
+        self.name = ServerError.capped(name)
         type = object.string("type")
         required = object.bool("required") ?? true
         regex = object.object("options")?.string("regex")

@@ -100,16 +100,28 @@ struct TokenAnswer: Sendable, Equatable {
     /// The server's `Date` header, for clock-skew correction.
     let serverDate: Date?
 
+    /// The longest access-token lifetime the SDK believes: one year.
+    static let maximumLifetime = 365 * 86_400
+
     init(_ object: WireObject, headers: HTTPResponse) throws(WireFailure) {
         guard let access = object.string("access_token"), !access.isEmpty else {
             throw .unexpected(.init(problem: .missingField("access_token")))
+        }
+        // Tokens go into headers: a control character there could add a header of its own.
+        for (field, value) in [
+            ("access_token", access), ("refresh_token", object.string("refresh_token") ?? ""),
+            ("token_type", object.string("token_type") ?? ""),
+        ] where !HeaderValue.isSafe(value) {
+            throw .unexpected(.init(problem: .unknownValue(field: field, value: "<control characters>")))
         }
         tokenType = object.string("token_type") ?? "Bearer"
         accessToken = Secret(access)
         refreshToken = object.string("refresh_token").flatMap { $0.isEmpty ? nil : Secret($0) }
         idToken = object.string("id_token").flatMap { $0.isEmpty ? nil : Secret($0) }
         scopes = object.list("scope")
-        expiresIn = object.int("expires_in").flatMap { $0 >= 0 ? $0 : nil }
+        // A lifetime beyond a year is not one a server means: clamped, so a cached token cannot
+        // outlive every refresh.
+        expiresIn = object.int("expires_in").flatMap { $0 >= 0 ? min($0, Self.maximumLifetime) : nil }
         clientInfo = object.string("client_info")
         serverDate = headers.header("Date").flatMap(HTTPDate.parse)
     }
@@ -145,10 +157,9 @@ struct PollAnswer: Sendable, Equatable {
         case let other:
             throw .unexpected(.init(problem: .unknownValue(field: "status", value: other ?? "<missing>")))
         }
+        // `succeeded` without a token means the password was changed; sign-in after it is then
+        // unavailable.
         continuationToken = object.string("continuation_token").flatMap { $0.isEmpty ? nil : Secret($0) }
-        if status == .succeeded, continuationToken == nil {
-            throw .unexpected(.init(problem: .missingField("continuation_token")))
-        }
     }
 }
 

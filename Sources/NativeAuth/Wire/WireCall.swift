@@ -26,9 +26,19 @@ enum WireCall: Sendable {
     case resetPasswordContinue(continuationToken: Secret, code: Secret)
     case resetPasswordSubmit(continuationToken: Secret, newPassword: Secret)
     case resetPasswordPollCompletion(continuationToken: Secret)
+    /// A token request carrying an OIDC claims request (`claims`), as for an authentication
+    /// context the resource asks for.
+    indirect case withClaims(WireCall, claims: String)
+
+    /// `call` with `claims` when there are any.
+    static func token(_ call: WireCall, claims: String?) -> WireCall {
+        guard let claims, !claims.isEmpty else { return call }
+        return .withClaims(call, claims: claims)
+    }
 
     var endpoint: Endpoint {
         switch self {
+        case .withClaims(let call, _): call.endpoint
         case .signInInitiate: .signInInitiate
         case .signInChallenge: .signInChallenge
         case .signInIntrospect: .signInIntrospect
@@ -125,9 +135,15 @@ struct RequestBuilder: Sendable {
     }
 
     func form(for call: WireCall) -> FormBody {
+        if case .withClaims(let inner, let claims) = call {
+            var form = form(for: inner)
+            form.add("claims", claims)
+            return form
+        }
         var form = FormBody()
         form.add("client_id", clientId)
         switch call {
+        case .withClaims: break
         case .signInInitiate(let username):
             form.add("username", username)
             form.add("challenge_type", challengeTypeField)

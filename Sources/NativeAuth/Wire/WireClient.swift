@@ -7,6 +7,13 @@ struct WireClient: Sendable {
     let builder: RequestBuilder
     let log: Log
     let retry: RetryPolicy
+    /// The SDK's own deadline for one request, whatever the transport does.
+    let requestTimeout: TimeInterval
+
+    /// A little above the transport's own timeout, so the transport reports first when it can.
+    static func defaultTimeout(for transport: any HTTPTransport) -> TimeInterval {
+        ((transport as? URLSessionTransport)?.timeout ?? 30) + 5
+    }
 
     /// A successful answer: its JSON object and the response it came in.
     struct Reply: Sendable {
@@ -75,9 +82,19 @@ struct WireClient: Sendable {
             correlationId: correlationId)
         let response: HTTPResponse
         do {
-            response = try await transport.send(request)
+            response = try await Deadline.run(seconds: requestTimeout) { [transport] in
+                try await transport.send(request)
+            }
         } catch {
-            if error is CancellationError || Task.isCancelled || (error as? URLError)?.code == .cancelled {
+            if case Deadline.Failure.timedOut = error {
+                log(
+                    .warning, "no answer within the request deadline",
+                    ["endpoint": endpoint, "seconds": "\(requestTimeout)"], correlationId: correlationId)
+                throw .transport(URLError(.timedOut))
+            }
+            if error is Deadline.Failure || error is CancellationError || Task.isCancelled
+                || (error as? URLError)?.code == .cancelled
+            {
                 log(.debug, "request cancelled", ["endpoint": endpoint], correlationId: correlationId)
                 throw .cancelled
             }
@@ -98,6 +115,10 @@ struct WireClient: Sendable {
         }
     }
 
+    /// The largest body the SDK reads: every answer of the API is a few kilobytes, so anything
+    /// over this is refused before it is parsed.
+    static let maximumBodySize = 1 << 20
+
     /// Sorts a response: a success object, or the failure it stands for.
     static func classify(_ response: HTTPResponse) throws(WireFailure) -> WireObject {
         let status = response.statusCode
@@ -108,6 +129,7 @@ struct WireClient: Sendable {
             answer.retryAfterHeader = response.header("Retry-After")
             return .unexpected(answer)
         }
+        guard response.body.count <= maximumBodySize else { throw unexpected(.tooLarge) }
         let parsed = response.body.isEmpty ? nil : try? JSONValue.parse(response.body)
         let object = parsed?.objectValue.map(WireObject.init)
         // What is wrong with a body that is not a JSON object, whatever the status.
@@ -117,7 +139,7 @@ struct WireClient: Sendable {
         case 200...299:
             guard let object else { throw unexpected(shapeProblem) }
             if object.string("challenge_type")?.lowercased() == "redirect" {
-                throw .redirect(reason: object.string("redirect_reason"))
+                throw .redirect(reason: object.string("redirect_reason").map(ServerError.capped))
             }
             return object
         case 429:
@@ -126,6 +148,13 @@ struct WireClient: Sendable {
             guard let object else { throw unexpected(shapeProblem) }
             guard let error = ServerError(status: status, object: object) else {
                 throw unexpected(.missingField("error"))
+            }
+            // An attribute form that names no attribute asks the user to fix nothing: not an answer.
+            if error.names("attribute_validation_failed"), error.invalidAttributes.isEmpty {
+                throw unexpected(.emptyList("invalid_attributes"))
+            }
+            if error.isError("attributes_required"), error.requiredAttributes.isEmpty {
+                throw unexpected(.emptyList("required_attributes"))
             }
             throw .server(error)
         default:

@@ -23,6 +23,10 @@ struct UnexpectedAnswer: Sendable, Equatable {
         case notAnObject
         case missingField(String)
         case unknownValue(field: String, value: String)
+        /// A list the answer only makes sense with is empty (an attribute form naming no attribute).
+        case emptyList(String)
+        /// The body is larger than any answer of the API (``WireClient/maximumBodySize``).
+        case tooLarge
     }
 
     var status: Int?
@@ -50,6 +54,8 @@ struct UnexpectedAnswer: Sendable, Equatable {
         case .missingField(let field): text = "an answer without '\(field)'"
         case .unknownValue(let field, let value):
             text = "an unknown value '\(value.prefix(40))' for '\(field)'"
+        case .emptyList(let field): text = "an answer with an empty '\(field)'"
+        case .tooLarge: text = "a body larger than \(WireClient.maximumBodySize) bytes"
         }
         if let status { text += ", status \(status)" }
         if let contentType { text += ", content type \(contentType.prefix(80))" }

@@ -52,7 +52,7 @@ struct WireObject: Sendable, Equatable {
 
     /// Attribute names from `[{"name": …}]` or `["…"]`.
     func attributeNames(_ key: String) -> [String] {
-        (array(key) ?? []).compactMap { $0.stringValue ?? $0["name"]?.stringValue }
+        (array(key) ?? []).compactMap { $0.stringValue ?? $0["name"]?.stringValue }.filter { !$0.isEmpty }
     }
 
     /// A space- or comma-separated list.

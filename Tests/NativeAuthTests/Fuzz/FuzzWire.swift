@@ -620,8 +620,16 @@ enum FuzzExpectation: Equatable {
     case server(error: String)
     case unexpected(status: Int, problem: UnexpectedAnswer.Problem)
 
+    /// Server text longer than 400 characters is cut there, with an ellipsis.
+    static func capped(_ text: String) -> String { text.count <= 400 ? text : String(text.prefix(400)) + "…" }
+
     init(_ response: HTTPResponse) {
         let status = response.statusCode
+        // Bodies over 1 MiB are refused before they are read.
+        guard response.body.count <= 1 << 20 else {
+            self = .unexpected(status: status, problem: .tooLarge)
+            return
+        }
         let parsed = response.body.isEmpty ? nil : try? JSONValue.parse(response.body)
         let members = parsed?.objectValue
         switch status {
@@ -636,7 +644,7 @@ enum FuzzExpectation: Equatable {
                 return
             }
             if Lenient.string(members, "challenge_type")?.lowercased() == "redirect" {
-                self = .redirect(reason: Lenient.string(members, "redirect_reason"))
+                self = .redirect(reason: Lenient.string(members, "redirect_reason").map(Self.capped))
             } else {
                 self = .success
             }
@@ -651,7 +659,33 @@ enum FuzzExpectation: Equatable {
                 self = .unexpected(status: status, problem: .missingField("error"))
                 return
             }
-            self = .server(error: error)
+            // An attribute form naming no attribute is not an answer.
+            func names(_ value: String) -> Bool {
+                [error, Lenient.string(members, "suberror") ?? ""].contains {
+                    $0.caseInsensitiveCompare(value) == .orderedSame
+                }
+            }
+            // Invalid attributes: non-empty strings, or objects whose exact `name` is one; required
+            // attributes: objects with a non-empty `name` (read leniently).
+            let listed = { (key: String, needsObjects: Bool) -> Int in
+                (Lenient.value(members, key)?.arrayValue ?? []).filter { item in
+                    if needsObjects {
+                        return !(item.objectValue.flatMap { Lenient.string($0, "name") } ?? "").isEmpty
+                    }
+                    return !(item.stringValue ?? item["name"]?.stringValue ?? "").isEmpty
+                }.count
+            }
+            if names("attribute_validation_failed"), listed("invalid_attributes", false) == 0 {
+                self = .unexpected(status: status, problem: .emptyList("invalid_attributes"))
+                return
+            }
+            if error.caseInsensitiveCompare("attributes_required") == .orderedSame,
+                listed("required_attributes", true) == 0
+            {
+                self = .unexpected(status: status, problem: .emptyList("required_attributes"))
+                return
+            }
+            self = .server(error: Self.capped(error))
         default:
             self = .unexpected(status: status, problem: .status)
         }

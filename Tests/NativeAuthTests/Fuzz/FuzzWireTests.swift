@@ -245,9 +245,7 @@ struct FuzzWireTests {
             problems.check(
                 ambiguous || expected[answer.status] == status,
                 "PollAnswer: \(answer.status) for \(String(describing: status))")
-            if answer.status == .succeeded {
-                problems.check(answer.continuationToken != nil, "PollAnswer: succeeded without token")
-            }
+            // `succeeded` without a token is a success (sign-in after the reset is then unavailable).
         } catch {
             let problem = failed(error, "PollAnswer")
             let known = ["not_started", "in_progress", "succeeded", "failed"].contains(status ?? "")

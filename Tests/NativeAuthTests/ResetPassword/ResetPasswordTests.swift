@@ -48,7 +48,8 @@ struct ResetPasswordEmulatorTests {
         #expect(account.account.username == "ada@example.com")
         // The old password no longer works; the new one does.
         do {
-            _ = try await harness.client.signIn(SignInParameters(username: "ada@example.com", password: EmulatorHarness.password))
+            _ = try await harness.client.signIn(
+                SignInParameters(username: "ada@example.com", password: EmulatorHarness.password))
             Issue.record("the old password must fail")
         } catch {
             #expect(error.isInvalidCredentials)
@@ -193,22 +194,28 @@ struct ResetPasswordWireTests {
     var client: NativeAuthClient {
         var configuration = testConfiguration()
         configuration.clock = clock
-        return NativeAuthClient(configuration: configuration, transport: transport, credentialStore: InMemoryCredentialStore())
+        return NativeAuthClient(
+            configuration: configuration, transport: transport, credentialStore: InMemoryCredentialStore())
     }
 
     func requiredState() async throws -> ResetPasswordRequiredState {
         transport.then("resetpassword/v1.0/start", .token("ct1"))
         transport.then("resetpassword/v1.0/challenge", .oob("ct2"))
         transport.then("resetpassword/v1.0/continue", .json(200, "{\"continuation_token\":\"ct3\",\"expires_in\":600}"))
-        guard case .codeRequired(let state, _, _, _) = try await client.resetPassword(ResetPasswordParameters(username: "u@x.y"))
+        guard
+            case .codeRequired(let state, _, _, _) = try await client.resetPassword(
+                ResetPasswordParameters(username: "u@x.y"))
         else { throw TestFailure("expected code") }
         return try await state.submitCode("1")
     }
 
-    @Test func pollTokensAreFollowedAndPasswordErrorsAtPollKeepTheState() async throws {
+    /// Every poll sends the token `submit` returned (as Microsoft's clients do), never a poll's own.
+    @Test func pollsSendTheSubmitTokenAndPasswordErrorsAtPollKeepTheState() async throws {
         let state = try await requiredState()
         transport.then("resetpassword/v1.0/submit", .json(200, "{\"continuation_token\":\"ct4\",\"poll_interval\":2}"))
-        transport.then("resetpassword/v1.0/poll_completion", .json(200, "{\"status\":\"in_progress\",\"continuation_token\":\"ct5\"}"))
+        transport.then(
+            "resetpassword/v1.0/poll_completion",
+            .json(200, "{\"status\":\"in_progress\",\"continuation_token\":\"ct5\"}"))
         transport.then("resetpassword/v1.0/poll_completion", .error("invalid_grant", suberror: "password_banned"))
         do {
             _ = try await state.submitPassword("password1")
@@ -218,15 +225,57 @@ struct ResetPasswordWireTests {
         let bodies = transport.requests.suffix(3).map(formFields)
         #expect(bodies[0].contains("new_password=password1"))
         #expect(bodies[1].contains("continuation_token=ct4"))
-        #expect(bodies[2].contains("continuation_token=ct5"))
-        // A new submission uses the latest token.
+        #expect(bodies[2].contains("continuation_token=ct4"))
+        // A new submission uses the submit's token: polls consumed nothing.
         transport.then("resetpassword/v1.0/submit", .json(200, "{\"continuation_token\":\"ct6\"}"))
-        transport.then("resetpassword/v1.0/poll_completion", .json(200, "{\"status\":\"succeeded\",\"continuation_token\":\"ct7\"}"))
+        transport.then(
+            "resetpassword/v1.0/poll_completion",
+            .json(200, "{\"status\":\"succeeded\",\"continuation_token\":\"ct7\"}"))
         let after = try await state.submitPassword("Better-Passw0rd")
-        #expect(formFields(transport.requests[transport.requests.count - 2]).contains("continuation_token=ct5"))
+        #expect(formFields(transport.requests[transport.requests.count - 2]).contains("continuation_token=ct4"))
         transport.then("token", .tokens())
         _ = try await after.signIn()
         #expect(formFields(transport.requests.last!).contains("continuation_token=ct7"))
+    }
+
+    @Test func threePollsAllSendTheSubmitToken() async throws {
+        let state = try await requiredState()
+        transport.then("resetpassword/v1.0/submit", .json(200, "{\"continuation_token\":\"ct4\",\"poll_interval\":1}"))
+        transport.then(
+            "resetpassword/v1.0/poll_completion",
+            .json(200, "{\"status\":\"not_started\",\"continuation_token\":\"p1\"}"))
+        transport.then(
+            "resetpassword/v1.0/poll_completion",
+            .json(200, "{\"status\":\"in_progress\",\"continuation_token\":\"p2\"}"))
+        transport.then(
+            "resetpassword/v1.0/poll_completion", .json(200, "{\"status\":\"succeeded\",\"continuation_token\":\"p3\"}")
+        )
+        let after = try await state.submitPassword("Better-Passw0rd")
+        let polls = transport.requests.suffix(3).map(formFields)
+        #expect(polls.allSatisfy { $0.contains("continuation_token=ct4") })
+        #expect(after.isSignInAvailable)
+        transport.then("token", .tokens())
+        _ = try await after.signIn()
+        #expect(formFields(transport.requests.last!).contains("continuation_token=p3"))
+    }
+
+    /// `succeeded` without a token: the password was changed; only sign-in after it is unavailable.
+    @Test func succeededWithoutTokenCompletesWithSignInUnavailable() async throws {
+        let state = try await requiredState()
+        transport.then("resetpassword/v1.0/submit", .json(200, "{\"continuation_token\":\"ct4\",\"poll_interval\":1}"))
+        transport.then("resetpassword/v1.0/poll_completion", .json(200, "{\"status\":\"succeeded\"}"))
+        let after = try await state.submitPassword("Better-Passw0rd")
+        #expect(!after.isSignInAvailable)
+        let sent = transport.requests.count
+        do {
+            _ = try await after.signIn()
+            Issue.record("sign-in after the reset has no token")
+        } catch {
+            #expect(error.isSignInUnavailable)
+            #expect(!error.isStateStillUsable)
+            #expect(!error.isFlowExpired)
+        }
+        #expect(transport.requests.count == sent)
     }
 
     @Test func unknownPollStatusIsUnexpected() async throws {

@@ -11,7 +11,8 @@ struct SignInStateRulesTests {
 
     init() {
         gate = GatedTransport(transport)
-        client = NativeAuthClient(configuration: testConfiguration(), transport: gate, credentialStore: InMemoryCredentialStore())
+        client = NativeAuthClient(
+            configuration: testConfiguration(), transport: gate, credentialStore: InMemoryCredentialStore())
     }
 
     func codeState() async throws -> SignInCodeRequiredState {
@@ -119,7 +120,7 @@ struct SignInStateRulesTests {
 
     @Test func networkFailureLeavesStateUsable() async throws {
         let state = try await codeState()
-        transport.then("token", .failure(.notConnectedToInternet))
+        transport.then("token", .failure(.networkConnectionLost))
         do {
             _ = try await state.submitCode("12345678")
         } catch {

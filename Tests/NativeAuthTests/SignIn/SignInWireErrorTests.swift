@@ -7,10 +7,13 @@ import Testing
 @Suite("Sign-in: server answers decode to the right outcome")
 struct SignInWireErrorTests {
     func client(_ transport: ScriptedTransport, capabilities: Set<Capability> = []) -> NativeAuthClient {
-        NativeAuthClient(configuration: testConfiguration(capabilities: capabilities), transport: transport, credentialStore: InMemoryCredentialStore())
+        NativeAuthClient(
+            configuration: testConfiguration(capabilities: capabilities), transport: transport,
+            credentialStore: InMemoryCredentialStore())
     }
 
-    func startError(_ script: [(String, ScriptedTransport.Answer)], password: String? = nil) async -> SignInStartError? {
+    func startError(_ script: [(String, ScriptedTransport.Answer)], password: String? = nil) async -> SignInStartError?
+    {
         let transport = ScriptedTransport(script)
         do {
             _ = try await client(transport).signIn(SignInParameters(username: "ada@example.com", password: password))
@@ -30,7 +33,13 @@ struct SignInWireErrorTests {
     }
 
     @Test func invalidUsername() async throws {
-        let error = try #require(await startError([("initiate", .error("invalid_request", codes: [90100]))]))
+        let error = try #require(
+            await startError([
+                (
+                    "initiate",
+                    .error("invalid_request", codes: [90100], description: "username parameter is empty or not valid.")
+                )
+            ]))
         #expect(error.isInvalidUsername)
     }
 
@@ -97,7 +106,13 @@ struct SignInWireErrorTests {
         // A description that says "user not found" while the error says invalid_grant + 50126.
         let transport = ScriptedTransport([
             ("initiate", .token("ct1")), ("challenge", .password("ct2")),
-            ("token", .json(400, "{\"error\":\"invalid_grant\",\"error_description\":\"AADSTS50034: user not found\",\"error_codes\":[50126]}")),
+            (
+                "token",
+                .json(
+                    400,
+                    "{\"error\":\"invalid_grant\",\"error_description\":\"AADSTS50034: user not found\",\"error_codes\":[50126]}"
+                )
+            ),
         ])
         do {
             _ = try await client(transport).signIn(SignInParameters(username: "u", password: "p"))
@@ -124,7 +139,9 @@ struct SignInWireErrorTests {
     ])
     func nonAPIAnswersAreTypedUnexpectedResponses(status: Int, contentType: String?, body: String) async throws {
         // A 503 means "not processed": the SDK retries it once, so the server answers twice.
-        let answers = Array(repeating: ("initiate", ScriptedTransport.Answer.raw(status, contentType: contentType, body)), count: status == 503 ? 2 : 1)
+        let answers = Array(
+            repeating: ("initiate", ScriptedTransport.Answer.raw(status, contentType: contentType, body)),
+            count: status == 503 ? 2 : 1)
         let error = try #require(await startError(answers))
         #expect(error.isUnexpectedResponse)
         #expect(error.details.httpStatusCode == status)
@@ -182,7 +199,15 @@ struct SignInWireErrorTests {
             ]))
         #expect(error.errorCodes == [50034])
         let single = try #require(
-            await startError([("initiate", .json(400, "{\"error\":\"invalid_request\",\"error_codes\":90100}"))]))
+            await startError([
+                (
+                    "initiate",
+                    .json(
+                        400,
+                        "{\"error\":\"invalid_request\",\"error_codes\":90100,\"error_description\":\"AADSTS90100: username parameter is empty or not valid.\"}"
+                    )
+                )
+            ]))
         #expect(single.isInvalidUsername)
     }
 

@@ -9,7 +9,9 @@ struct SignUpEmulatorTests {
     let harness = EmulatorHarness()
     static let newUser = "new.user@example.com"
 
-    func codeState(_ parameters: SignUpParameters = SignUpParameters(username: newUser), client: NativeAuthClient? = nil)
+    func codeState(
+        _ parameters: SignUpParameters = SignUpParameters(username: newUser), client: NativeAuthClient? = nil
+    )
         async throws -> SignUpCodeRequiredState
     {
         let result = try await (client ?? harness.client).signUp(parameters)
@@ -119,14 +121,19 @@ struct SignUpEmulatorTests {
     }
 
     @Test func attributesInvalidAtStartIsAResult() async throws {
-        harness.tenant.configure { $0.requiredSignUpAttributes = [EmulatedRequiredAttribute(name: "postalCode", regex: "[0-9]+")] }
-        let result = try await harness.client.signUp(SignUpParameters(username: Self.newUser, attributes: ["postalCode": "x"]))
+        harness.tenant.configure {
+            $0.requiredSignUpAttributes = [EmulatedRequiredAttribute(name: "postalCode", regex: "[0-9]+")]
+        }
+        let result = try await harness.client.signUp(
+            SignUpParameters(username: Self.newUser, attributes: ["postalCode": "x"]))
         guard case .attributesInvalid(let names) = result else { throw TestFailure("expected attributesInvalid") }
         #expect(names == ["postalCode"])
     }
 
     @Test func unencodableAttributesFailBeforeAnyRequest() async throws {
-        for attributes: UserAttributes in [["bad name": "x"], ["": "x"], ["weight": .double(.nan)], ["n": .double(.infinity)]] {
+        for attributes: UserAttributes in [
+            ["bad name": "x"], ["": "x"], ["weight": .double(.nan)], ["n": .double(.infinity)],
+        ] {
             do {
                 _ = try await harness.client.signUp(SignUpParameters(username: Self.newUser, attributes: attributes))
                 Issue.record("expected an error")
@@ -139,7 +146,9 @@ struct SignUpEmulatorTests {
     }
 
     @Test func attributesEncodeAsOneJSONObject() throws {
-        var attributes: UserAttributes = ["displayName": "Ada \"The\" Countess", "age": 36, "newsletter": true, "score": 1.5]
+        var attributes: UserAttributes = [
+            "displayName": "Ada \"The\" Countess", "age": 36, "newsletter": true, "score": 1.5,
+        ]
         attributes["extension_0123abcd_loyaltyNumber"] = "X-1"
         guard case .success(let json) = attributes.encoded() else { throw TestFailure("expected success") }
         #expect(
@@ -203,12 +212,16 @@ struct SignUpEmulatorTests {
 @Suite("Sign-up: server answers decode to the right outcome")
 struct SignUpWireTests {
     let transport = ScriptedTransport()
-    var client: NativeAuthClient { NativeAuthClient(configuration: testConfiguration(), transport: transport, credentialStore: InMemoryCredentialStore()) }
+    var client: NativeAuthClient {
+        NativeAuthClient(
+            configuration: testConfiguration(), transport: transport, credentialStore: InMemoryCredentialStore())
+    }
 
     func codeState() async throws -> SignUpCodeRequiredState {
         transport.then("signup/v1.0/start", .token("ct1"))
         transport.then("signup/v1.0/challenge", .oob("ct2"))
-        guard case .codeRequired(let state, _, _, _) = try await client.signUp(SignUpParameters(username: "u@x.y")) else {
+        guard case .codeRequired(let state, _, _, _) = try await client.signUp(SignUpParameters(username: "u@x.y"))
+        else {
             throw TestFailure("expected code")
         }
         return state
@@ -216,7 +229,9 @@ struct SignUpWireTests {
 
     @Test func verificationRequired() async throws {
         let state = try await codeState()
-        transport.then("signup/v1.0/continue", .error("verification_required", extra: "\"unverified_attributes\":[{\"name\":\"email\"}]"))
+        transport.then(
+            "signup/v1.0/continue",
+            .error("verification_required", extra: "\"unverified_attributes\":[{\"name\":\"email\"}]"))
         do {
             _ = try await state.submitCode("1")
         } catch {
@@ -227,12 +242,15 @@ struct SignUpWireTests {
     @Test func successWithoutTokenStillCompletes() async throws {
         let state = try await codeState()
         transport.then("signup/v1.0/continue", .json(200, "{}"))
-        guard case .completed(let after) = try await state.submitCode("1") else { throw TestFailure("expected completed") }
+        guard case .completed(let after) = try await state.submitCode("1") else {
+            throw TestFailure("expected completed")
+        }
+        #expect(!after.isSignInAvailable)
         do {
             _ = try await after.signIn()
             Issue.record("sign-in after sign-up has no token")
         } catch {
-            #expect(error.isFlowExpired)
+            #expect(error.isSignInUnavailable)
         }
         #expect(transport.remaining == 0)
     }
@@ -281,9 +299,10 @@ struct SignUpWireTests {
         guard case .attributesRequired(let required, _) = try await state.submitCode("1") else {
             throw TestFailure("expected attributes")
         }
-        #expect(required == [
-            RequiredAttribute(name: "city", type: "string", isRequired: true, regex: "^[A-Z].*"),
-            RequiredAttribute(name: "age", type: "int", isRequired: false),
-        ])
+        #expect(
+            required == [
+                RequiredAttribute(name: "city", type: "string", isRequired: true, regex: "^[A-Z].*"),
+                RequiredAttribute(name: "age", type: "int", isRequired: false),
+            ])
     }
 }

@@ -55,9 +55,11 @@ extension ScriptedTransport.Answer {
 
     static func error(
         _ error: String, suberror: String? = nil, codes: [Int] = [], token: String? = nil, status: Int = 400,
-        extra: String = ""
+        description: String = "test.", extra: String = ""
     ) -> Self {
-        var fields = ["\"error\":\"\(error)\"", "\"error_description\":\"AADSTS\(codes.first ?? 0): test.\""]
+        var fields = [
+            "\"error\":\"\(error)\"", "\"error_description\":\"AADSTS\(codes.first ?? 0): \(description)\"",
+        ]
         if let suberror { fields.append("\"suberror\":\"\(suberror)\"") }
         fields.append("\"error_codes\":[\(codes.map(String.init).joined(separator: ","))]")
         if let token { fields.append("\"continuation_token\":\"\(token)\"") }
