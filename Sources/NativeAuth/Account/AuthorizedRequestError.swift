@@ -12,6 +12,12 @@ public struct AuthorizedRequestError: DetailedError {
     public var isNoAccount: Bool { kind == .noAccount }
     /// The credential store could not be read.
     public var isStorageError: Bool { kind == .storage }
+    /// The user must interact first: a refresh asked for it, or the resource answered 401 with a
+    /// claims challenge (`error="insufficient_claims"`); ``NativeAuthErrorDetails/claims`` holds
+    /// the decoded claims request to sign in again with.
+    public var isInteractionRequired: Bool { kind == .interactionRequired }
+    /// The claims request the resource or the server asked for, decoded; `nil` when none.
+    public var claims: String? { details.claims }
 
     init(_ error: RetrieveAccessTokenError) { details = error.details }
 }

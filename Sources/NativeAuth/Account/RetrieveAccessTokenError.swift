@@ -7,9 +7,20 @@ public struct RetrieveAccessTokenError: DetailedError {
 
     init(details: NativeAuthErrorDetails) { self.details = details }
 
-    /// The refresh token expired or was revoked (`invalid_grant`): the account was signed out and
-    /// the user must sign in again.
+    /// The refresh token expired or was revoked (`invalid_grant` with `bad_token`, or a first code
+    /// of an expired, revoked or invalidated grant such as 70008 or 700082): the account was
+    /// signed out and the user must sign in again.
     public var isRefreshTokenExpired: Bool { kind == .refreshTokenExpired }
+    /// The user must interact before a token can be had (consent, a second factor, conditional
+    /// access, a claims challenge): the account and its refresh token are kept, and tokens for
+    /// other scopes still work. ``NativeAuthErrorDetails/claims`` holds the server's claims
+    /// request when it sent one; sign in again with it.
+    public var isInteractionRequired: Bool { kind == .interactionRequired }
+    /// The server answered the refresh for another account, or with an ID token that cannot be
+    /// read: nothing was stored and the account keeps its claims.
+    public var isAccountMismatch: Bool { kind == .accountMismatch }
+    /// The claims request given is not a JSON object; nothing was sent.
+    public var isInvalidClaims: Bool { kind == .invalidArgument }
     /// The account is no longer signed in (signed out, or replaced by another sign-in).
     public var isNoAccount: Bool { kind == .noAccount }
     /// The credential store could not be read; the credentials were kept.

@@ -9,11 +9,12 @@ extension UserAccountResult {
     /// Returns `request` with `Authorization: Bearer <access token>`, using a cached token while
     /// it is valid and refreshing it otherwise.
     ///
-    /// - Throws: ``RetrieveAccessTokenError`` when no token can be had.
+    /// - Throws: ``RetrieveAccessTokenError`` when no token can be had, or when the token holds
+    ///   characters a header cannot carry (``NativeAuthError/isUnexpectedResponse``).
     public func authorize(_ request: HTTPRequest, scopes: [String] = []) async throws(RetrieveAccessTokenError)
         -> HTTPRequest
     {
-        let token = try await getAccessToken(scopes: scopes)
+        let token = try await headerSafeToken(scopes: scopes, forceRefresh: false)
         var authorized = request
         authorized.headers = request.headers.filter { $0.key.caseInsensitiveCompare("Authorization") != .orderedSame }
         authorized.headers["Authorization"] = "Bearer \(token.accessToken)"
@@ -22,19 +23,41 @@ extension UserAccountResult {
 
     /// Returns `request` with `Authorization: Bearer <access token>`.
     ///
-    /// - Throws: ``RetrieveAccessTokenError`` when no token can be had.
+    /// - Throws: ``RetrieveAccessTokenError`` when no token can be had, or when the header could
+    ///   not be set as it is (never a request without it).
     public func authorize(_ request: URLRequest, scopes: [String] = []) async throws(RetrieveAccessTokenError)
         -> URLRequest
     {
-        let token = try await getAccessToken(scopes: scopes)
+        let token = try await headerSafeToken(scopes: scopes, forceRefresh: false)
         var authorized = request
-        authorized.setValue("Bearer \(token.accessToken)", forHTTPHeaderField: "Authorization")
+        let value = "Bearer \(token.accessToken)"
+        authorized.setValue(value, forHTTPHeaderField: "Authorization")
+        guard authorized.value(forHTTPHeaderField: "Authorization") == value else {
+            throw RetrieveAccessTokenError(
+                .unexpectedResponse, correlationId: UUID(), note: "The Authorization header could not be set.")
+        }
         return authorized
+    }
+
+    /// An access token that can go into a header as it is: no control character could end the
+    /// header or add one.
+    private func headerSafeToken(scopes: [String], forceRefresh: Bool) async throws(RetrieveAccessTokenError)
+        -> TokenResult
+    {
+        let token = try await getAccessToken(scopes: scopes, forceRefresh: forceRefresh)
+        guard !token.accessToken.isEmpty, HeaderValue.isSafe(token.accessToken) else {
+            throw RetrieveAccessTokenError(
+                .unexpectedResponse, correlationId: UUID(),
+                note: "The access token holds characters a header cannot carry; nothing was sent.")
+        }
+        return token
     }
 
     /// Sends `request` with a bearer token. When the resource answers 401 with a
     /// `WWW-Authenticate` challenge saying the token is invalid or expired, refreshes the token
-    /// once and retries once; any other answer is returned as it is.
+    /// once and retries once. A 401 with a claims challenge (`error="insufficient_claims"` and
+    /// `claims=`) throws ``AuthorizedRequestError/isInteractionRequired`` with the decoded claims,
+    /// so the app can step up. Any other answer is returned as it is.
     ///
     /// - Parameters:
     ///   - request: the request to the protected resource.
@@ -46,8 +69,79 @@ extension UserAccountResult {
     {
         let transport = transport ?? manager.wire.transport
         let first = try await exchange(request, scopes: scopes, forceRefresh: false, transport: transport)
+        try Self.throwClaimsChallenge(first)
         guard first.statusCode == 401, Self.saysTokenInvalid(first.header("WWW-Authenticate")) else { return first }
-        return try await exchange(request, scopes: scopes, forceRefresh: true, transport: transport)
+        let second = try await exchange(request, scopes: scopes, forceRefresh: true, transport: transport)
+        try Self.throwClaimsChallenge(second)
+        return second
+    }
+
+    private static func throwClaimsChallenge(_ response: HTTPResponse) throws(AuthorizedRequestError) {
+        guard response.statusCode == 401, let claims = claimsChallenge(response.header("WWW-Authenticate")) else {
+            return
+        }
+        var details = NativeAuthErrorDetails(
+            .interactionRequired, correlationId: UUID(), note: "The resource asked for more claims.")
+        details.challengeClaims = claims
+        throw AuthorizedRequestError(details: details)
+    }
+
+    /// The claims of a Bearer challenge with `error="insufficient_claims"`: the `claims` value
+    /// base64-decoded when it decodes to a JSON object, else as it came; `nil` for any other
+    /// challenge. Long or malformed headers give `nil`.
+    static func claimsChallenge(_ header: String?) -> String? {
+        guard let header, header.utf8.count <= 16 * 1024,
+            header.range(of: "bearer", options: .caseInsensitive) != nil,
+            parameter("error", in: header)?.lowercased() == "insufficient_claims",
+            let raw = parameter("claims", in: header), !raw.isEmpty
+        else { return nil }
+        let decoded =
+            Data(base64Encoded: raw) ?? Base64URL.decode(raw)
+        if let decoded, let text = String(data: decoded, encoding: .utf8),
+            (try? JSONValue.parse(decoded))?.objectValue != nil
+        {
+            return text
+        }
+        return (try? JSONValue.parse(Data(raw.utf8)))?.objectValue != nil ? raw : nil
+    }
+
+    /// The value of `name="value"` (or `name=value`) in a challenge.
+    private static func parameter(_ name: String, in header: String) -> String? {
+        let scalars = Array(header)
+        var index = 0
+        while index < scalars.count {
+            // Find `name` at a parameter boundary, followed by optional spaces and `=`.
+            guard let range = String(scalars[index...]).range(of: name, options: .caseInsensitive) else {
+                return nil
+            }
+            let start = index + String(scalars[index...])[..<range.lowerBound].count
+            var cursor = start + name.count
+            let boundary = start == 0 || [" ", ",", "\t"].contains(scalars[start - 1])
+            while cursor < scalars.count, scalars[cursor] == " " { cursor += 1 }
+            guard boundary, cursor < scalars.count, scalars[cursor] == "=" else {
+                index = start + 1
+                continue
+            }
+            cursor += 1
+            while cursor < scalars.count, scalars[cursor] == " " { cursor += 1 }
+            if cursor < scalars.count, scalars[cursor] == "\"" {
+                var value = ""
+                cursor += 1
+                while cursor < scalars.count, scalars[cursor] != "\"" {
+                    if scalars[cursor] == "\\", cursor + 1 < scalars.count { cursor += 1 }
+                    value.append(scalars[cursor])
+                    cursor += 1
+                }
+                return value
+            }
+            var value = ""
+            while cursor < scalars.count, scalars[cursor] != ",", scalars[cursor] != " " {
+                value.append(scalars[cursor])
+                cursor += 1
+            }
+            return value
+        }
+        return nil
     }
 
     private func exchange(_ request: HTTPRequest, scopes: [String], forceRefresh: Bool, transport: any HTTPTransport)
@@ -55,7 +149,7 @@ extension UserAccountResult {
     {
         let token: TokenResult
         do {
-            token = try await getAccessToken(scopes: scopes, forceRefresh: forceRefresh)
+            token = try await headerSafeToken(scopes: scopes, forceRefresh: forceRefresh)
         } catch {
             throw AuthorizedRequestError(error)
         }

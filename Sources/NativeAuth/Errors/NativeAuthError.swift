@@ -17,6 +17,8 @@ public struct NativeAuthErrorDetails: Sendable {
     var stateConsumed = false
     /// The action failed while waiting for a submitted password reset, which goes on on the server.
     var resetPending = false
+    /// A claims challenge from a resource's `WWW-Authenticate` header, decoded.
+    var challengeClaims: String?
 
     /// The flow's correlation id: the `client-request-id` sent with every request of the flow.
     public let correlationId: UUID
@@ -59,6 +61,9 @@ public struct NativeAuthErrorDetails: Sendable {
     public var contentType: String? { unexpected?.contentType }
     /// Attributes the server named as invalid.
     public var invalidAttributes: [String] { server?.invalidAttributes ?? localInvalidAttributes }
+    /// The claims request (JSON) the server or a resource asked for: pass it as `claims` to the
+    /// next sign-in or ``UserAccountResult/getAccessToken(scopes:forceRefresh:claims:)``.
+    public var claims: String? { challengeClaims ?? server?.claims }
 
     /// The plain-language sentence plus the client-side note, if any.
     var message: String {

@@ -128,8 +128,11 @@ extension FileCredentialStore {
     // MARK: The directory
 
     /// Creates the directory (mode 0700, with missing parents) or tightens an existing one the
-    /// current user owns to 0700.
+    /// current user owns to 0700. A symbolic link in its place is followed for reading and
+    /// writing but never tightened: that would change the mode of whatever it points at.
     private func ensureDirectory(key: String) throws {
+        var linkInfo = stat()
+        let isLink = lstat(path, &linkInfo) == 0 && linkInfo.st_mode & mode_t(0o170000) == mode_t(0o120000)
         var info = stat()
         if stat(path, &info) != 0 {
             let code = errno
@@ -138,7 +141,7 @@ extension FileCredentialStore {
             guard stat(path, &info) == 0 else { throw failure("stat", key: key) }
         }
         guard Self.isDirectory(info) else { throw failure("mkdir", key: key, code: ENOTDIR) }
-        if info.st_uid == geteuid(), info.st_mode & mode_t(0o077) != 0 {
+        if !isLink, info.st_uid == geteuid(), info.st_mode & mode_t(0o077) != 0 {
             guard chmod(path, mode_t(0o700)) == 0 else { throw failure("chmod", key: key) }
         }
     }
@@ -170,7 +173,14 @@ extension FileCredentialStore {
         let descriptor = retryingInterrupts {
             open(path + "/" + Self.lockFileName, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode_t(0o600))
         }
-        guard descriptor >= 0 else { throw failure("open", key: key) }
+        guard descriptor >= 0 else {
+            let code = errno
+            // A symbolic link (O_NOFOLLOW) or a directory planted as the lock file.
+            if code == ELOOP || code == EISDIR || code == EMLINK {
+                throw IOError(code: code, operation: "open", key: key, directory: directory, isLockFileUnusable: true)
+            }
+            throw failure("open", key: key, code: code)
+        }
         // Blocks this dispatch queue's thread, never a Swift concurrency thread, until the writer
         // in another process finishes its one write.
         guard retryingInterrupts({ flock(descriptor, LOCK_EX) }) == 0 else {

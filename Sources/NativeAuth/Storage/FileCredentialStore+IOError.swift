@@ -24,11 +24,16 @@ extension FileCredentialStore {
         /// The store's directory.
         public let directory: URL
 
-        init(code: Int32, operation: String, key: String?, directory: URL) {
+        /// The store's lock file (`.lock` in its directory) is a symbolic link or a directory, so
+        /// no write can take the lock: remove that entry. Reading still works.
+        public let isLockFileUnusable: Bool
+
+        init(code: Int32, operation: String, key: String?, directory: URL, isLockFileUnusable: Bool = false) {
             self.code = code
             self.operation = operation
             self.key = key
             self.directory = directory
+            self.isLockFileUnusable = isLockFileUnusable
         }
 
         /// `true` when the file system refused access (`EACCES` or `EPERM`).
@@ -38,6 +43,11 @@ extension FileCredentialStore {
         public var description: String {
             let message = String(cString: strerror(code))
             let subject = key.map { " for key \"\($0)\"" } ?? ""
+            if isLockFileUnusable {
+                return
+                    "FileCredentialStore.IOError: the lock file '\(FileCredentialStore.lockFileName)' in the store's "
+                    + "directory is a symbolic link or a directory; remove it (errno \(code))."
+            }
             return "FileCredentialStore.IOError: \(operation) failed\(subject): \(message) (errno \(code))."
         }
 
