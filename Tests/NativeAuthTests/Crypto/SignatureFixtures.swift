@@ -132,4 +132,26 @@ enum SignatureFixtures {
         "9BmBSgZ7gqCPET4bdEtbw8h9aibt8bgMbLSMXHKW_UPHka8-CniES5859nEuFmG_c58LUnH8rco2aiQ5bnHX5kmMFcjo3FdpxXy9",
         "MDPyhw5mW3i_z7UVyjbUTJeldqFM1ITVVthS-2RYh0-WpQL7FwpkoTzE7Pt9lqbNZCIEyFE",
     ].joined()
+
+    /// The key-confusion attack: alg HS256, kid "openssl-fixture-1", MACed with HMAC-SHA256 keyed by
+    /// that RSA key's public PKCS #1 DER. A verifier that lets the header pick the algorithm accepts it.
+    static let hs256WithPublicKeyToken = [
+        "eyJhbGciOiJIUzI1NiIsImtpZCI6Im9wZW5zc2wtZml4dHVyZS0xIn0.eyJpc3MiOiJodHRwczovL2xvZ2luLmV4YW1wbGUudGVz",
+        "dC90ZW5hbnQvdjIuMCIsInN1YiI6ImF0dGFja2VyIiwiYXVkIjoiZml4dHVyZS1jbGllbnQifQ.cQaiPM1tCP9zF15Z1YY4fOYah",
+        "7vFWNV2iQ7Vl507qKw",
+    ].joined()
+
+    /// Signed by the 2048-bit OpenSSL key, with no kid and that key's own JWK embedded in the header.
+    static let embeddedJWKToken = [
+        "eyJhbGciOiJSUzI1NiIsImp3ayI6eyJrdHkiOiJSU0EiLCJuIjoidFVtaUk1RlhUVnRxZWhEVlN5bnJaMmFMcDV3MmFlQW5fbGpC",
+        "LUhUWG9zSC02dXdIcjFlWGhiTk51WEZOcDhySHBnVVJxYUZzMmo2eXBULU95WTNCdzdfNmFtLUNPOXVJQ2pqYXNBMHlKOXVyXzR4",
+        "T2NpSUl3LW40MHBrU1NBd2F6Z2NWSktQRWJFc0Z5OElmWVg1YjE1aGo3UXY3bF9JUjRJSFc2X1ZOYjVBajJwZjNDQ3hSS0NORGxk",
+        "QXktbnBNcy1QWklBeUZWS2xaYUhuWnEzUXVSNHBnaXc5eDNCNk5GMlY2WG1KTXd4a1V5b0JMQ0x4ZnFCdU5QYjBsakJxN2taNVlY",
+        "aTRSeXZzZURPeDcwX1MtUXQyeGpuY2RqcjJOWHpRM0UyU0Jya05LcDNNWWhoOEJ3VFFKY1JnU3g3djI0SDdibnNMZ0JZT1RsYzVp",
+        "S2E0UGp3IiwiZSI6IkFRQUIifX0.eyJpc3MiOiJodHRwczovL2xvZ2luLmV4YW1wbGUudGVzdC90ZW5hbnQvdjIuMCIsInN1YiI6",
+        "ImF0dGFja2VyIiwiYXVkIjoiZml4dHVyZS1jbGllbnQifQ.MNrRMfoGU6KRQ7G6VwqbJvCq-AhGGaIoKDp3Mg2qd6KGM9pZj4ONQ",
+        "znQzVV8AXHLlmnTXAHxwtiUDoeGg2Gsk1gQnIrLFGsgFXoljSRFs-S_L8kbDBK4FwEN9a8fEIvTziWbdrgnvsnlvVOV-xPHs68eB",
+        "69tpzzDMmsNOxN_p-Ga-tmrrzJT7dxVTrkiklp0cdGrJOuVZjM0Hzq2iibJ3wl376Et0dPU_xhdvdAyTivyYZhQjcHomViWjolLh",
+        "XUMLwTm1YNPtuiASzuJAT1FHokijscy4B9Xiy9H1JJ5Q-_oirnYo2edLzAJ6yLPhXpVQBFcZODu05sfCaNEcVXhKw",
+    ].joined()
 }
