@@ -33,8 +33,8 @@ enum IDTokenSignature {
     ) throws(JWSVerificationError) -> Verified {
         let segments = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard segments.count == 3 else { throw .malformed(.segmentCount) }
-        guard let headerBytes = decodeSegment(segments[0]) else { throw .malformed(.headerEncoding) }
-        guard let headerValue = try? JSONValue.parse(headerBytes), case .object(let header) = headerValue else {
+        guard let headerBytes = Base64URL.decodeCanonical(segments[0]) else { throw .malformed(.headerEncoding) }
+        guard let headerValue = try? JSONValue.parse(Data(headerBytes)), case .object(let header) = headerValue else {
             throw .malformed(.headerNotJSONObject)
         }
         guard let algorithm = header["alg"]?.stringValue else { throw .malformed(.algorithmMissing) }
@@ -46,17 +46,16 @@ enum IDTokenSignature {
         case .string(let text): keyID = text
         default: throw .malformed(.invalidKeyID)
         }
-        guard let payload = decodeSegment(segments[1]) else { throw .malformed(.payloadEncoding) }
-        guard !segments[2].isEmpty, let signature = decodeSegment(segments[2]) else {
+        guard let payload = Base64URL.decodeCanonical(segments[1]) else { throw .malformed(.payloadEncoding) }
+        guard !segments[2].isEmpty, let signature = Base64URL.decodeCanonical(segments[2]) else {
             throw .malformed(.signatureEncoding)
         }
 
         let candidates = try candidateKeys(for: keyID, in: keys)
         // The signing input is the ASCII text of the first two segments, dot included.
         let signingInput = Array(token.utf8.prefix(segments[0].count + 1 + segments[1].count))
-        let signatureBytes = [UInt8](signature)
-        for key in candidates where verifier.isValidSignature(signatureBytes, of: signingInput, key: key.publicKey) {
-            return Verified(header: header, payload: payload, keyID: key.keyID)
+        for key in candidates where verifier.isValidSignature(signature, of: signingInput, key: key.publicKey) {
+            return Verified(header: header, payload: Data(payload), keyID: key.keyID)
         }
         throw .badSignature
     }
@@ -78,12 +77,4 @@ enum IDTokenSignature {
         throw .unknownKeyID(keyID)
     }
 
-    /// Decodes one segment, accepting only canonical unpadded base64url, so each token has exactly
-    /// one spelling.
-    private static func decodeSegment(_ segment: Substring.UTF8View.SubSequence) -> Data? {
-        guard let text = String(segment), !text.contains("="), let data = Base64URL.decode(text),
-            Base64URL.encode(data) == text
-        else { return nil }
-        return data
-    }
 }
