@@ -75,11 +75,12 @@ struct MontgomeryModulus: Sendable, Hashable {
             var carry: UInt64 = 0
             for inner in 0..<count {
                 let (high, low) = factor.multipliedFullWidth(by: rhs[inner])
-                let (partial, overflow1) = low.addingReportingOverflow(scratch[inner])
-                let (sum, overflow2) = partial.addingReportingOverflow(carry)
+                let partial = low &+ scratch[inner]
+                let sum = partial &+ carry
                 scratch[inner] = sum
-                // high ≤ 2^64 - 2, so adding two carries cannot overflow.
-                carry = high &+ (overflow1 ? 1 : 0) &+ (overflow2 ? 1 : 0)
+                // high ≤ 2^64 - 2, so adding two carries cannot overflow. (Comparisons rather than
+                // overflow flags: they compile to flag reads instead of branches.)
+                carry = high &+ Self.bit(partial < low) &+ Self.bit(sum < partial)
             }
             let (top, topOverflow) = scratch[count].addingReportingOverflow(carry)
             scratch[count] = top
@@ -90,10 +91,10 @@ struct MontgomeryModulus: Sendable, Hashable {
             carry = high0 &+ (low0.addingReportingOverflow(scratch[0]).overflow ? 1 : 0)
             for inner in 1..<count {
                 let (high, low) = m.multipliedFullWidth(by: modulus[inner])
-                let (partial, overflow1) = low.addingReportingOverflow(scratch[inner])
-                let (sum, overflow2) = partial.addingReportingOverflow(carry)
+                let partial = low &+ scratch[inner]
+                let sum = partial &+ carry
                 scratch[inner - 1] = sum
-                carry = high &+ (overflow1 ? 1 : 0) &+ (overflow2 ? 1 : 0)
+                carry = high &+ Self.bit(partial < low) &+ Self.bit(sum < partial)
             }
             let (sum, overflow) = scratch[count].addingReportingOverflow(carry)
             scratch[count - 1] = sum
@@ -119,6 +120,12 @@ struct MontgomeryModulus: Sendable, Hashable {
         } else {
             result.update(from: scratch, count: count)
         }
+    }
+
+    /// 1 for `true`, 0 for `false`, without a branch.
+    @inline(__always)
+    private static func bit(_ flag: Bool) -> UInt64 {
+        UInt64(unsafeBitCast(flag, to: UInt8.self))
     }
 
     /// 2^`exponent` mod `modulus` (little-endian limbs, odd, above 1), by repeated modular doubling.
