@@ -1,9 +1,10 @@
 // Performance harness. Run in release mode:
 //
-//     swift run -c release nativeauth-benchmarks [--tokens N] [--iterations N]
+//     swift run -c release nativeauth-benchmarks [--tokens N] [--iterations N] [--signatures N]
 //
 // Measures the latency of a cached `getAccessToken` with N cached tokens (default 1,000: one per
-// scope set, as 1,000 stored accounts' worth of tokens), in memory and restored from a file store.
+// scope set, as 1,000 stored accounts' worth of tokens), in memory and restored from a file store;
+// then RS256 ID token signature verification with a 2048-bit key (default 5,000 verifications).
 
 import Foundation
 import NativeAuth
@@ -12,6 +13,7 @@ import NativeAuthEmulator
 struct Options {
     var tokens = 1000
     var iterations = 200_000
+    var signatures = 5000
 
     init(_ arguments: [String]) {
         var iterator = arguments.makeIterator()
@@ -19,6 +21,7 @@ struct Options {
             switch argument {
             case "--tokens": tokens = iterator.next().flatMap(Int.init) ?? tokens
             case "--iterations": iterations = iterator.next().flatMap(Int.init) ?? iterations
+            case "--signatures": signatures = iterator.next().flatMap(Int.init) ?? signatures
             default: break
             }
         }
@@ -86,6 +89,42 @@ func measure(_ account: UserAccountResult, scopeSets: [[String]], iterations: In
     return Stats(samples)
 }
 
+// RFC 7515 appendix A.2: an RS256 token and its 2048-bit key.
+let rs256Token =
+    "eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ."
+    + "cC4hiUPoj9Eetdgtv3hF80EGrhuB__dzERat0XF9g2VtQgr9PJbu3XOiZj5RZmh7AAuHIm4Bh-0Qc_lF5YKt_O8W2Fp5jujGbds9uJdbF9CUAr7"
+    + "t1dnZcAcQjbKBYNX4BAynRFdiuB--f_nZLgrnbyTyWzO75vRK5h6xBArLIARNPvkSjtQBMHlb1L07Qe7K0GarZRmB_eSN9383LcOLn6_dO--xi1"
+    + "2jzDwusC-eOkHWEsqtFZESc6BfI7noOPqvhJ1phCnvWh6IeYI2w9QOYEUipUTI8np6LbgGY9Fs98rqVt5AXLIhWkWywlVmtVrBp0igcN_IoypGl"
+    + "UPQGe77Rw"
+let rs256KeySet = Array(
+    (#"{"keys":[{"kty":"RSA","e":"AQAB","n":""#
+        + "ofgWCuLjybRlzo0tZWJjNiuSfb4p4fAkd_wWJcyQoTbji9k0l8W26mPddxHmfHQp-Vaw-4qPCJrcS2mJPMEzP1Pt0Bm4d4QlL-yRT-SFd2lZS-p"
+        + "CgNMsD1W_YpRPEwOWvG6b32690r2jZ47soMZo9wGzjb_7OMg0LOL-bSf63kpaSHSXndS5z5rexMdbBYUsLA9e-KXBdQOS-UTo7WTBEMa2R2Cap"
+        + "Hg665xsmtdVMTBQY4uDZlxvb3qCo5ZwKh9kG4LT6_I5IhlJH7aGhyxXFvUK-DWNmoudF8NAco9_h9iaGNj8q2ethFkMLs91kzk2PAcDTW9gb54h"
+        + "4FRWyuXpoQ" + #""}]}"#).utf8)
+
+/// Times `signatures` RS256 verifications of a 2048-bit token with a parsed key set, and key set parsing.
+func measureSignatures(_ signatures: Int) throws -> (verify: Stats, parse: Stats) {
+    let check = try IDTokenSignatureBenchmark.makeCheck(token: rs256Token, jwks: rs256KeySet)
+    guard check() else { throw BenchmarkFailure.setup("RS256 token does not verify") }
+    let clock = ContinuousClock()
+    for _ in 0..<min(signatures, 200) { _ = check() }
+    var verify: [Double] = []
+    verify.reserveCapacity(signatures)
+    for _ in 0..<signatures {
+        let start = clock.now
+        guard check() else { throw BenchmarkFailure.setup("RS256 verification failed") }
+        verify.append(nanoseconds(clock.now - start))
+    }
+    var parse: [Double] = []
+    for _ in 0..<max(1, signatures / 20) {
+        let start = clock.now
+        guard try IDTokenSignatureBenchmark.parseKeySet(rs256KeySet) == 1 else { throw BenchmarkFailure.setup("JWKS") }
+        parse.append(nanoseconds(clock.now - start))
+    }
+    return (Stats(verify), Stats(parse))
+}
+
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 print("swift-native-auth benchmarks: \(options.tokens) cached tokens, \(options.iterations) iterations")
 do {
@@ -111,6 +150,10 @@ do {
     print(
         try await measure(restored, scopeSets: fileScopes, iterations: options.iterations).line(
             "cached getAccessToken, restored from file store"))
+
+    let (verify, parse) = try measureSignatures(options.signatures)
+    print(verify.line("RS256 ID token verification, 2048-bit key"))
+    print(parse.line("JWK Set parse, one 2048-bit key"))
 } catch {
     print("benchmark failed: \(error)")
     exit(1)

@@ -24,6 +24,41 @@ enum Base64URL {
         return Data(base64Encoded: text)
     }
 
+    /// Decodes unpadded base64url in its one canonical spelling, as JWS segments are written: only
+    /// alphabet characters, no padding, and zero spare bits in the last character; `nil` otherwise.
+    static func decodeCanonical(_ text: some Collection<UInt8>) -> [UInt8]? {
+        var output: [UInt8] = []
+        output.reserveCapacity(text.count * 3 / 4)
+        var pending: UInt32 = 0
+        var pendingBits: UInt32 = 0
+        for character in text {
+            guard let value = sextet(character) else { return nil }
+            pending = pending << 6 | UInt32(value)
+            pendingBits += 6
+            if pendingBits >= 8 {
+                pendingBits -= 8
+                output.append(UInt8(truncatingIfNeeded: pending >> pendingBits))
+                pending &= (1 << pendingBits) - 1
+            }
+        }
+        // 0, 2 or 4 spare bits remain after 4n, 4n + 3 or 4n + 2 characters, and they must be zero;
+        // 6 (after 4n + 1 characters) cannot happen in any encoding.
+        guard pendingBits < 6, pending == 0 else { return nil }
+        return output
+    }
+
+    /// The 6-bit value of a base64url character.
+    private static func sextet(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): character - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): character - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "-"): 62
+        case UInt8(ascii: "_"): 63
+        default: nil
+        }
+    }
+
     private static let alphabet = CharacterSet(
         charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 }

@@ -1,5 +1,6 @@
 /// SHA-256 (FIPS 180-4), small and unoptimised: the file credential store hashes long keys with it
-/// to derive file names. Not constant-time; not for secrets.
+/// to derive file names, and ID token signature checks hash the signed text with it. Not
+/// constant-time; only for public data, never for secrets.
 enum SHA256 {
     /// The 32-byte digest of `message`.
     static func hash(_ message: some Collection<UInt8>) -> [UInt8] {

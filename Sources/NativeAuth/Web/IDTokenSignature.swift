@@ -1,0 +1,80 @@
+import Foundation
+
+/// Checks the signature of an ID token (a compact JWS, RFC 7515 §7.1) against the issuer's keys.
+///
+/// Only RS256 is accepted, whatever the header says otherwise: `none`, HMAC (where a public key
+/// could be misused as the secret), ECDSA and PSS are all refused. Keys come only from the key set,
+/// never from the token (`jwk`, `jku`, `x5u` and `x5c` header members are ignored). Claims are not
+/// checked here; read them from the returned, verified payload.
+enum IDTokenSignature {
+    /// A token whose signature verified.
+    struct Verified: Sendable {
+        /// The decoded protected header.
+        let header: [String: JSONValue]
+        /// The decoded payload bytes: the exact bytes that were signed.
+        let payload: Data
+        /// The `kid` of the key that verified the signature.
+        let keyID: String?
+
+        /// The payload as a JSON object (the claims of an ID token); `nil` when it is not one.
+        var claims: [String: JSONValue]? {
+            (try? JSONValue.parse(payload))?.objectValue
+        }
+    }
+
+    /// Verifies `token` with the RS256 key from `keys` that its header names.
+    ///
+    /// The key is the one whose `kid` equals the header's `kid`; a token without `kid` uses the only
+    /// key of a one-key set. Several keys with the same `kid` are each tried.
+    /// - Throws: `JWSVerificationError` naming the failed check; on `.unknownKeyID`, fetch the
+    ///   JWK Set again (once) and retry.
+    static func verify(
+        _ token: String, keys: JSONWebKeySet, verifier: any RS256Verifier = PortableRS256Verifier()
+    ) throws(JWSVerificationError) -> Verified {
+        let segments = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard segments.count == 3 else { throw .malformed(.segmentCount) }
+        guard let headerBytes = Base64URL.decodeCanonical(segments[0]) else { throw .malformed(.headerEncoding) }
+        guard let headerValue = try? JSONValue.parse(Data(headerBytes)), case .object(let header) = headerValue else {
+            throw .malformed(.headerNotJSONObject)
+        }
+        guard let algorithm = header["alg"]?.stringValue else { throw .malformed(.algorithmMissing) }
+        guard algorithm == "RS256" else { throw .unsupportedAlgorithm(algorithm) }
+        guard header["crit"] == nil else { throw .unsupportedCriticalHeader }
+        let keyID: String?
+        switch header["kid"] {
+        case nil: keyID = nil
+        case .string(let text): keyID = text
+        default: throw .malformed(.invalidKeyID)
+        }
+        guard let payload = Base64URL.decodeCanonical(segments[1]) else { throw .malformed(.payloadEncoding) }
+        guard !segments[2].isEmpty, let signature = Base64URL.decodeCanonical(segments[2]) else {
+            throw .malformed(.signatureEncoding)
+        }
+
+        let candidates = try candidateKeys(for: keyID, in: keys)
+        // The signing input is the ASCII text of the first two segments, dot included.
+        let signingInput = Array(token.utf8.prefix(segments[0].count + 1 + segments[1].count))
+        for key in candidates where verifier.isValidSignature(signature, of: signingInput, key: key.publicKey) {
+            return Verified(header: header, payload: Data(payload), keyID: key.keyID)
+        }
+        throw .badSignature
+    }
+
+    /// The keys to try for a token naming `keyID`.
+    static func candidateKeys(
+        for keyID: String?, in keys: JSONWebKeySet
+    ) throws(JWSVerificationError) -> [JSONWebKey] {
+        guard let keyID else {
+            if keys.keys.count == 1 { return keys.keys }
+            if keys.keys.isEmpty, keys.skipped.count == 1, let only = keys.skipped.first {
+                throw .keyUnsuitable(only.reason)
+            }
+            throw .unknownKeyID(nil)
+        }
+        let matches = keys.keys.filter { $0.keyID == keyID }
+        if !matches.isEmpty { return matches }
+        if let skipped = keys.skipped.first(where: { $0.keyID == keyID }) { throw .keyUnsuitable(skipped.reason) }
+        throw .unknownKeyID(keyID)
+    }
+
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The RS256 keys of a JWK Set document (`{"keys":[...]}`, RFC 7517 §5), with the members that
+/// were skipped and why, so a token naming a skipped key gets a precise error.
+struct JSONWebKeySet: Sendable {
+    /// A member of `keys` that cannot check RS256 signatures.
+    struct SkippedKey: Sendable, Hashable {
+        /// Its `kid`, when it had a string one.
+        let keyID: String?
+        /// Why it was skipped.
+        let reason: JSONWebKeyRejection
+    }
+
+    /// The document is not a JWK Set.
+    enum ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// Not JSON, or not a JSON object.
+        case notJSONObject
+        /// No `keys` array.
+        case missingKeys
+
+        var description: String {
+            switch self {
+            case .notJSONObject: "JWK Set is not a JSON object"
+            case .missingKeys: "JWK Set has no keys array"
+            }
+        }
+    }
+
+    /// The keys that can check RS256 signatures, in document order.
+    let keys: [JSONWebKey]
+    /// The members that cannot, in document order.
+    let skipped: [SkippedKey]
+
+    /// A set of already built keys.
+    init(keys: [JSONWebKey], skipped: [SkippedKey] = []) {
+        self.keys = keys
+        self.skipped = skipped
+    }
+
+    /// Parses a JWK Set document; members that do not fit are skipped, not fatal.
+    /// - Throws: `ParseError` when the document itself is not a JWK Set.
+    init(json data: Data) throws(ParseError) {
+        guard let document = try? JSONValue.parse(data), case .object(let members) = document else {
+            throw .notJSONObject
+        }
+        guard let entries = members["keys"]?.arrayValue else { throw .missingKeys }
+        var keys: [JSONWebKey] = []
+        var skipped: [SkippedKey] = []
+        for entry in entries {
+            do {
+                keys.append(try JSONWebKey(entry))
+            } catch {
+                skipped.append(SkippedKey(keyID: entry.objectValue?["kid"]?.stringValue, reason: error))
+            }
+        }
+        self.init(keys: keys, skipped: skipped)
+    }
+}
