@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+@testable import NativeAuth
+
+/// A transport that holds chosen requests forever and ignores cancellation, as a broken custom
+/// transport would; the rest go to `inner`. `release()` lets the held ones end (with an error),
+/// so nothing is left suspended after a test.
+final class StuckTransport: HTTPTransport, Sendable {
+    let inner: any HTTPTransport
+    private let state = Locked<(stuck: Int, held: [CheckedContinuation<Void, Never>], arrived: Int)>((0, [], 0))
+
+    init(_ inner: any HTTPTransport, stuck: Int) {
+        self.inner = inner
+        state.withLock { $0.stuck = stuck }
+    }
+
+    var arrivedStuck: Int { state.current.arrived }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let hold = state.withLock { state -> Bool in
+            guard state.stuck > 0 else { return false }
+            state.stuck -= 1
+            state.arrived += 1
+            return true
+        }
+        guard hold else { return try await inner.send(request) }
+        // Deliberately deaf to cancellation.
+        await withCheckedContinuation { continuation in state.withLock { $0.held.append(continuation) } }
+        throw URLError(.resourceUnavailable)
+    }
+
+    func release() {
+        for continuation in state.withLock({ state in
+            defer { state.held = [] }; return state.held
+        }) {
+            continuation.resume()
+        }
+    }
+}
+
+/// Nothing waits forever: the SDK's own request deadline, cancellation that ends a stuck call at
+/// once, and a shared refresh that nobody waits for any more is dropped so that the next caller
+/// starts afresh.
+@Suite("Reliability: nothing waits forever", .timeLimit(.minutes(1)))
+struct LivenessTests {
+    let scripted = ScriptedTransport()
+    let clock = TestClock()
+    let store = InMemoryCredentialStore()
+
+    func makeClient(_ transport: any HTTPTransport, timeout: TimeInterval? = nil) -> NativeAuthClient {
+        var configuration = testConfiguration()
+        configuration.clock = clock
+        configuration.requestTimeout = timeout
+        return NativeAuthClient(configuration: configuration, transport: transport, credentialStore: store)
+    }
+
+    func signedIn(_ client: NativeAuthClient) async throws -> UserAccountResult {
+        scripted.then("initiate", .token("ct1"))
+        scripted.then("challenge", .password("ct2"))
+        scripted.then("token", .tokens(access: "access-1", refresh: "refresh-1", expiresIn: 3600))
+        guard case .completed(let account) = try await client.signIn(SignInParameters(username: "a@b.c", password: "p"))
+        else { throw TestFailure("expected completed") }
+        return account
+    }
+
+    /// Waits (bounded) until `count` requests are held by `transport`.
+    func waitForStuck(_ transport: StuckTransport, _ count: Int) async {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while transport.arrivedStuck < count, ContinuousClock.now < deadline { await Task.yield() }
+        #expect(transport.arrivedStuck >= count, "the stuck request never arrived")
+    }
+
+    @Test func requestDeadlineEndsAStuckStep() async throws {
+        let stuck = StuckTransport(scripted, stuck: 1)
+        defer { stuck.release() }
+        do {
+            _ = try await makeClient(stuck, timeout: 0.2).signIn(SignInParameters(username: "a@b.c"))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.isNetworkError)
+            #expect((error.details.underlyingError as? URLError)?.code == .timedOut)
+        }
+    }
+
+    @Test func cancellationEndsAStuckStepAtOnce() async throws {
+        let stuck = StuckTransport(scripted, stuck: 1)
+        defer { stuck.release() }
+        let client = makeClient(stuck, timeout: 600)
+        let task = Task { try await client.signIn(SignInParameters(username: "a@b.c")) }
+        await waitForStuck(stuck, 1)
+        let started = ContinuousClock.now
+        task.cancel()
+        let result = await task.result
+        guard case .failure(let error as SignInStartError) = result else {
+            Issue.record("expected a cancellation, got \(result)")
+            return
+        }
+        #expect(error.isCancelled)
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test func aStuckRefreshBlocksNobodyOnceItsCallerLeaves() async throws {
+        let stuck = StuckTransport(scripted, stuck: 0)
+        defer { stuck.release() }
+        let client = makeClient(stuck, timeout: 600)
+        let account = try await signedIn(client)
+        clock.advance(by: 4000)
+        // The next request hangs.
+        let gated = StuckTransport(scripted, stuck: 1)
+        defer { gated.release() }
+        let stuckClient = makeClient(gated, timeout: 600)
+        let stuckAccount = try #require(try await stuckClient.currentAccount())
+        let first = Task { try await stuckAccount.getAccessToken() }
+        await waitForStuck(gated, 1)
+        first.cancel()
+        guard case .failure(let error as RetrieveAccessTokenError) = await first.result else {
+            Issue.record("expected a cancellation")
+            return
+        }
+        #expect(error.isCancelled)
+        // A new caller on the same client starts a fresh refresh, which the server answers.
+        scripted.then("token", .tokens(access: "access-2", refresh: "refresh-2"))
+        #expect(try await stuckAccount.getAccessToken().accessToken == "access-2")
+        // And a client with the same client id is not held up either.
+        scripted.then("token", .tokens(access: "access-3", refresh: "refresh-3"))
+        #expect(try await account.getAccessToken(forceRefresh: true).accessToken == "access-3")
+    }
+
+    @Test func aStuckRefreshTimesOutForEveryWaiter() async throws {
+        let gated = StuckTransport(scripted, stuck: 0)
+        defer { gated.release() }
+        let client = makeClient(gated, timeout: 0.2)
+        let account = try await signedIn(client)
+        clock.advance(by: 4000)
+        let stuck = StuckTransport(scripted, stuck: 1)
+        defer { stuck.release() }
+        let waiting = try #require(try await makeClient(stuck, timeout: 0.2).currentAccount())
+        let timedOut = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<2 {
+                group.addTask {
+                    do {
+                        _ = try await waiting.getAccessToken()
+                        return false
+                    } catch {
+                        return (error as? RetrieveAccessTokenError)?.isNetworkError == true
+                    }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(timedOut == [true, true])
+        #expect(stuck.arrivedStuck == 1, "the two callers shared one refresh")
+        // The account survives a timeout.
+        #expect(try await client.currentAccount() != nil)
+        _ = account
+    }
+}
