@@ -172,10 +172,11 @@ public final class LoopbackUserAgent: ExternalUserAgent {
                 redirect.answer(request, pages: pages)
             }
         } catch {
+            // The opener may fail before serving starts (the listener is then closed and will not
+            // serve) or while it runs (serving stops): either way the launch failure is the reason.
+            if let failure = launchFailure.withLock({ $0 }) { throw .browserLaunchFailed(failure) }
             switch error {
-            case .stopped:
-                if let failure = launchFailure.withLock({ $0 }) { throw .browserLaunchFailed(failure) }
-                throw .cancelled
+            case .stopped: throw .cancelled
             case .timedOut: throw .timedOut
             case .portInUse(let port): throw ExternalUserAgentError(.portInUse(port))
             case .system, .notListening: throw ExternalUserAgentError(.listenerFailed(error.description))
