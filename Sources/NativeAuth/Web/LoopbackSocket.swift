@@ -1,0 +1,157 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The POSIX socket calls of the loopback server, with the differences between Glibc and Darwin
+/// kept here. Every descriptor is close-on-exec (a browser launched with `Process` must not inherit
+/// the listener) and non-blocking (the serving thread waits in `poll`, never in `accept` or `recv`).
+enum LoopbackSocket {
+    #if os(Linux)
+        private static let streamType = Int32(SOCK_STREAM.rawValue)
+        private static let sendFlags = Int32(MSG_NOSIGNAL)
+    #else
+        private static let streamType = SOCK_STREAM
+        private static let sendFlags: Int32 = 0
+    #endif
+
+    /// A listening TCP socket on 127.0.0.1 (never another interface) and the port it got; `port`
+    /// 0 lets the system choose.
+    static func makeListener(port: UInt16, backlog: Int32 = 64) throws(LoopbackHTTPError) -> (
+        descriptor: Int32, port: UInt16
+    ) {
+        let descriptor = socket(AF_INET, streamType, 0)
+        guard descriptor >= 0 else { throw .system(call: "socket", code: errno) }
+        do throws(LoopbackHTTPError) {
+            try configure(descriptor)
+            var yes: Int32 = 1
+            guard setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size)) == 0
+            else { throw LoopbackHTTPError.system(call: "setsockopt", code: errno) }
+
+            var address = sockaddr_in()
+            #if !os(Linux)
+                address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+            #endif
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(port).bigEndian
+            address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian  // 127.0.0.1 only
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            if bound != 0 {
+                let code = errno
+                throw code == EADDRINUSE
+                    ? LoopbackHTTPError.portInUse(port) : LoopbackHTTPError.system(call: "bind", code: code)
+            }
+            guard listen(descriptor, backlog) == 0 else {
+                throw LoopbackHTTPError.system(call: "listen", code: errno)
+            }
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let named = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+            }
+            guard named == 0 else { throw LoopbackHTTPError.system(call: "getsockname", code: errno) }
+            return (descriptor, UInt16(bigEndian: address.sin_port))
+        } catch {
+            close(descriptor)
+            throw error
+        }
+    }
+
+    /// The two ends of a pipe used to wake a thread waiting in `poll`.
+    static func wakePipe() throws(LoopbackHTTPError) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw .system(call: "pipe", code: errno) }
+        do {
+            try configure(ends[0])
+            try configure(ends[1])
+        } catch {
+            close(ends[0])
+            close(ends[1])
+            throw error
+        }
+        return (ends[0], ends[1])
+    }
+
+    /// Accepts one pending connection; `nil` when none is pending or it was aborted.
+    static func acceptConnection(on listener: Int32) -> Int32? {
+        while true {
+            let connection = accept(listener, nil, nil)
+            if connection >= 0 {
+                do {
+                    try configure(connection)
+                } catch {
+                    close(connection)
+                    return nil
+                }
+                #if !os(Linux)
+                    var yes: Int32 = 1
+                    setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+                #endif
+                return connection
+            }
+            if errno == EINTR { continue }
+            return nil
+        }
+    }
+
+    /// The result of one `recv`.
+    enum ReadResult {
+        case bytes([UInt8])
+        case wouldBlock
+        case closed
+    }
+
+    /// Reads what is available, up to `maximum` bytes, without blocking.
+    static func read(_ descriptor: Int32, maximum: Int) -> ReadResult {
+        var chunk = [UInt8](repeating: 0, count: max(1, maximum))
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count > 0 { return .bytes(Array(chunk[..<count])) }
+            if count == 0 { return .closed }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return .wouldBlock }
+            return .closed
+        }
+    }
+
+    /// Writes all of `bytes`, waiting (in `poll`, at most until `deadline`) while the socket's
+    /// buffer is full. Returns whether every byte was written.
+    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], deadline: ContinuousClock.Instant) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, sendFlags) }
+            if sent > 0 {
+                offset += sent
+                continue
+            }
+            guard sent < 0 else { return false }
+            if errno == EINTR { continue }
+            guard errno == EAGAIN || errno == EWOULDBLOCK else { return false }
+            var descriptors = [pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)]
+            let remaining = milliseconds(until: deadline)
+            guard remaining > 0, poll(&descriptors, 1, remaining) > 0 else { return false }
+        }
+        return true
+    }
+
+    /// Milliseconds from now to `deadline`, rounded up, at least 0, at most a day.
+    static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        guard remaining > .zero else { return 0 }
+        let (seconds, attoseconds) = remaining.components
+        let millis = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(min(millis, 86_400_000))
+    }
+
+    private static func configure(_ descriptor: Int32) throws(LoopbackHTTPError) {
+        guard fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0 else { throw .system(call: "fcntl", code: errno) }
+        let flags = fcntl(descriptor, F_GETFL, 0)
+        guard flags >= 0, fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0 else {
+            throw .system(call: "fcntl", code: errno)
+        }
+    }
+}
