@@ -9,7 +9,10 @@ import Foundation
 actor AccountManager {
     private let store: any CredentialStore
     private let storeKey: String
-    let wire: WireClient
+    /// Where refresh tokens are redeemed: the native token endpoint, or a web provider's.
+    let redeemer: any RefreshRedeemer
+    /// The transport for `account.send`.
+    nonisolated var transport: any HTTPTransport { redeemer.transport }
     private let clock: any NativeAuthClock
     private let margin: TimeInterval
     private let log: Log
@@ -34,12 +37,12 @@ actor AccountManager {
     private(set) var serverClockOffset: TimeInterval = 0
 
     init(
-        configuration: NativeAuthConfiguration, store: any CredentialStore, wire: WireClient, log: Log,
-        events: SessionEventHub
+        configuration: NativeAuthConfiguration, store: any CredentialStore, redeemer: any RefreshRedeemer, log: Log,
+        events: SessionEventHub, storeKey: String? = nil
     ) {
         self.store = store
-        storeKey = "nativeauth.account.\(configuration.clientId)"
-        self.wire = wire
+        self.storeKey = storeKey ?? "nativeauth.account.\(configuration.clientId)"
+        self.redeemer = redeemer
         clock = configuration.clock
         margin = max(0, configuration.tokenRefreshMargin)
         self.log = log
@@ -266,10 +269,11 @@ actor AccountManager {
             return .failure(RetrieveAccessTokenError(.cancelled, correlationId: correlationId))
         }
         await adoptNewerStoredRecord(generation: generation)
-        guard generation == self.generation, let identifier = record?.identifier else {
+        guard generation == self.generation, let current = record else {
             return .failure(RetrieveAccessTokenError(.noAccount, correlationId: correlationId))
         }
-        guard let refreshToken = record?.refreshToken else {
+        let identifier = current.identifier
+        guard let refreshToken = current.refreshToken else {
             // Without a refresh token the account can never get a new access token: sign it out.
             _ = await signOut(identifier: identifier, reason: .sessionExpired)
             return .failure(
@@ -278,7 +282,9 @@ actor AccountManager {
         }
         var answer: TokenAnswer
         do {
-            answer = try await redeem(refreshToken, scopes: scopes, claims: claims, correlationId: correlationId)
+            answer = try await redeemer.redeem(
+                refreshToken: Secret(refreshToken), scopes: scopes, claims: claims, account: current,
+                correlationId: correlationId)
         } catch {
             guard error.isRefreshTokenExpired else { return .failure(error) }
             // Another client on the same store may have rotated the token: try the stored one once.
@@ -291,7 +297,9 @@ actor AccountManager {
                 return .failure(error)
             }
             do {
-                answer = try await redeem(stored, scopes: scopes, claims: claims, correlationId: correlationId)
+                answer = try await redeemer.redeem(
+                    refreshToken: Secret(stored), scopes: scopes, claims: claims, account: current,
+                    correlationId: correlationId)
             } catch let retryError {
                 if retryError.isRefreshTokenExpired, generation == self.generation {
                     _ = await signOut(identifier: identifier, reason: .sessionExpired)
@@ -321,23 +329,6 @@ actor AccountManager {
         log(.info, "token refreshed", correlationId: correlationId)
         events.publish(.tokenRefreshed(updated.account, scopes: cached.scopes, expiresOn: cached.expiresOn))
         return .success(TokenResult(accessToken: cached.token, expiresOn: cached.expiresOn, scopes: cached.scopes))
-    }
-
-    private func redeem(_ refreshToken: String, scopes: [String], claims: String?, correlationId: UUID)
-        async throws(RetrieveAccessTokenError) -> TokenAnswer
-    {
-        do {
-            let reply = try await wire.send(
-                .token(.tokenRefresh(refreshToken: Secret(refreshToken), scopes: scopes), claims: claims),
-                correlationId: correlationId)
-            return try reply.decode { reply throws(WireFailure) in
-                try TokenAnswer(reply.object, headers: reply.response)
-            }
-        } catch {
-            // Only a dead refresh token signs the user out; consent, a second factor, conditional
-            // access or a claims challenge keep the account (ErrorCatalogue.refreshKind).
-            throw RetrieveAccessTokenError(error, correlationId: correlationId) { $0.refreshKind }
-        }
     }
 
     /// Why a refresh answer cannot belong to the account of `record`, or `nil` when it can.

@@ -67,7 +67,7 @@ extension UserAccountResult {
     public func send(_ request: HTTPRequest, scopes: [String] = [], using transport: (any HTTPTransport)? = nil)
         async throws(AuthorizedRequestError) -> HTTPResponse
     {
-        let transport = transport ?? manager.wire.transport
+        let transport = transport ?? manager.transport
         let first = try await exchange(request, scopes: scopes, forceRefresh: false, transport: transport)
         try Self.throwClaimsChallenge(first)
         guard first.statusCode == 401, Self.saysTokenInvalid(first.header("WWW-Authenticate")) else { return first }

@@ -16,7 +16,8 @@ final class ClientCore: Sendable {
             retry: RetryPolicy(clock: configuration.clock, maximumWait: configuration.maximumRetryWait),
             requestTimeout: configuration.requestTimeout ?? WireClient.defaultTimeout(for: transport))
         accounts = AccountManager(
-            configuration: configuration, store: credentialStore, wire: wire, log: log, events: events)
+            configuration: configuration, store: credentialStore, redeemer: NativeRefreshRedeemer(wire: wire), log: log,
+            events: events)
     }
 
     func flow(username: String, scopes: [String], correlationId: UUID?) -> FlowContext {
