@@ -38,13 +38,22 @@ actor AccountManager {
 
     init(
         configuration: NativeAuthConfiguration, store: any CredentialStore, redeemer: any RefreshRedeemer, log: Log,
-        events: SessionEventHub, storeKey: String? = nil
+        events: SessionEventHub
+    ) {
+        self.init(
+            clientId: configuration.clientId, clock: configuration.clock, margin: configuration.tokenRefreshMargin,
+            store: store, redeemer: redeemer, log: log, events: events)
+    }
+
+    init(
+        clientId: String, clock: any NativeAuthClock, margin: TimeInterval, store: any CredentialStore,
+        redeemer: any RefreshRedeemer, log: Log, events: SessionEventHub, storeKey: String? = nil
     ) {
         self.store = store
-        self.storeKey = storeKey ?? "nativeauth.account.\(configuration.clientId)"
+        self.storeKey = storeKey ?? "nativeauth.account.\(clientId)"
         self.redeemer = redeemer
-        clock = configuration.clock
-        margin = max(0, configuration.tokenRefreshMargin)
+        self.clock = clock
+        self.margin = margin.isFinite ? min(max(0, margin), 86_400) : 300
         self.log = log
         self.events = events
     }

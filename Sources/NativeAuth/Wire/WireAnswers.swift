@@ -103,6 +103,20 @@ struct TokenAnswer: Sendable, Equatable {
     /// The longest access-token lifetime the SDK believes: one year.
     static let maximumLifetime = 365 * 86_400
 
+    init(
+        tokenType: String, accessToken: Secret, refreshToken: Secret?, idToken: Secret?, scopes: [String],
+        expiresIn: Int?, clientInfo: String?, serverDate: Date?
+    ) {
+        self.tokenType = tokenType
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.idToken = idToken
+        self.scopes = scopes
+        self.expiresIn = expiresIn.map { min(max(0, $0), Self.maximumLifetime) }
+        self.clientInfo = clientInfo
+        self.serverDate = serverDate
+    }
+
     init(_ object: WireObject, headers: HTTPResponse) throws(WireFailure) {
         guard let access = object.string("access_token"), !access.isEmpty else {
             throw .unexpected(.init(problem: .missingField("access_token")))
