@@ -168,3 +168,44 @@ struct WebTokenRequestTests {
         await #expect(throws: WebSignInError.self) { try await client.send(insecure) }
     }
 }
+
+@Suite("Web sign-in logging holds no secret")
+struct WebLoggingPrivacyTests {
+    @Test func discoveryAndExchangeLogNoSecret() async throws {
+        let issuer = "https://idp.example.com"
+        let logger = InMemoryLogger(minimumLevel: .trace)
+        let log = Log(logger: logger)
+        let transport = ScriptedTransport([
+            (".well-known/openid-configuration", .json(200, discoveryDocument(issuer: issuer))),
+            (
+                "token",
+                .json(
+                    200,
+                    #"{"access_token":"access-secret","token_type":"bearer","refresh_token":"refresh-secret","id_token":"id.token.secret"}"#
+                )
+            ),
+            ("token", .json(400, #"{"error":"invalid_grant"}"#)),
+        ])
+        let metadata = try await ProviderDiscovery(issuer: url(issuer), transport: transport, log: log).metadata()
+        var generator = SeededGenerator(seed: 4)
+        let request = try AuthorizationRequest(
+            metadata: metadata, clientId: "c", redirectURI: url("http://127.0.0.1:1/cb"),
+            parameters: WebSignInParameters(), using: &generator)
+        let callback = try request.callback(
+            from: url("http://127.0.0.1:1/cb?code=code-secret&state=\(FormBody.escape(request.state.reveal))"))
+        let client = WebTokenClient(transport: transport, log: log)
+        let tokens = try await client.exchange(callback, for: request, tokenEndpoint: metadata.tokenEndpoint)
+        await #expect(throws: WebSignInError.self) {
+            try await client.refresh(
+                tokens.refreshToken ?? Secret("x"), clientId: "c", tokenEndpoint: metadata.tokenEndpoint)
+        }
+        let text = logger.records.map(\.description).joined(separator: "\n")
+        #expect(logger.records.count >= 4)
+        for secret in [
+            "code-secret", "access-secret", "refresh-secret", "id.token.secret", request.state.reveal,
+            request.nonce.reveal, request.pkce.verifier.reveal,
+        ] {
+            #expect(!text.contains(secret), "\(secret) was logged")
+        }
+    }
+}
