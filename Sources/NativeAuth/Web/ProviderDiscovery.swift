@@ -28,6 +28,9 @@ actor ProviderDiscovery {
     }
 
     /// The provider's metadata: the kept copy, or a fresh fetch shared with concurrent callers.
+    ///
+    /// The shared fetch is not cancelled with any one caller (the others still wait for it); a
+    /// cancelled caller gets its outcome when it ends, which the transport's timeout bounds.
     func metadata(correlationId: UUID? = nil) async throws(WebSignInError) -> ProviderMetadata {
         if let cached { return cached }
         let task: Task<Result<ProviderMetadata, WebSignInError>, Never>

@@ -249,7 +249,7 @@ extension WebSignInError.DiscoveryProblem {
     var sentence: String {
         switch self {
         case .network: "no answer came."
-        case .status(let status): "the document was not found (HTTP status \(status))."
+        case .status(let status): "the provider answered with HTTP status \(status)."
         case .tooLarge: "the document is larger than 1 MiB."
         case .notJSON: "the document is not JSON."
         case .notAnObject: "the document is not a JSON object."
