@@ -18,6 +18,10 @@
 #   2. PUT  {server}/api/auth/grant/native-app with JSON {"scope":"..."}: consent, once per scope set
 #   3. GET  {issuer}/auth?response_type=code&...&g_continue with the cookie: 302 to the redirect URI
 #   4. POST {issuer}/token with the code and the PKCE verifier
+#
+# Quirks a client meets here: token_type is lower-case "bearer"; a wrong PKCE verifier or a used
+# code gets 403 {"error":"invalid_code"}; an unknown refresh token gets a 400 with an empty body;
+# and logins run at the same moment sometimes fail with server_error (SQLite), so run them one by one.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 run=${1:-$(mktemp -d)}
