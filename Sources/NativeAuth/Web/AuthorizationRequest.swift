@@ -1,0 +1,134 @@
+import Foundation
+
+/// One authorization request (OpenID Connect, authorization code flow with PKCE): the URL to show
+/// in the browser, and the one-time values the callback and the code exchange are checked with.
+///
+/// The response is asked for in the query of the redirect URI (the default `response_mode` of
+/// `response_type=code`); responses in the fragment or posted forms are not supported.
+struct AuthorizationRequest: Sendable {
+    let url: URL
+    let clientId: String
+    let redirectURI: URL
+    let state: Secret
+    let nonce: Secret
+    let pkce: PKCE
+    let scopes: [String]
+    let maxAge: Int?
+    /// The issuer the callback's `iss` must equal.
+    let issuer: String
+    /// Whether the callback must carry `iss` (the provider announces RFC 9207).
+    let issuerRequired: Bool
+    let correlationId: UUID
+
+    /// Builds a request with fresh `state`, `nonce` and PKCE verifier from `generator`.
+    ///
+    /// - Throws: ``WebSignInError/isInvalidParameters`` when the parameters, the client id or the
+    ///   redirect URI are not valid; nothing is sent.
+    init(
+        metadata: ProviderMetadata, clientId: String, redirectURI: URL, parameters: WebSignInParameters,
+        using generator: inout some RandomNumberGenerator
+    ) throws(WebSignInError) {
+        try self.init(
+            metadata: metadata, clientId: clientId, redirectURI: redirectURI, parameters: parameters,
+            state: OAuthRandom.token(using: &generator), nonce: OAuthRandom.token(using: &generator),
+            pkce: PKCE(using: &generator))
+    }
+
+    /// Builds a request with the given one-time values.
+    init(
+        metadata: ProviderMetadata, clientId: String, redirectURI: URL, parameters: WebSignInParameters,
+        state: Secret, nonce: Secret, pkce: PKCE
+    ) throws(WebSignInError) {
+        let correlationId = parameters.correlationId ?? UUID()
+        do {
+            try parameters.validate()
+            try Self.check(clientId: clientId, redirectURI: redirectURI)
+        } catch {
+            throw error.with(correlationId: correlationId)
+        }
+        if EndpointPolicy.problem(with: metadata.authorizationEndpoint, field: "authorization_endpoint") != nil {
+            throw WebSignInError.invalidParameters(
+                "The authorization endpoint must be https (http for loopback hosts only).",
+                correlationId: correlationId)
+        }
+        let scopes = parameters.scopeList
+        var query: [(String, String)] = [
+            ("response_type", "code"),
+            ("client_id", clientId),
+            ("redirect_uri", redirectURI.absoluteString),
+            ("scope", scopes.joined(separator: " ")),
+            ("state", state.reveal),
+            ("nonce", nonce.reveal),
+            ("code_challenge", pkce.challenge),
+            ("code_challenge_method", PKCE.method),
+        ]
+        if let loginHint = parameters.loginHint, !loginHint.isEmpty { query.append(("login_hint", loginHint)) }
+        if let prompt = parameters.prompt, !prompt.rawValue.isEmpty { query.append(("prompt", prompt.rawValue)) }
+        if let maxAge = parameters.maxAge { query.append(("max_age", String(maxAge))) }
+        if !parameters.acrValues.isEmpty { query.append(("acr_values", parameters.acrValues.joined(separator: " "))) }
+        if !parameters.uiLocales.isEmpty { query.append(("ui_locales", parameters.uiLocales.joined(separator: " "))) }
+        if let audience = parameters.audience, !audience.isEmpty { query.append(("audience", audience)) }
+        for resource in parameters.resource { query.append(("resource", resource.absoluteString)) }
+        for (name, value) in parameters.extraParameters.sorted(by: { $0.key < $1.key }) {
+            query.append((name, value))
+        }
+        query.append(("client-request-id", correlationId.uuidString.lowercased()))
+
+        guard let url = Self.url(metadata.authorizationEndpoint, adding: query) else {
+            throw WebSignInError.invalidParameters(
+                "The authorization URL could not be built.", correlationId: correlationId)
+        }
+        self.url = url
+        self.clientId = clientId
+        self.redirectURI = redirectURI
+        self.state = state
+        self.nonce = nonce
+        self.pkce = pkce
+        self.scopes = scopes
+        self.maxAge = parameters.maxAge
+        issuer = metadata.issuer
+        issuerRequired = metadata.authorizationResponseIssParameterSupported
+        self.correlationId = correlationId
+    }
+
+    /// Reads the callback URL the browser was redirected to; see ``AuthorizationCallback``.
+    func callback(from url: URL) throws(WebSignInError) -> AuthorizationCallback {
+        try AuthorizationCallback(
+            url: url, redirectURI: redirectURI, expectedState: state, expectedIssuer: issuer,
+            issuerRequired: issuerRequired, correlationId: correlationId)
+    }
+
+    /// The client id must not be empty; the redirect URI must be absolute, without a fragment.
+    static func check(clientId: String, redirectURI: URL) throws(WebSignInError) {
+        guard !clientId.isEmpty else { throw .invalidParameters("The client id is empty.") }
+        let components = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)
+        guard redirectURI.scheme?.isEmpty == false, components?.fragment == nil else {
+            throw .invalidParameters("The redirect URI must be an absolute URI without a fragment.")
+        }
+    }
+
+    /// `endpoint` with `parameters` appended to its query (an existing query is kept), each name
+    /// and value percent-encoded except RFC 3986's unreserved characters.
+    static func url(_ endpoint: URL, adding parameters: [(String, String)]) -> URL? {
+        guard var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else { return nil }
+        let added = parameters.map { FormBody.escape($0.0) + "=" + FormBody.escape($0.1) }.joined(separator: "&")
+        if let existing = components.percentEncodedQuery, !existing.isEmpty {
+            components.percentEncodedQuery = existing + "&" + added
+        } else {
+            components.percentEncodedQuery = added
+        }
+        return components.url
+    }
+}
+
+extension AuthorizationRequest: CustomStringConvertible, CustomReflectable {
+    /// Shows the description only: the URL carries the state and nonce.
+    var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+
+    /// The endpoint, client id and scopes; never the state, nonce or verifier.
+    var description: String {
+        let endpoint = "\(url.scheme ?? "")://\(url.host ?? "")\(url.path)"
+        return
+            "AuthorizationRequest(endpoint: \(endpoint), client: \(clientId), scopes: \(scopes.joined(separator: " ")))"
+    }
+}

@@ -1,0 +1,271 @@
+import Foundation
+
+/// Finds a provider's metadata from its issuer, once per client.
+///
+/// It fetches `{issuer}/.well-known/openid-configuration` (OpenID Connect Discovery §4); when that
+/// answers with a 3xx or a 4xx other than 429, it tries RFC 8414's
+/// `https://host/.well-known/oauth-authorization-server{path}`. A network failure, a 5xx, a 429 or
+/// a malformed document stops there. The document's `issuer` must be the configured issuer (see
+/// ``ProviderDiscovery/issuerMatches(configured:found:)``), and every endpoint `https` (or `http`
+/// on a loopback host).
+///
+/// The first successful answer is kept for the life of the object; concurrent first calls share
+/// one fetch. A failure is not kept: the next call fetches again.
+actor ProviderDiscovery {
+    let issuer: URL
+    private let transport: any HTTPTransport
+    private let log: Log
+    private var cached: ProviderMetadata?
+    private var inFlight: Task<Result<ProviderMetadata, WebSignInError>, Never>?
+
+    /// - Throws: ``WebSignInError/isInvalidParameters`` when `issuer` is not an absolute `https`
+    ///   URL (or `http` on a loopback host) without query or fragment.
+    init(issuer: URL, transport: any HTTPTransport, log: Log = Log(logger: nil)) throws(WebSignInError) {
+        try Self.checkIssuer(issuer)
+        self.issuer = issuer
+        self.transport = transport
+        self.log = log
+    }
+
+    /// The provider's metadata: the kept copy, or a fresh fetch shared with concurrent callers.
+    ///
+    /// The shared fetch is not cancelled with any one caller (the others still wait for it); a
+    /// cancelled caller gets its outcome when it ends, which the transport's timeout bounds.
+    func metadata(correlationId: UUID? = nil) async throws(WebSignInError) -> ProviderMetadata {
+        if let cached { return cached }
+        let task: Task<Result<ProviderMetadata, WebSignInError>, Never>
+        if let inFlight {
+            task = inFlight
+        } else {
+            let (issuer, transport, log) = (issuer, transport, log)
+            task = Task {
+                do throws(WebSignInError) {
+                    return .success(
+                        try await Self.discover(
+                            issuer: issuer, transport: transport, log: log, correlationId: correlationId))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            inFlight = task
+        }
+        let result = await task.value
+        if inFlight == task { inFlight = nil }
+        switch result {
+        case .success(let metadata):
+            cached = metadata
+            return metadata
+        case .failure(let error):
+            throw error.with(correlationId: correlationId)
+        }
+    }
+
+    /// Forgets the kept metadata; the next call fetches again.
+    func invalidate() {
+        cached = nil
+    }
+
+    // MARK: Fetching
+
+    /// Fetches and checks the metadata of `issuer`, with the RFC 8414 fallback.
+    static func discover(
+        issuer: URL, transport: any HTTPTransport, log: Log, correlationId: UUID?
+    ) async throws(WebSignInError) -> ProviderMetadata {
+        let first = try await fetch(openIDConfigurationURL(for: issuer), transport, log, correlationId)
+        if (200...299).contains(first.statusCode) {
+            return try parse(first.body, configuredIssuer: issuer, requireJWKS: true)
+        }
+        guard shouldFallBack(status: first.statusCode), let fallbackURL = authorizationServerURL(for: issuer) else {
+            throw WebSignInError(.discoveryFailed(.status(first.statusCode)), httpStatusCode: first.statusCode)
+        }
+        log(.debug, "trying RFC 8414 discovery", ["status": "\(first.statusCode)"], correlationId: correlationId)
+        let second = try await fetch(fallbackURL, transport, log, correlationId)
+        guard (200...299).contains(second.statusCode) else {
+            throw WebSignInError(.discoveryFailed(.status(second.statusCode)), httpStatusCode: second.statusCode)
+        }
+        return try parse(second.body, configuredIssuer: issuer, requireJWKS: false)
+    }
+
+    private static func fetch(
+        _ url: URL, _ transport: any HTTPTransport, _ log: Log, _ correlationId: UUID?
+    ) async throws(WebSignInError) -> HTTPResponse {
+        let request = HTTPRequest(
+            method: "GET", url: url, headers: WebHTTP.headers(correlationId: correlationId, form: false))
+        return try await WebHTTP.send(request, through: transport, log: log, correlationId: correlationId) {
+            WebSignInError(.discoveryFailed(.network), underlyingError: $0)
+        }
+    }
+
+    /// A 3xx (never followed) or a 4xx other than 429 means "not here"; anything else is a failure.
+    static func shouldFallBack(status: Int) -> Bool {
+        (300...399).contains(status) || ((400...499).contains(status) && status != 429)
+    }
+
+    /// `{issuer}/.well-known/openid-configuration`, the issuer's trailing slash removed first.
+    static func openIDConfigurationURL(for issuer: URL) -> URL {
+        let base = trimmingOneSlash(issuer.absoluteString)
+        return URL(string: base + "/.well-known/openid-configuration") ?? issuer
+    }
+
+    /// RFC 8414 §3: the well-known segment goes between the host and the issuer's path.
+    static func authorizationServerURL(for issuer: URL) -> URL? {
+        guard var components = URLComponents(url: issuer, resolvingAgainstBaseURL: false) else { return nil }
+        let path = trimmingOneSlash(components.percentEncodedPath)
+        components.percentEncodedPath = "/.well-known/oauth-authorization-server" + path
+        return components.url
+    }
+
+    // MARK: Checking
+
+    /// The configured issuer must be an absolute `https` URL (`http` for loopback hosts) with no
+    /// query and no fragment.
+    static func checkIssuer(_ issuer: URL) throws(WebSignInError) {
+        if EndpointPolicy.problem(with: issuer, field: "issuer") != nil {
+            throw .invalidParameters("The issuer must be an absolute https URL (http for loopback hosts only).")
+        }
+        let components = URLComponents(url: issuer, resolvingAgainstBaseURL: false)
+        if components?.query != nil {
+            throw .invalidParameters("The issuer must not have a query.")
+        }
+    }
+
+    /// Whether a document's `issuer` is the configured one.
+    ///
+    /// OpenID Connect Discovery asks for the exact string. The one difference tolerated is a single
+    /// trailing slash on either side (`https://idp.example` and `https://idp.example/`), because
+    /// apps often type the issuer one way and providers publish it the other; the document's own
+    /// value is kept as ``ProviderMetadata/issuer`` and ID tokens must carry exactly that value.
+    /// Case, ports, paths and percent-encoding must match as written.
+    ///
+    /// Entra External ID (CIAM) publishes its issuer on the tenant id rather than on the name the
+    /// app configures: for a configured host `{name}.ciamlogin.com`, an issuer
+    /// `https://{tenant-id}.ciamlogin.com/{tenant-id}/v2.0` (the same GUID twice) is accepted. This
+    /// exception holds for `ciamlogin.com` authorities only.
+    static func issuerMatches(configured: URL, found: String) -> Bool {
+        if trimmingOneSlash(configured.absoluteString) == trimmingOneSlash(found) { return true }
+        guard let host = configured.host?.lowercased(), host.hasSuffix(".ciamlogin.com"),
+            configured.scheme?.lowercased() == "https"
+        else { return false }
+        return isCIAMTenantIssuer(found)
+    }
+
+    /// `https://{guid}.ciamlogin.com/{guid}/v2.0`, the same GUID twice, nothing else.
+    static func isCIAMTenantIssuer(_ text: String) -> Bool {
+        guard let components = URLComponents(string: text), components.scheme == "https",
+            let host = components.host?.lowercased(), host.hasSuffix(".ciamlogin.com"),
+            components.port == nil, components.query == nil, components.fragment == nil, components.user == nil
+        else { return false }
+        let tenant = String(host.dropLast(".ciamlogin.com".count))
+        guard UUID(uuidString: tenant) != nil else { return false }
+        let parts = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 3 && parts[0].isEmpty && parts[1].lowercased() == tenant && parts[2] == "v2.0"
+    }
+
+    private static func trimmingOneSlash(_ text: String) -> String {
+        text.hasSuffix("/") ? String(text.dropLast()) : text
+    }
+
+    // MARK: Parsing
+
+    /// Reads and checks a discovery document.
+    static func parse(_ body: Data, configuredIssuer: URL, requireJWKS: Bool) throws(WebSignInError)
+        -> ProviderMetadata
+    {
+        func fail(_ problem: WebSignInError.DiscoveryProblem) -> WebSignInError {
+            WebSignInError(.discoveryFailed(problem))
+        }
+        guard body.count <= WebHTTP.maximumBodySize else { throw fail(.tooLarge) }
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(body)
+        } catch {
+            throw fail(.notJSON)
+        }
+        guard let members = value.objectValue else { throw fail(.notAnObject) }
+        let document = DiscoveryDocument(members: members)
+
+        guard let issuer = try document.string("issuer"), !issuer.isEmpty else {
+            throw fail(.missingField("issuer"))
+        }
+        guard issuerMatches(configured: configuredIssuer, found: issuer) else {
+            throw fail(.issuerMismatch(expected: configuredIssuer.absoluteString, found: issuer))
+        }
+        guard let authorization = try document.url("authorization_endpoint") else {
+            throw fail(.missingField("authorization_endpoint"))
+        }
+        guard let token = try document.url("token_endpoint") else { throw fail(.missingField("token_endpoint")) }
+        let jwks = try document.url("jwks_uri")
+        if requireJWKS, jwks == nil { throw fail(.missingField("jwks_uri")) }
+
+        var metadata = ProviderMetadata(
+            issuer: issuer, authorizationEndpoint: authorization, tokenEndpoint: token, jwksURI: jwks,
+            endSessionEndpoint: try document.url("end_session_endpoint"),
+            revocationEndpoint: try document.url("revocation_endpoint"),
+            registrationEndpoint: try document.url("registration_endpoint"),
+            deviceAuthorizationEndpoint: try document.url("device_authorization_endpoint"),
+            userinfoEndpoint: try document.url("userinfo_endpoint"))
+        metadata.introspectionEndpoint = try document.url("introspection_endpoint")
+        metadata.scopesSupported = try document.strings("scopes_supported")
+        metadata.responseTypesSupported = try document.strings("response_types_supported")
+        metadata.responseModesSupported = try document.strings("response_modes_supported")
+        metadata.grantTypesSupported = try document.strings("grant_types_supported")
+        metadata.codeChallengeMethodsSupported = try document.strings("code_challenge_methods_supported")
+        metadata.idTokenSigningAlgValuesSupported = try document.strings("id_token_signing_alg_values_supported")
+        metadata.tokenEndpointAuthMethodsSupported = try document.strings("token_endpoint_auth_methods_supported")
+        metadata.claimsSupported = try document.strings("claims_supported")
+        metadata.authorizationResponseIssParameterSupported =
+            try document.bool("authorization_response_iss_parameter_supported") ?? false
+        metadata.document = members
+        try metadata.checkEndpoints()
+        return metadata
+    }
+}
+
+/// A discovery document's members, read strictly: a member of the wrong type is an error, a
+/// `null` member counts as absent.
+private struct DiscoveryDocument {
+    let members: [String: JSONValue]
+
+    private func fail(_ problem: WebSignInError.DiscoveryProblem) -> WebSignInError {
+        WebSignInError(.discoveryFailed(problem))
+    }
+
+    func string(_ field: String) throws(WebSignInError) -> String? {
+        switch members[field] {
+        case nil, .null?: return nil
+        case .string(let value)?: return value
+        default: throw fail(.wrongType(field))
+        }
+    }
+
+    /// An absolute URL with a scheme and a host; an empty string counts as absent.
+    func url(_ field: String) throws(WebSignInError) -> URL? {
+        guard let text = try string(field), !text.isEmpty else { return nil }
+        guard let url = URL(string: text), url.scheme != nil, url.host?.isEmpty == false else {
+            throw fail(.invalidURL(field))
+        }
+        return url
+    }
+
+    func strings(_ field: String) throws(WebSignInError) -> [String]? {
+        switch members[field] {
+        case nil, .null?: return nil
+        case .array(let values)?:
+            var strings: [String] = []
+            for value in values {
+                guard let string = value.stringValue else { throw fail(.wrongType(field)) }
+                strings.append(string)
+            }
+            return strings
+        default: throw fail(.wrongType(field))
+        }
+    }
+
+    func bool(_ field: String) throws(WebSignInError) -> Bool? {
+        switch members[field] {
+        case nil, .null?: return nil
+        case .bool(let value)?: return value
+        default: throw fail(.wrongType(field))
+        }
+    }
+}

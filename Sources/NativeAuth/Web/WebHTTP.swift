@@ -1,0 +1,48 @@
+import Foundation
+
+/// The web client's one way to the transport: sends a request and turns a transport failure into a
+/// ``WebSignInError`` (cancellation or network), the one place where transport errors are wrapped.
+enum WebHTTP {
+    /// The largest answer the web client reads: discovery documents and token answers are far smaller.
+    static let maximumBodySize = 1 << 20
+
+    /// Headers sent with every request of the web client.
+    static func headers(correlationId: UUID?, form: Bool) -> [String: String] {
+        var headers = [
+            "Accept": "application/json",
+            "x-client-SKU": RequestBuilder.sdkName,
+            "x-client-Ver": RequestBuilder.sdkVersion,
+        ]
+        if form { headers["Content-Type"] = "application/x-www-form-urlencoded" }
+        if let correlationId {
+            headers["client-request-id"] = correlationId.uuidString.lowercased()
+            headers["return-client-request-id"] = "true"
+        }
+        return headers
+    }
+
+    /// Sends `request`; `networkError` builds the error for a request that got no answer.
+    static func send(
+        _ request: HTTPRequest, through transport: any HTTPTransport, log: Log, correlationId: UUID?,
+        networkError: (any Error) -> WebSignInError
+    ) async throws(WebSignInError) -> HTTPResponse {
+        let path = request.url.path
+        guard !Task.isCancelled else { throw .cancelled(correlationId: correlationId) }
+        log(.debug, "web request sent", ["method": request.method, "path": path], correlationId: correlationId)
+        do {
+            let response = try await transport.send(request)
+            log(
+                .debug, "web answer received", ["path": path, "status": "\(response.statusCode)"],
+                correlationId: correlationId)
+            return response
+        } catch {
+            if error is CancellationError || Task.isCancelled || (error as? URLError)?.code == .cancelled {
+                throw .cancelled(correlationId: correlationId)
+            }
+            log(
+                .warning, "no answer from the provider", ["path": path, "error": WireClient.describe(error)],
+                correlationId: correlationId)
+            throw networkError(error)
+        }
+    }
+}

@@ -1,0 +1,304 @@
+public import Foundation
+
+/// Which check an ID token failed, when ``WebSignInError/isInvalidIDToken`` is true.
+@nonexhaustive
+public enum IDTokenCheck: String, Sendable, Equatable, CustomStringConvertible {
+    /// The token endpoint answered without an ID token, though `openid` was requested.
+    case missing
+    /// The token is not a well-formed JWT (three base64url parts, JSON header and claims).
+    case malformed
+    /// The token is signed with an algorithm the SDK does not accept (such as `none`).
+    case algorithm
+    /// The signature does not verify with the provider's keys.
+    case signature
+    /// `iss` is not the provider's issuer.
+    case issuer
+    /// `aud` does not contain the client id.
+    case audience
+    /// `azp` is present and is not the client id.
+    case authorizedParty
+    /// `exp` is in the past.
+    case expired
+    /// `iat` is too far in the future.
+    case issuedInFuture
+    /// `nonce` is not the one sent in the authorization request.
+    case nonce
+    /// `sub` is missing, or is not the subject of the account being refreshed.
+    case subject
+    /// `at_hash` does not match the access token.
+    case atHash
+    /// `auth_time` is missing although `max_age` was requested, or is older than `max_age` allows.
+    case authTime
+
+    /// The check's name.
+    public var description: String { rawValue }
+}
+
+/// An error of browser-based sign-in (OpenID Connect with the authorization code flow and PKCE).
+///
+/// Ask it what happened with its `isXxx` properties; several can be true at once (a refused grant
+/// is also a server error). It keeps the provider's raw OAuth fields (``serverError``,
+/// ``serverErrorDescription``, ``serverErrorURI``), the HTTP status and the correlation id.
+///
+/// Its description never holds an authorization code, PKCE verifier, `state`, `nonce` or token.
+public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, CustomDebugStringConvertible,
+    Sendable
+{
+    /// What went wrong.
+    enum Code: Sendable, Equatable {
+        case cancelled
+        case network
+        case invalidParameters
+        case discoveryFailed(DiscoveryProblem)
+        case stateMismatch
+        case issuerMismatch
+        case invalidCallback
+        case missingCode
+        case accessDenied
+        case interactionRequired
+        case invalidGrant
+        case configuration
+        case server
+        case unexpectedResponse
+        case invalidIDToken(IDTokenCheck)
+    }
+
+    /// Why discovery failed.
+    enum DiscoveryProblem: Sendable, Equatable {
+        case network
+        case status(Int)
+        case tooLarge
+        case notJSON
+        case notAnObject
+        case missingField(String)
+        case wrongType(String)
+        case invalidURL(String)
+        case insecureURL(String)
+        case issuerMismatch(expected: String, found: String)
+    }
+
+    let code: Code
+    /// A client-side note: which parameter, which field. Never a secret.
+    let note: String?
+
+    /// The provider's OAuth `error` value (such as `access_denied` or `invalid_grant`), when it sent one.
+    public let serverError: String?
+    /// The provider's `error_description`, as it came.
+    public let serverErrorDescription: String?
+    /// The provider's `error_uri`, as it came.
+    public let serverErrorURI: String?
+    /// The HTTP status of the answer, when the error came from an HTTP answer.
+    public let httpStatusCode: Int?
+    /// The sign-in's correlation id (sent as `client-request-id`), when the error belongs to a sign-in.
+    public let correlationId: UUID?
+    /// The error that caused this one, such as the transport's `URLError`.
+    public let underlyingError: (any Error)?
+
+    init(
+        _ code: Code, note: String? = nil, serverError: String? = nil, serverErrorDescription: String? = nil,
+        serverErrorURI: String? = nil, httpStatusCode: Int? = nil, correlationId: UUID? = nil,
+        underlyingError: (any Error)? = nil
+    ) {
+        self.code = code
+        self.note = note
+        self.serverError = serverError
+        self.serverErrorDescription = serverErrorDescription
+        self.serverErrorURI = serverErrorURI
+        self.httpStatusCode = httpStatusCode
+        self.correlationId = correlationId
+        self.underlyingError = underlyingError
+    }
+
+    /// This error with `correlationId`, unless it has one already.
+    func with(correlationId: UUID?) -> WebSignInError {
+        guard self.correlationId == nil, let correlationId else { return self }
+        return WebSignInError(
+            code, note: note, serverError: serverError, serverErrorDescription: serverErrorDescription,
+            serverErrorURI: serverErrorURI, httpStatusCode: httpStatusCode, correlationId: correlationId,
+            underlyingError: underlyingError)
+    }
+
+    // MARK: Questions
+
+    /// The sign-in was cancelled: the calling task was cancelled, or the user closed the browser.
+    public var isCancelled: Bool { code == .cancelled }
+
+    /// The user, or the provider on the user's behalf, refused the sign-in (`error=access_denied`).
+    public var isAccessDenied: Bool { code == .accessDenied }
+
+    /// The provider needs the user to interact (`login_required`, `interaction_required`,
+    /// `consent_required`, `account_selection_required`), typically after `prompt=none`:
+    /// sign in again without `prompt=none`.
+    public var isInteractionRequired: Bool { code == .interactionRequired }
+
+    /// The callback's `state` is not the one the SDK sent: the response does not belong to this
+    /// sign-in (a stale tab, or a forged response). Nothing was exchanged.
+    public var isStateMismatch: Bool { code == .stateMismatch }
+
+    /// The callback's `iss` (RFC 9207) is not the provider's issuer, or is missing although the
+    /// provider announces it: the response may come from another provider. Nothing was exchanged.
+    public var isIssuerMismatch: Bool { code == .issuerMismatch }
+
+    /// The callback URL is not a usable authorization response: not the redirect URI, a parameter
+    /// given twice, no `code`, or a response in the fragment (only `response_mode=query` is used).
+    public var isInvalidCallback: Bool { code == .invalidCallback || code == .missingCode }
+
+    /// The ID token failed a check; ``failedIDTokenCheck`` says which.
+    public var isInvalidIDToken: Bool { failedIDTokenCheck != nil }
+
+    /// The check the ID token failed, when ``isInvalidIDToken`` is true.
+    public var failedIDTokenCheck: IDTokenCheck? {
+        if case .invalidIDToken(let check) = code { return check }
+        return nil
+    }
+
+    /// The provider's metadata could not be discovered or was refused: unreachable, not found, not a
+    /// valid document, an issuer other than the configured one, or an endpoint that is not `https`.
+    /// ``isNetworkError`` is also true when no answer came.
+    public var isDiscoveryFailed: Bool {
+        if case .discoveryFailed = code { return true }
+        return false
+    }
+
+    /// No answer came from the provider: no connection, a timeout, a reset. Trying again may help.
+    public var isNetworkError: Bool { code == .network || code == .discoveryFailed(.network) }
+
+    /// The sign-in's parameters or the client's configuration are not valid (an extra parameter
+    /// that the protocol sets itself, a negative `max_age`, a malformed scope); nothing was sent.
+    public var isInvalidParameters: Bool { code == .invalidParameters }
+
+    /// The authorization code, PKCE verifier or refresh token was refused at the token endpoint
+    /// (`invalid_grant`, or a provider's equivalent): start a new sign-in.
+    public var isInvalidGrant: Bool { code == .invalidGrant }
+
+    /// The provider says the app is misconfigured (`invalid_client`, `unauthorized_client`,
+    /// `unsupported_response_type`, `unsupported_grant_type`, `invalid_scope`): a developer error.
+    public var isConfigurationError: Bool { code == .configuration }
+
+    /// The provider answered with an error: any OAuth error answer (``serverError`` says which, and
+    /// the more specific questions above narrow it) or a server failure (a 5xx status).
+    public var isServerError: Bool {
+        switch code {
+        case .accessDenied, .interactionRequired, .invalidGrant, .configuration, .server: true
+        default: false
+        }
+    }
+
+    /// The provider answered with something the SDK could not use: not JSON, a missing field, an
+    /// unsupported `token_type`, a redirect.
+    public var isUnexpectedResponse: Bool { code == .unexpectedResponse }
+
+    // MARK: Descriptions
+
+    /// The plain-language sentence plus the client-side note, if any.
+    var message: String {
+        var text = sentence
+        if let note { text += " " + note }
+        return text
+    }
+
+    private var sentence: String {
+        switch code {
+        case .cancelled: "The sign-in was cancelled."
+        case .network: "The provider could not be reached."
+        case .invalidParameters: "The sign-in parameters are not valid."
+        case .discoveryFailed(let problem): "The provider's metadata could not be used: " + problem.sentence
+        case .stateMismatch: "The authorization response does not belong to this sign-in (state mismatch)."
+        case .issuerMismatch: "The authorization response comes from another issuer than the provider's."
+        case .invalidCallback: "The callback is not a usable authorization response."
+        case .missingCode: "The authorization response has no code."
+        case .accessDenied: "The sign-in was refused (access denied)."
+        case .interactionRequired: "The provider needs the user to interact to sign in."
+        case .invalidGrant: "The provider refused the grant; start a new sign-in."
+        case .configuration: "The provider says the app is not configured for this request."
+        case .server: "The provider answered with an error."
+        case .unexpectedResponse: "The provider gave an answer the SDK could not use."
+        case .invalidIDToken(let check): "The ID token failed the \(check) check."
+        }
+    }
+
+    /// The raw OAuth fields, status and correlation id, on one line.
+    var context: String {
+        var parts: [String] = []
+        if let serverError { parts.append("error=\(serverError.prefix(80))") }
+        if let httpStatusCode { parts.append("status=\(httpStatusCode)") }
+        if let underlyingError { parts.append("cause=" + WireClient.describe(underlyingError)) }
+        if let correlationId { parts.append("correlation-id=\(correlationId.uuidString.lowercased())") }
+        return parts.joined(separator: " ")
+    }
+
+    /// A plain-language description, followed by the raw OAuth error, the status and the correlation id.
+    public var description: String {
+        let context = context
+        return "WebSignInError: \(message)" + (context.isEmpty ? "" : " [\(context)]")
+    }
+
+    /// The description plus the provider's `error_description` and `error_uri`.
+    public var debugDescription: String {
+        var text = description
+        if let serverErrorDescription { text += " server description: \(serverErrorDescription.prefix(500))" }
+        if let serverErrorURI { text += " error uri: \(serverErrorURI.prefix(300))" }
+        return text
+    }
+
+    /// The plain-language description, for showing to a developer.
+    public var errorDescription: String? { message }
+}
+
+extension WebSignInError.DiscoveryProblem {
+    var sentence: String {
+        switch self {
+        case .network: "no answer came."
+        case .status(let status): "the provider answered with HTTP status \(status)."
+        case .tooLarge: "the document is larger than 1 MiB."
+        case .notJSON: "the document is not JSON."
+        case .notAnObject: "the document is not a JSON object."
+        case .missingField(let field): "the document has no '\(field)'."
+        case .wrongType(let field): "'\(field)' has the wrong type."
+        case .invalidURL(let field): "'\(field)' is not an absolute URL."
+        case .insecureURL(let field): "'\(field)' is not https (http is allowed for loopback hosts only)."
+        case .issuerMismatch(let expected, let found):
+            "the document's issuer '\(found.prefix(200))' is not the configured issuer '\(expected.prefix(200))'."
+        }
+    }
+}
+
+extension WebSignInError {
+    /// An error for a parameter the caller got wrong; `note` names it.
+    static func invalidParameters(_ note: String, correlationId: UUID? = nil) -> WebSignInError {
+        WebSignInError(.invalidParameters, note: note, correlationId: correlationId)
+    }
+
+    /// An ID token that failed `check`; `note` may add detail (never the token or a claim's secret value).
+    static func invalidIDToken(_ check: IDTokenCheck, note: String? = nil, correlationId: UUID? = nil)
+        -> WebSignInError
+    {
+        WebSignInError(.invalidIDToken(check), note: note, correlationId: correlationId)
+    }
+
+    /// The sign-in was cancelled (by the task or the user).
+    static func cancelled(correlationId: UUID? = nil) -> WebSignInError {
+        WebSignInError(.cancelled, correlationId: correlationId)
+    }
+
+    /// Maps an OAuth error answer (from the callback or the token endpoint) to its code.
+    static func oauth(
+        error: String, description: String?, uri: String?, status: Int?, correlationId: UUID?
+    ) -> WebSignInError {
+        let code: Code
+        switch error.lowercased() {
+        case "access_denied": code = .accessDenied
+        case "login_required", "interaction_required", "consent_required", "account_selection_required":
+            code = .interactionRequired
+        // glewlwyd answers a wrong PKCE verifier, or an unknown code, with `invalid_code`.
+        case "invalid_grant", "invalid_code": code = .invalidGrant
+        case "invalid_client", "unauthorized_client", "unsupported_response_type", "unsupported_grant_type",
+            "invalid_scope":
+            code = .configuration
+        default: code = .server
+        }
+        return WebSignInError(
+            code, serverError: error, serverErrorDescription: description, serverErrorURI: uri, httpStatusCode: status,
+            correlationId: correlationId)
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+
+/// A grant the web client redeems at the token endpoint.
+enum WebGrant: Sendable, Equatable {
+    /// RFC 6749 §4.1.3 with RFC 7636 §4.5: the code from the callback and the PKCE verifier.
+    case authorizationCode(code: Secret, redirectURI: URL, verifier: Secret)
+    /// RFC 6749 §6: `scopes` narrows the grant; `nil` keeps the scopes first granted.
+    case refreshToken(Secret, scopes: [String]?)
+
+    var name: String {
+        switch self {
+        case .authorizationCode: "authorization_code"
+        case .refreshToken: "refresh_token"
+        }
+    }
+}
+
+/// One token endpoint request of the web client: a form body for a public client (no secret).
+struct WebTokenRequest: Sendable {
+    let tokenEndpoint: URL
+    let clientId: String
+    let grant: WebGrant
+    let correlationId: UUID?
+
+    /// The form, in a fixed order. Field names only may be logged (``FormBody/names``).
+    var form: FormBody {
+        var form = FormBody()
+        form.add("grant_type", grant.name)
+        switch grant {
+        case .authorizationCode(let code, let redirectURI, let verifier):
+            form.add("code", secret: code)
+            form.add("redirect_uri", redirectURI.absoluteString)
+            form.add("client_id", clientId)
+            form.add("code_verifier", secret: verifier)
+        case .refreshToken(let token, let scopes):
+            form.add("refresh_token", secret: token)
+            form.add("client_id", clientId)
+            if let scopes, !scopes.isEmpty { form.add("scope", scopes.joined(separator: " ")) }
+        }
+        return form
+    }
+
+    var httpRequest: HTTPRequest {
+        HTTPRequest(
+            method: "POST", url: tokenEndpoint, headers: WebHTTP.headers(correlationId: correlationId, form: true),
+            body: form.encoded)
+    }
+}
+
+/// A successful token endpoint answer, parsed.
+struct WebTokenAnswer: Sendable, Equatable {
+    let accessToken: Secret
+    /// Always `Bearer`: the answer's `token_type` is compared case-insensitively (some providers
+    /// write `bearer`), and any other type is refused.
+    let tokenType: String
+    /// Seconds the access token lives, when the provider says.
+    let expiresIn: Int?
+    /// The refresh token of the answer; `nil` when none came (a refresh answer often has none:
+    /// keep the old one, see ``keepingRefreshToken(_:)``).
+    let refreshToken: Secret?
+    let idToken: Secret?
+    /// The granted scopes; `nil` when the answer does not say (then they are the requested ones).
+    let scopes: [String]?
+    /// The provider's `Date` header, for clock-skew correction.
+    let serverDate: Date?
+
+    /// This answer with `old` as its refresh token when it brought none.
+    func keepingRefreshToken(_ old: Secret) -> WebTokenAnswer {
+        guard refreshToken == nil else { return self }
+        return WebTokenAnswer(
+            accessToken: accessToken, tokenType: tokenType, expiresIn: expiresIn, refreshToken: old,
+            idToken: idToken, scopes: scopes, serverDate: serverDate)
+    }
+
+    init(
+        accessToken: Secret, tokenType: String, expiresIn: Int?, refreshToken: Secret?, idToken: Secret?,
+        scopes: [String]?, serverDate: Date?
+    ) {
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.expiresIn = expiresIn
+        self.refreshToken = refreshToken
+        self.idToken = idToken
+        self.scopes = scopes
+        self.serverDate = serverDate
+    }
+
+    /// Parses the token endpoint's answer to `grant`.
+    ///
+    /// - Throws: the typed error of an error answer (``WebSignInError/isInvalidGrant`` for a refused
+    ///   code, verifier or refresh token, including a provider's empty-body `400`;
+    ///   ``WebSignInError/isConfigurationError``; ``WebSignInError/isServerError`` for the others and
+    ///   for 5xx), ``WebSignInError/isUnexpectedResponse`` for an answer that is not a token
+    ///   answer, and ``WebSignInError/isInvalidIDToken`` (``IDTokenCheck/missing``) for a code
+    ///   exchange without an ID token.
+    init(_ response: HTTPResponse, grant: WebGrant, correlationId: UUID?) throws(WebSignInError) {
+        let status = response.statusCode
+        func unexpected(_ note: String) -> WebSignInError {
+            WebSignInError(.unexpectedResponse, note: note, httpStatusCode: status, correlationId: correlationId)
+        }
+        guard response.body.count <= WebHTTP.maximumBodySize else { throw unexpected("The answer is over 1 MiB.") }
+        let object = response.body.isEmpty ? nil : (try? JSONValue.parse(response.body))?.objectValue
+        let fields = object.map(WireObject.init)
+
+        guard (200...299).contains(status) else {
+            if let fields, let error = fields.string("error"), !error.isEmpty {
+                throw WebSignInError.oauth(
+                    error: error, description: fields.string("error_description"), uri: fields.string("error_uri"),
+                    status: status, correlationId: correlationId)
+            }
+            switch status {
+            case 400 where response.body.isEmpty:
+                // Some providers (glewlwyd) refuse an unknown or expired refresh token with a bare 400.
+                throw WebSignInError(
+                    .invalidGrant, note: "The provider answered 400 with no body.", httpStatusCode: status,
+                    correlationId: correlationId)
+            case 429, 500...599:
+                throw WebSignInError(.server, httpStatusCode: status, correlationId: correlationId)
+            default:
+                throw unexpected(
+                    (300...399).contains(status)
+                        ? "The token endpoint redirected (never followed)." : "The error answer has no 'error'.")
+            }
+        }
+        guard let fields else {
+            throw unexpected(response.body.isEmpty ? "The answer is empty." : "The answer is not a JSON object.")
+        }
+        guard let access = fields.string("access_token"), !access.isEmpty else {
+            throw unexpected("The answer has no 'access_token'.")
+        }
+        guard let type = fields.string("token_type") else { throw unexpected("The answer has no 'token_type'.") }
+        guard type.caseInsensitiveCompare("Bearer") == .orderedSame else {
+            throw unexpected("The token type '\(type.prefix(20))' is not supported; only Bearer is.")
+        }
+        let idToken = fields.string("id_token").flatMap { $0.isEmpty ? nil : Secret($0) }
+        if case .authorizationCode = grant, idToken == nil {
+            throw WebSignInError.invalidIDToken(
+                .missing, note: "The token endpoint sent no ID token.", correlationId: correlationId)
+        }
+        self.init(
+            accessToken: Secret(access), tokenType: "Bearer",
+            expiresIn: fields.int("expires_in").flatMap { $0 >= 0 ? $0 : nil },
+            refreshToken: fields.string("refresh_token").flatMap { $0.isEmpty ? nil : Secret($0) }, idToken: idToken,
+            scopes: fields.string("scope").map { $0.split(separator: " ").map(String.init) },
+            serverDate: response.header("Date").flatMap(HTTPDate.parse))
+    }
+}
+
+/// Redeems grants at the token endpoint through the transport.
+struct WebTokenClient: Sendable {
+    let transport: any HTTPTransport
+    let log: Log
+
+    init(transport: any HTTPTransport, log: Log = Log(logger: nil)) {
+        self.transport = transport
+        self.log = log
+    }
+
+    /// Exchanges the callback's code for tokens, with the request's PKCE verifier and redirect URI.
+    func exchange(
+        _ callback: AuthorizationCallback, for request: AuthorizationRequest, tokenEndpoint: URL
+    ) async throws(WebSignInError) -> WebTokenAnswer {
+        try await send(
+            WebTokenRequest(
+                tokenEndpoint: tokenEndpoint, clientId: request.clientId,
+                grant: .authorizationCode(
+                    code: callback.code, redirectURI: request.redirectURI, verifier: request.pkce.verifier),
+                correlationId: request.correlationId))
+    }
+
+    /// Redeems `refreshToken`; the answer keeps `refreshToken` when the provider sent no new one.
+    func refresh(
+        _ refreshToken: Secret, clientId: String, tokenEndpoint: URL, scopes: [String]? = nil,
+        correlationId: UUID? = nil
+    ) async throws(WebSignInError) -> WebTokenAnswer {
+        try await send(
+            WebTokenRequest(
+                tokenEndpoint: tokenEndpoint, clientId: clientId, grant: .refreshToken(refreshToken, scopes: scopes),
+                correlationId: correlationId)
+        ).keepingRefreshToken(refreshToken)
+    }
+
+    /// Sends `request` and parses the answer.
+    func send(_ request: WebTokenRequest) async throws(WebSignInError) -> WebTokenAnswer {
+        if EndpointPolicy.problem(with: request.tokenEndpoint, field: "token_endpoint") != nil {
+            throw .invalidParameters(
+                "The token endpoint must be https (http for loopback hosts only).", correlationId: request.correlationId
+            )
+        }
+        log(
+            .debug, "token request",
+            ["grant": request.grant.name, "fields": request.form.names.joined(separator: ",")],
+            correlationId: request.correlationId)
+        let response = try await WebHTTP.send(
+            request.httpRequest, through: transport, log: log, correlationId: request.correlationId
+        ) { error in
+            WebSignInError(.network, correlationId: request.correlationId, underlyingError: error)
+        }
+        do {
+            return try WebTokenAnswer(response, grant: request.grant, correlationId: request.correlationId)
+        } catch {
+            log(
+                .debug, "token request refused",
+                ["status": "\(response.statusCode)", "error": error.serverError.map { String($0.prefix(80)) } ?? ""],
+                correlationId: request.correlationId)
+            throw error
+        }
+    }
+}

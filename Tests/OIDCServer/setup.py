@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Integration-test fixture, called by start.sh: signs in to a new glewlwyd as its default
+administrator and creates, over the admin REST API, the scopes, the test user, the OpenID Connect
+plugin (signing with the RSA key in WORKDIR) and the two test clients. Python standard library only.
+
+Usage: setup.py SERVER_URL WORKDIR
+"""
+import http.cookiejar, json, sys, urllib.request
+
+base, keydir = sys.argv[1], sys.argv[2]
+api = base + "/api"
+opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+def post(path, body, what):
+    req = urllib.request.Request(api + path, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with opener.open(req) as r:
+            print("ok", what)
+    except urllib.error.HTTPError as e:
+        sys.exit(f"failed {what}: {e.code} {e.read().decode(errors='replace')}")
+
+post("/auth/", {"username": "admin", "password": "password"}, "admin login")
+for name in ("profile", "email", "offline_access", "api.read"):
+    post("/scope/", {"name": name, "display_name": name, "description": name,
+                     "password_required": True, "password_max_age": 0, "scheme": {}}, "scope " + name)
+post("/user/", {"username": "alice", "password": "alice-password", "name": "Alice Example",
+                "email": "alice@example.com", "enabled": True,
+                "scope": ["openid", "profile", "email", "offline_access", "api.read", "g_profile"]}, "user alice")
+params = {
+    "iss": api + "/oidc", "jwt-type": "rsa", "jwt-key-size": "256",
+    "key": open(f"{keydir}/oidc-key.pem").read(), "cert": open(f"{keydir}/oidc-pub.pem").read(),
+    "access-token-duration": 3600, "refresh-token-duration": 1209600, "code-duration": 600,
+    "refresh-token-rolling": True, "allow-non-oidc": True,
+    "auth-type-code-enabled": True, "auth-type-token-enabled": True, "auth-type-implicit-enabled": True,
+    "auth-type-none-enabled": True, "auth-type-password-enabled": True, "auth-type-client-enabled": True,
+    "auth-type-refresh-enabled": True, "auth-type-device-enabled": True,
+    "device-authorization-expiration": 600, "device-authorization-interval": 1,
+    "pkce-allowed": True, "pkce-method-plain-allowed": False, "pkce-required-public-client": True,
+    "introspection-revocation-allowed": True, "introspection-revocation-allow-target-client": True,
+    "introspection-revocation-auth-scope": [],
+    "register-client-allowed": True, "register-client-auth-scope": [], "register-client-credentials-scope": [],
+    "register-client-management-allowed": True,
+    "session-management-allowed": True, "session-cookie-name": "GLEWLWYD2_OIDC_SID", "session-cookie-expiration": 2419200,
+    "subject-type": "public", "scope": [],
+    "name-claim": "mandatory", "email-claim": "mandatory", "name-claim-scope": ["profile"], "email-claim-scope": ["email"],
+}
+post("/mod/plugin/", {"module": "oidc", "name": "oidc", "display_name": "OIDC", "enabled": True, "parameters": params}, "oidc plugin")
+post("/client/", {"client_id": "native-app", "name": "Native test app", "confidential": False, "enabled": True,
+                  "redirect_uri": ["http://127.0.0.1:8765/callback", "com.example.app://oauth/callback"],
+                  "post_logout_redirect_uris": ["http://127.0.0.1:8765/logged-out"],
+                  "authorization_type": ["code", "refresh_token", "password", "device_authorization", "delete_token", "id_token", "token"],
+                  "scope": []}, "client native-app")
+post("/client/", {"client_id": "conf-app", "name": "Confidential test app", "confidential": True, "enabled": True,
+                  "client_secret": "conf-secret", "token_endpoint_auth_method": ["client_secret_basic", "client_secret_post"],
+                  "redirect_uri": ["http://127.0.0.1:8765/callback"],
+                  "post_logout_redirect_uris": ["http://127.0.0.1:8765/logged-out"],
+                  "authorization_type": ["code", "refresh_token", "password", "client_credentials", "device_authorization", "delete_token"],
+                  "scope": ["api.read"]}, "client conf-app")
