@@ -1,0 +1,133 @@
+public import Foundation
+
+/// Signs users in with OpenID Connect in a browser: the authorization code flow with PKCE, against
+/// any provider that publishes discovery metadata, or Entra when native sign-in cannot go on.
+///
+/// The result is the same ``UserAccountResult`` as the native flows: restored at launch, access
+/// tokens cached and refreshed one at a time, session events, `authorize`/`send`, sign-out.
+///
+/// ```swift
+/// let client = try WebAuthClient(
+///     issuer: URL(string: "https://login.example.com")!, clientId: "my-app",
+///     redirectURI: URL(string: "http://127.0.0.1/callback")!)
+/// let agent = LoopbackUserAgent()
+/// let account = try await client.signIn(WebSignInParameters(scopes: ["offline_access"]), using: agent)
+/// ```
+public final class WebAuthClient: Sendable {
+    /// The provider's issuer, as configured.
+    public let issuer: URL
+    /// The application's client id at the provider.
+    public let clientId: String
+    /// The redirect URI registered for the application.
+    public let redirectURI: URL
+    let provider: WebProvider
+    let accounts: AccountManager
+    let events = SessionEventHub()
+
+    /// Creates a client for the provider at `issuer`.
+    ///
+    /// Nothing is sent until the first sign-in, which fetches the provider's metadata
+    /// (`{issuer}/.well-known/openid-configuration`) once.
+    ///
+    /// - Parameters:
+    ///   - issuer: the provider's issuer; https, or http on a loopback host for local tests.
+    ///   - clientId: the application's client id; must not be empty.
+    ///   - redirectURI: the redirect URI registered for the application (a custom scheme, an https
+    ///     URL, or `http://127.0.0.1:PORT/path` for the loopback agent).
+    ///   - transport: where requests go; `URLSessionTransport` by default.
+    ///   - credentialStore: where the account is kept; the platform default store by default.
+    ///   - configuration: the refresh margin, clock and logger; the defaults by default.
+    /// - Throws: ``WebSignInError`` with ``WebSignInError/isInvalidParameters`` or
+    ///   ``WebSignInError/isDiscoveryFailed`` for an unusable issuer, client id or redirect URI.
+    public init(
+        issuer: URL, clientId: String, redirectURI: URL, transport: any HTTPTransport = URLSessionTransport(),
+        credentialStore: any CredentialStore = NativeAuthClient.defaultCredentialStore(),
+        configuration: WebAuthConfiguration = WebAuthConfiguration()
+    ) throws(WebSignInError) {
+        try AuthorizationRequest.check(clientId: clientId, redirectURI: redirectURI)
+        self.issuer = issuer
+        self.clientId = clientId
+        self.redirectURI = redirectURI
+        let log = Log(logger: configuration.logger)
+        let provider = try WebProvider(
+            issuer: issuer, clientId: clientId, transport: transport, clock: configuration.clock, log: log)
+        self.provider = provider
+        accounts = AccountManager(
+            clientId: clientId, clock: configuration.clock, margin: configuration.tokenRefreshMargin,
+            store: credentialStore, redeemer: WebRefreshRedeemer(provider: provider), log: log, events: events,
+            storeKey: "nativeauth.web.\(issuer.absoluteString).\(clientId)")
+    }
+
+    /// Signs the user in through `agent`: builds the authorization request (PKCE S256, `state`,
+    /// `nonce`), lets the agent show it, checks the callback, exchanges the code and verifies the
+    /// ID token. The account replaces any earlier one of this client.
+    ///
+    /// - Throws: ``WebSignInError``: ``WebSignInError/isCancelled`` when the user closed the
+    ///   browser, ``WebSignInError/isAccessDenied`` when they declined,
+    ///   ``WebSignInError/isStateMismatch``, ``WebSignInError/isInvalidIDToken`` (with
+    ///   ``WebSignInError/failedIDTokenCheck``), ``WebSignInError/isDiscoveryFailed``, … Nothing is
+    ///   stored on a failure.
+    public func signIn(_ parameters: WebSignInParameters, using agent: any ExternalUserAgent)
+        async throws(WebSignInError) -> UserAccountResult
+    {
+        let correlationId = parameters.correlationId ?? UUID()
+        let metadata = try await provider.discovery.metadata(correlationId: correlationId)
+        var parameters = parameters
+        parameters.correlationId = correlationId
+        // The system generator is the platform's CSPRNG.
+        var generator = SystemRandomNumberGenerator()
+        let request = try AuthorizationRequest(
+            metadata: metadata, clientId: clientId, redirectURI: redirectURI, parameters: parameters,
+            using: &generator)
+        let callbackURL: URL
+        do {
+            callbackURL = try await agent.authorize(url: request.url, redirectURI: redirectURI)
+        } catch let error as ExternalUserAgentError where error.isCancelled {
+            throw WebSignInError(.cancelled, correlationId: correlationId, underlyingError: error)
+        } catch is CancellationError {
+            throw WebSignInError(.cancelled, correlationId: correlationId)
+        } catch {
+            throw WebSignInError(
+                .invalidCallback, note: "The browser did not return to the app.", correlationId: correlationId,
+                underlyingError: error)
+        }
+        let callback = try request.callback(from: callbackURL)
+        let answer = try await provider.tokens.exchange(callback, for: request, tokenEndpoint: metadata.tokenEndpoint)
+        provider.noteServerDate(answer.serverDate)
+        guard let idToken = answer.idToken else {
+            throw WebSignInError(.invalidIDToken(.missing), correlationId: correlationId)
+        }
+        let claims = try await provider.validate(
+            idToken, metadata: metadata,
+            expecting: .init(
+                nonce: request.nonce, subject: nil, accessToken: answer.accessToken, now: provider.providerNow()))
+        let record = await accounts.signedIn(
+            TokenAnswer(answer), username: claims.preferredUsername ?? claims.string("email") ?? "",
+            scopes: parameters.scopes, correlationId: correlationId)
+        return UserAccountResult(record: record, manager: accounts)
+    }
+
+    /// The signed-in account from the credential store, with no network request; `nil` when none.
+    ///
+    /// - Throws: ``CredentialStoreError`` when the store cannot be read (the account is not lost).
+    public func currentAccount() async throws(CredentialStoreError) -> UserAccountResult? {
+        guard let record = try await accounts.current() else { return nil }
+        return UserAccountResult(record: record, manager: accounts)
+    }
+
+    /// The session's events (signed in, token refreshed, signed out), from now on.
+    public func sessionEvents() -> AsyncStream<SessionEvent> { events.stream() }
+}
+
+/// Settings of a ``WebAuthClient`` besides its provider.
+public struct WebAuthConfiguration: Sendable {
+    /// How long before its expiry a cached access token stops being handed out (default 300 s).
+    public var tokenRefreshMargin: TimeInterval = 300
+    /// The clock for token expiry and the ID token's times; the system clock by default.
+    public var clock: any NativeAuthClock = SystemClock()
+    /// Receives the SDK's log records; `nil` (the default) logs nothing.
+    public var logger: (any NativeAuthLogger)?
+
+    /// The default settings.
+    public init() {}
+}

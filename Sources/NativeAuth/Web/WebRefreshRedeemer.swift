@@ -1,0 +1,73 @@
+import Foundation
+
+/// Redeems a web account's refresh token at the provider's token endpoint and checks the new ID
+/// token (when one comes) like the first: signature, issuer, audience, times, and the same `sub`.
+struct WebRefreshRedeemer: RefreshRedeemer {
+    let provider: WebProvider
+
+    var transport: any HTTPTransport { provider.transport }
+
+    func redeem(
+        refreshToken: Secret, scopes: [String], claims: String?, account: AccountRecord, correlationId: UUID
+    ) async throws(RetrieveAccessTokenError) -> TokenAnswer {
+        do {
+            let metadata = try await provider.discovery.metadata(correlationId: correlationId)
+            let answer = try await provider.tokens.refresh(
+                refreshToken, clientId: provider.clientId, tokenEndpoint: metadata.tokenEndpoint,
+                scopes: scopes.isEmpty ? nil : Self.withOpenID(scopes), correlationId: correlationId)
+            if let idToken = answer.idToken {
+                _ = try await provider.validate(
+                    idToken, metadata: metadata,
+                    expecting: .init(
+                        nonce: nil, subject: account.claims.subject, accessToken: answer.accessToken,
+                        now: provider.providerNow()))
+            }
+            return TokenAnswer(answer)
+        } catch {
+            throw Self.retrieveError(error, correlationId: correlationId)
+        }
+    }
+
+    /// `openid` first, then the scopes, each once.
+    static func withOpenID(_ scopes: [String]) -> [String] {
+        var seen: Set<String> = []
+        return (["openid"] + scopes.flatMap { $0.split(separator: " ").map(String.init) }).filter {
+            seen.insert($0).inserted
+        }
+    }
+
+    /// A refused refresh: `invalid_grant` means the refresh token is dead (RFC 6749 §5.2), an
+    /// `interaction_required`-style answer keeps the account, anything else changes nothing.
+    static func retrieveError(_ error: WebSignInError, correlationId: UUID) -> RetrieveAccessTokenError {
+        let kind: ErrorKind
+        if error.isInvalidGrant {
+            kind = .refreshTokenExpired
+        } else if error.isInteractionRequired {
+            kind = .interactionRequired
+        } else if error.isInvalidIDToken {
+            kind = .accountMismatch
+        } else if error.isNetworkError {
+            kind = .network
+        } else if error.isCancelled {
+            kind = .cancelled
+        } else if error.isConfigurationError {
+            kind = .configuration
+        } else if error.isUnexpectedResponse || error.isDiscoveryFailed {
+            kind = .unexpectedResponse
+        } else {
+            kind = .general
+        }
+        return RetrieveAccessTokenError(
+            details: .init(kind, correlationId: correlationId, underlyingError: error, note: error.errorDescription))
+    }
+}
+
+extension TokenAnswer {
+    /// A web provider's answer, in the form the account manager stores.
+    init(_ answer: WebTokenAnswer) {
+        self.init(
+            tokenType: answer.tokenType, accessToken: answer.accessToken, refreshToken: answer.refreshToken,
+            idToken: answer.idToken, scopes: answer.scopes ?? [], expiresIn: answer.expiresIn, clientInfo: nil,
+            serverDate: answer.serverDate)
+    }
+}
