@@ -7,6 +7,8 @@ final class ClientCore: Sendable {
     let accounts: AccountManager
     let log: Log
     let events = SessionEventHub()
+    /// The tenant as a web provider, for browser sign-in; made on first use.
+    let browserProvider = Locked<WebProvider?>(nil)
 
     init(configuration: NativeAuthConfiguration, transport: any HTTPTransport, credentialStore: any CredentialStore) {
         self.configuration = configuration

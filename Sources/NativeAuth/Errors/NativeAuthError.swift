@@ -19,6 +19,8 @@ public struct NativeAuthErrorDetails: Sendable {
     var resetPending = false
     /// A claims challenge from a resource's `WWW-Authenticate` header, decoded.
     var challengeClaims: String?
+    /// What a browser sign-in needs to continue the flow, when the server asked for a browser.
+    var browserContinuation: BrowserContinuation?
 
     /// The flow's correlation id: the `client-request-id` sent with every request of the flow.
     public let correlationId: UUID

@@ -113,6 +113,7 @@ final class StateCore: Sendable {
             box.withLock { $0.phase = .spent }
             return value
         case .failure(let error):
+            let error = error.continuing(flow)
             // A failure after the server moved past this state's token spends the state, whatever
             // the failure: retrying would send a token the server no longer accepts.
             let consumed = moved.current

@@ -137,6 +137,11 @@ extension NativeAuthClient {
     public func resetPassword(_ parameters: ResetPasswordParameters) async throws(ResetPasswordStartError)
         -> ResetPasswordStartResult
     {
-        try await ResetPasswordFlow.start(parameters, client: core)
+        do {
+            return try await ResetPasswordFlow.start(parameters, client: core)
+        } catch {
+            throw error.continuing(
+                core.context(username: parameters.username, scopes: [], correlationId: error.correlationId))
+        }
     }
 }

@@ -7,6 +7,12 @@ extension NativeAuthClient {
     ///
     /// - Throws: ``SignInStartError``: an empty username or password is refused before any request.
     public func signIn(_ parameters: SignInParameters) async throws(SignInStartError) -> SignInStartResult {
-        try await SignInFlow.start(parameters, client: core)
+        do {
+            return try await SignInFlow.start(parameters, client: core)
+        } catch {
+            throw error.continuing(
+                core.context(
+                    username: parameters.username, scopes: parameters.scopes, correlationId: error.correlationId))
+        }
     }
 }

@@ -90,6 +90,11 @@ extension NativeAuthClient {
     /// - Throws: ``SignUpStartError``; an empty username or password, or an attribute that cannot
     ///   be encoded, is refused before any request.
     public func signUp(_ parameters: SignUpParameters) async throws(SignUpStartError) -> SignUpStartResult {
-        try await SignUpFlow.start(parameters, client: core)
+        do {
+            return try await SignUpFlow.start(parameters, client: core)
+        } catch {
+            throw error.continuing(
+                core.context(username: parameters.username, scopes: [], correlationId: error.correlationId))
+        }
     }
 }

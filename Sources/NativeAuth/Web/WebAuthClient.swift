@@ -70,39 +70,10 @@ public final class WebAuthClient: Sendable {
     public func signIn(_ parameters: WebSignInParameters, using agent: any ExternalUserAgent)
         async throws(WebSignInError) -> UserAccountResult
     {
-        let correlationId = parameters.correlationId ?? UUID()
-        let metadata = try await provider.discovery.metadata(correlationId: correlationId)
-        var parameters = parameters
-        parameters.correlationId = correlationId
-        // The system generator is the platform's CSPRNG.
-        var generator = SystemRandomNumberGenerator()
-        let request = try AuthorizationRequest(
-            metadata: metadata, clientId: clientId, redirectURI: redirectURI, parameters: parameters,
-            using: &generator)
-        let callbackURL: URL
-        do {
-            callbackURL = try await agent.authorize(url: request.url, redirectURI: redirectURI)
-        } catch let error as ExternalUserAgentError where error.isCancelled {
-            throw WebSignInError(.cancelled, correlationId: correlationId, underlyingError: error)
-        } catch is CancellationError {
-            throw WebSignInError(.cancelled, correlationId: correlationId)
-        } catch {
-            throw WebSignInError(
-                .invalidCallback, note: "The browser did not return to the app.", correlationId: correlationId,
-                underlyingError: error)
-        }
-        let callback = try request.callback(from: callbackURL)
-        let answer = try await provider.tokens.exchange(callback, for: request, tokenEndpoint: metadata.tokenEndpoint)
-        provider.noteServerDate(answer.serverDate)
-        guard let idToken = answer.idToken else {
-            throw WebSignInError(.invalidIDToken(.missing), correlationId: correlationId)
-        }
-        let claims = try await provider.validate(
-            idToken, metadata: metadata,
-            expecting: .init(
-                nonce: request.nonce, subject: nil, accessToken: answer.accessToken, now: provider.providerNow()))
+        let (answer, claims, correlationId) = try await provider.signIn(
+            parameters, redirectURI: redirectURI, using: agent)
         let record = await accounts.signedIn(
-            TokenAnswer(answer), username: claims.preferredUsername ?? claims.string("email") ?? "",
+            answer, username: claims.preferredUsername ?? claims.string("email") ?? "",
             scopes: parameters.scopes, correlationId: correlationId)
         return UserAccountResult(record: record, manager: accounts)
     }

@@ -52,4 +52,43 @@ final class WebProvider: Sendable {
         let validator = IDTokenValidator(issuer: metadata.issuer, clientId: clientId)
         return try await validator.validate(idToken, keys: try keyCache(metadata), expecting: expecting)
     }
+
+    /// Runs an authorization request through `agent` and checks everything that comes back: the
+    /// callback (`state`, `iss`, `error`), the code exchange, the ID token. Stores nothing.
+    func signIn(_ parameters: WebSignInParameters, redirectURI: URL, using agent: any ExternalUserAgent)
+        async throws(WebSignInError) -> (TokenAnswer, Claims, UUID)
+    {
+        let correlationId = parameters.correlationId ?? UUID()
+        let metadata = try await discovery.metadata(correlationId: correlationId)
+        var parameters = parameters
+        parameters.correlationId = correlationId
+        // The system generator is the platform's CSPRNG.
+        var generator = SystemRandomNumberGenerator()
+        let request = try AuthorizationRequest(
+            metadata: metadata, clientId: clientId, redirectURI: redirectURI, parameters: parameters,
+            using: &generator)
+        let callbackURL: URL
+        do {
+            callbackURL = try await agent.authorize(url: request.url, redirectURI: redirectURI)
+        } catch let error as ExternalUserAgentError where error.isCancelled {
+            throw WebSignInError(.cancelled, correlationId: correlationId, underlyingError: error)
+        } catch is CancellationError {
+            throw WebSignInError(.cancelled, correlationId: correlationId)
+        } catch {
+            throw WebSignInError(
+                .invalidCallback, note: "The browser did not return to the app.", correlationId: correlationId,
+                underlyingError: error)
+        }
+        let callback = try request.callback(from: callbackURL)
+        let answer = try await tokens.exchange(callback, for: request, tokenEndpoint: metadata.tokenEndpoint)
+        noteServerDate(answer.serverDate)
+        guard let idToken = answer.idToken else {
+            throw WebSignInError(.invalidIDToken(.missing), correlationId: correlationId)
+        }
+        let claims = try await validate(
+            idToken, metadata: metadata,
+            expecting: .init(
+                nonce: request.nonce, subject: nil, accessToken: answer.accessToken, now: providerNow()))
+        return (TokenAnswer(answer), claims, correlationId)
+    }
 }
