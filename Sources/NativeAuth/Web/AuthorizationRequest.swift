@@ -20,18 +20,19 @@ struct AuthorizationRequest: Sendable {
     let issuerRequired: Bool
     let correlationId: UUID
 
-    /// Builds a request with fresh `state`, `nonce` and PKCE verifier from `generator`.
+    /// Builds a request with fresh `state`, `nonce` and PKCE verifier from `random` (the system's
+    /// CSPRNG unless a test injects another source).
     ///
     /// - Throws: ``WebSignInError/isInvalidParameters`` when the parameters, the client id or the
     ///   redirect URI are not valid; nothing is sent.
     init(
         metadata: ProviderMetadata, clientId: String, redirectURI: URL, parameters: WebSignInParameters,
-        using generator: inout some RandomNumberGenerator
+        random: any WebRandomSource = SystemWebRandomSource()
     ) throws(WebSignInError) {
         try self.init(
             metadata: metadata, clientId: clientId, redirectURI: redirectURI, parameters: parameters,
-            state: OAuthRandom.token(using: &generator), nonce: OAuthRandom.token(using: &generator),
-            pkce: PKCE(using: &generator))
+            state: OAuthRandom.token(random: random), nonce: OAuthRandom.token(random: random),
+            pkce: PKCE(random: random))
     }
 
     /// Builds a request with the given one-time values.

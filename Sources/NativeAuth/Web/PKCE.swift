@@ -18,10 +18,11 @@ struct PKCE: Sendable, Equatable {
     let verifier: Secret
     let challenge: String
 
-    /// A fresh verifier of `length` characters drawn uniformly from ``alphabet`` with `generator`
-    /// (the system's CSPRNG, `SystemRandomNumberGenerator`, outside tests).
-    init(length: Int = PKCE.defaultLength, using generator: inout some RandomNumberGenerator) {
+    /// A fresh verifier of `length` characters (kept within 43…128) drawn uniformly from
+    /// ``alphabet`` with `random` (the system's CSPRNG outside tests).
+    init(length: Int = PKCE.defaultLength, random: any WebRandomSource = SystemWebRandomSource()) {
         let count = min(max(length, Self.lengths.lowerBound), Self.lengths.upperBound)
+        var generator = WebRandomGenerator(source: random)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count)
         for _ in 0..<count {
@@ -55,12 +56,12 @@ enum OAuthRandom {
     /// 32 random bytes: 256 bits, twice the 128 the SDK requires.
     static let byteCount = 32
 
-    /// A base64url string of ``byteCount`` random bytes from `generator` (43 characters).
-    static func token(using generator: inout some RandomNumberGenerator) -> Secret {
+    /// A base64url string of ``byteCount`` random bytes from `random` (43 characters).
+    static func token(random: any WebRandomSource = SystemWebRandomSource()) -> Secret {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(byteCount)
         while bytes.count < byteCount {
-            let word = generator.next()
+            let word = random.next()
             for shift in stride(from: 0, to: 64, by: 8) where bytes.count < byteCount {
                 bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
             }

@@ -104,10 +104,10 @@ struct AuthorizationCallbackTests {
     }
 
     @Test func throughTheRequest() throws {
-        var generator = SeededGenerator(seed: 5)
+        let random = SeededWebRandom(seed: 5)
         let request = try AuthorizationRequest(
             metadata: testMetadata(issRequired: true), clientId: "c", redirectURI: redirect,
-            parameters: WebSignInParameters(), using: &generator)
+            parameters: WebSignInParameters(), random: random)
         let state = FormBody.escape(request.state.reveal)
         let callback = try request.callback(
             from: url("http://127.0.0.1:8765/callback?code=abc&state=\(state)&iss=https%3A%2F%2Fidp.example.com"))

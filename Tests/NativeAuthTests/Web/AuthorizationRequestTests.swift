@@ -103,11 +103,11 @@ struct AuthorizationRequestTests {
         for parameters in bad {
             #expect(throws: WebSignInError.self, "\(parameters)") { try request(parameters) }
         }
-        var generator = SeededGenerator(seed: 2)
+        let random = SeededWebRandom(seed: 2)
         #expect(throws: WebSignInError.self) {
             try AuthorizationRequest(
                 metadata: testMetadata(), clientId: "", redirectURI: redirect, parameters: WebSignInParameters(),
-                using: &generator)
+                random: random)
         }
         #expect(throws: WebSignInError.self) {
             try request(
@@ -116,13 +116,13 @@ struct AuthorizationRequestTests {
     }
 
     @Test func freshValuesComeFromTheGenerator() throws {
-        var generator = SeededGenerator(seed: 9)
+        let random = SeededWebRandom(seed: 9)
         let first = try AuthorizationRequest(
             metadata: testMetadata(), clientId: "c", redirectURI: redirect, parameters: WebSignInParameters(),
-            using: &generator)
+            random: random)
         let second = try AuthorizationRequest(
             metadata: testMetadata(), clientId: "c", redirectURI: redirect, parameters: WebSignInParameters(),
-            using: &generator)
+            random: random)
         #expect(first.state != second.state && first.nonce != second.nonce && first.pkce != second.pkce)
         #expect(first.state != first.nonce)
         #expect(first.correlationId != second.correlationId)

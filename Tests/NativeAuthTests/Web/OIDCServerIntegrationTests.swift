@@ -80,12 +80,10 @@ struct OIDCTestLogin {
     /// Runs an authorization request to its callback: the request and the callback URL.
     func authorize(metadata: ProviderMetadata) async throws -> (AuthorizationRequest, URL) {
         let cookie = try await sessionCookie()
-        var generator = SystemRandomNumberGenerator()
         // `g_continue` tells the server's login page that the session is complete.
         let request = try AuthorizationRequest(
             metadata: metadata, clientId: Self.clientId, redirectURI: Self.redirectURI,
-            parameters: WebSignInParameters(scopes: Self.scopes, extraParameters: ["g_continue": ""]),
-            using: &generator)
+            parameters: WebSignInParameters(scopes: Self.scopes, extraParameters: ["g_continue": ""]))
         let response = try await transport.send(
             HTTPRequest(method: "GET", url: request.url, headers: ["Cookie": cookie]))
         #expect(response.statusCode == 302)
@@ -156,11 +154,10 @@ struct OIDCServerIntegrationTests {
         let metadata = try await login.metadata()
         let (request, location) = try await login.authorize(metadata: metadata)
         let callback = try request.callback(from: location)
-        var generator = SystemRandomNumberGenerator()
         let wrong = WebTokenRequest(
             tokenEndpoint: metadata.tokenEndpoint, clientId: OIDCTestLogin.clientId,
             grant: .authorizationCode(
-                code: callback.code, redirectURI: request.redirectURI, verifier: PKCE(using: &generator).verifier),
+                code: callback.code, redirectURI: request.redirectURI, verifier: PKCE().verifier),
             correlationId: request.correlationId)
         do {
             _ = try await WebTokenClient(transport: login.transport).send(wrong)
@@ -212,10 +209,9 @@ struct OIDCServerIntegrationTests {
     @Test func stateOfAnotherRequestIsRefused() async throws {
         let metadata = try await login.metadata()
         let (_, location) = try await login.authorize(metadata: metadata)
-        var generator = SystemRandomNumberGenerator()
         let other = try AuthorizationRequest(
             metadata: metadata, clientId: OIDCTestLogin.clientId, redirectURI: OIDCTestLogin.redirectURI,
-            parameters: WebSignInParameters(), using: &generator)
+            parameters: WebSignInParameters())
         #expect(throws: WebSignInError.self) { try other.callback(from: location) }
     }
 }

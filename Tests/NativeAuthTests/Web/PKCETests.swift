@@ -12,26 +12,25 @@ struct PKCETests {
     }
 
     @Test func generatedVerifiersAreUnreservedAndOfValidLength() {
-        var generator = SeededGenerator(seed: 7)
+        let random = SeededWebRandom(seed: 7)
         let unreserved = Set(PKCE.alphabet)
         for length in [0, 42, 43, 64, 128, 500] {
-            let pkce = PKCE(length: length, using: &generator)
+            let pkce = PKCE(length: length, random: random)
             let bytes = Array(pkce.verifier.reveal.utf8)
             #expect(PKCE.lengths.contains(bytes.count))
             #expect(bytes.allSatisfy(unreserved.contains))
             #expect(pkce.challenge == PKCE.challenge(for: pkce.verifier.reveal))
             #expect(pkce.challenge.count == 43)
         }
-        #expect(PKCE(using: &generator).verifier.reveal.count == PKCE.defaultLength)
+        #expect(PKCE(random: random).verifier.reveal.count == PKCE.defaultLength)
     }
 
-    @Test func generatorIsInjectedAndSystemOneDiffersEachTime() {
-        var first = SeededGenerator(seed: 1)
-        var second = SeededGenerator(seed: 1)
-        #expect(PKCE(using: &first) == PKCE(using: &second))
-        var system = SystemRandomNumberGenerator()
-        #expect(PKCE(using: &system) != PKCE(using: &system))
-        #expect(OAuthRandom.token(using: &system) != OAuthRandom.token(using: &system))
+    @Test func randomSourceIsInjectedAndTheSystemOneDiffersEachTime() {
+        #expect(PKCE(random: SeededWebRandom(seed: 1)) == PKCE(random: SeededWebRandom(seed: 1)))
+        #expect(
+            OAuthRandom.token(random: SeededWebRandom(seed: 1)) == OAuthRandom.token(random: SeededWebRandom(seed: 1)))
+        #expect(PKCE() != PKCE())
+        #expect(OAuthRandom.token() != OAuthRandom.token())
     }
 
     @Test func givenVerifiersAreChecked() {
@@ -42,11 +41,11 @@ struct PKCETests {
     }
 
     @Test func stateAndNonceHaveAtLeast128Bits() {
-        var generator = SeededGenerator(seed: 3)
-        let token = OAuthRandom.token(using: &generator).reveal
+        let random = SeededWebRandom(seed: 3)
+        let token = OAuthRandom.token(random: random).reveal
         #expect(token.count == 43)
         #expect(Base64URL.decode(token)?.count == 32)
-        #expect("\(OAuthRandom.token(using: &generator))" == "<redacted>")
+        #expect("\(OAuthRandom.token(random: random))" == "<redacted>")
     }
 
     @Test func constantTimeComparison() {

@@ -18,10 +18,10 @@ struct WebSignInErrorTests {
     }
 
     @Test func descriptionsHoldNoSecret() throws {
-        var generator = SeededGenerator(seed: 11)
+        let random = SeededWebRandom(seed: 11)
         let request = try AuthorizationRequest(
             metadata: testMetadata(), clientId: "c", redirectURI: url("http://127.0.0.1:8765/callback"),
-            parameters: WebSignInParameters(), using: &generator)
+            parameters: WebSignInParameters(), random: random)
         let secrets = [request.state.reveal, request.nonce.reveal, request.pkce.verifier.reveal, "the-code"]
         var errors: [WebSignInError] = []
         for callback in [

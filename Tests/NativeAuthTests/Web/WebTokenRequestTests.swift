@@ -187,10 +187,10 @@ struct WebLoggingPrivacyTests {
             ("token", .json(400, #"{"error":"invalid_grant"}"#)),
         ])
         let metadata = try await ProviderDiscovery(issuer: url(issuer), transport: transport, log: log).metadata()
-        var generator = SeededGenerator(seed: 4)
+        let random = SeededWebRandom(seed: 4)
         let request = try AuthorizationRequest(
             metadata: metadata, clientId: "c", redirectURI: url("http://127.0.0.1:1/cb"),
-            parameters: WebSignInParameters(), using: &generator)
+            parameters: WebSignInParameters(), random: random)
         let callback = try request.callback(
             from: url("http://127.0.0.1:1/cb?code=code-secret&state=\(FormBody.escape(request.state.reveal))"))
         let client = WebTokenClient(transport: transport, log: log)
