@@ -62,11 +62,9 @@ final class WebProvider: Sendable {
         let metadata = try await discovery.metadata(correlationId: correlationId)
         var parameters = parameters
         parameters.correlationId = correlationId
-        // The system generator is the platform's CSPRNG.
-        var generator = SystemRandomNumberGenerator()
+        // The default random source is the platform's CSPRNG.
         let request = try AuthorizationRequest(
-            metadata: metadata, clientId: clientId, redirectURI: redirectURI, parameters: parameters,
-            using: &generator)
+            metadata: metadata, clientId: clientId, redirectURI: redirectURI, parameters: parameters)
         let callbackURL: URL
         do {
             callbackURL = try await agent.authorize(url: request.url, redirectURI: redirectURI)
