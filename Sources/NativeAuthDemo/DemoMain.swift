@@ -21,6 +21,9 @@ struct DemoMain {
             return
         case .emulator(let scopes, let storage):
             app = emulatorApp(scopes: scopes.isEmpty ? ["api://demo/notes.read"] : scopes, storage: storage)
+        case .web(let issuer, let clientId, let scopes, let port, let storage):
+            await WebDemo.run(issuer: issuer, clientId: clientId, scopes: scopes, port: port, storage: storage)
+            return
         case .tenant(let authority, let clientId, let resource, let scopes, let storage):
             app = tenantApp(
                 authority: authority, clientId: clientId, resource: resource, scopes: scopes, storage: storage)

@@ -7,6 +7,8 @@ enum Options: Equatable {
     case emulator(scopes: [String], storage: Storage)
     /// Run on a real tenant.
     case tenant(authority: URL, clientId: String, resource: URL?, scopes: [String], storage: Storage)
+    /// Sign in with OpenID Connect in the browser, against any provider.
+    case web(issuer: URL, clientId: String, scopes: [String], port: UInt16?, storage: Storage)
     /// Print the usage and stop.
     case help
 
@@ -24,6 +26,7 @@ enum Options: Equatable {
 
     static let usage = """
         Usage: nativeauth [--authority URL --client-id ID [--resource URL] [--scope SCOPE]...]
+               nativeauth web --issuer URL --client-id ID [--scope SCOPE]... [--port N]
                nativeauth --help
 
         An interactive demo of native authentication with Microsoft Entra External ID.
@@ -45,6 +48,12 @@ enum Options: Equatable {
           -h, --help         show this help
 
         --authority and --client-id go together. Input can be piped; the demo ends at end of input.
+
+        nativeauth web signs in with OpenID Connect in your browser (authorization code with PKCE)
+        against any provider: it listens on http://127.0.0.1:PORT/callback (register that redirect
+        URI; --port chooses the port, a free one by default), opens the browser (or prints the URL),
+        verifies the ID token's signature, and keeps the account like the native demo (--data-dir,
+        --in-memory). offline_access is asked for, so the account can be refreshed.
         """
 
     /// Why the command line could not be understood.
@@ -54,6 +63,7 @@ enum Options: Equatable {
 
     /// Parses the arguments after the program name.
     static func parse(_ arguments: [String]) throws(Invalid) -> Options {
+        if arguments.first == "web" { return try parseWeb(Array(arguments.dropFirst())) }
         var authority: URL?
         var clientId: String?
         var resource: URL?
@@ -106,6 +116,56 @@ enum Options: Equatable {
         case (_, nil):
             throw Invalid(reason: "--authority needs --client-id too.")
         }
+    }
+
+    /// `web`'s options.
+    static func parseWeb(_ arguments: [String]) throws(Invalid) -> Options {
+        var issuer: URL?
+        var clientId: String?
+        var scopes: [String] = []
+        var port: UInt16?
+        var storage: Storage?
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            let (name, inlineValue) = split(argument)
+            func value() throws(Invalid) -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
+                    throw Invalid(reason: "\(name) needs a value.")
+                }
+                return next
+            }
+            switch name {
+            case "-h", "--help": return .help
+            case "--issuer": issuer = try url(value(), for: name)
+            case "--client-id":
+                let id = try value().trimmingCharacters(in: .whitespaces)
+                guard !id.isEmpty else { throw Invalid(reason: "--client-id needs a value.") }
+                clientId = id
+            case "--scope": scopes += try value().split(separator: " ").map(String.init)
+            case "--port":
+                guard let number = UInt16(try value()), number > 0 else {
+                    throw Invalid(reason: "--port needs a port number from 1 to 65535.")
+                }
+                port = number
+            case "--data-dir", "--in-memory":
+                guard storage == nil else { throw Invalid(reason: "--data-dir and --in-memory exclude each other.") }
+                if name == "--in-memory" {
+                    storage = .memory
+                } else {
+                    let path = try value()
+                    guard !path.isEmpty else { throw Invalid(reason: "--data-dir needs a directory.") }
+                    storage = .directory(
+                        URL(fileURLWithPath: (path as NSString).expandingTildeInPath, isDirectory: true))
+                }
+            default: throw Invalid(reason: "Unknown argument '\(argument)' for web.")
+            }
+        }
+        guard let issuer else { throw Invalid(reason: "web needs --issuer.") }
+        guard let clientId else { throw Invalid(reason: "web needs --client-id.") }
+        return .web(
+            issuer: issuer, clientId: clientId, scopes: scopes, port: port,
+            storage: storage ?? .directory(defaultDataDirectory))
     }
 
     /// `--name=value` as `("--name", "value")`; anything else as `(argument, nil)`.
