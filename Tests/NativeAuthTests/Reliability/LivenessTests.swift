@@ -89,7 +89,8 @@ struct LivenessTests {
         let client = makeClient(stuck, timeout: 600)
         let task = Task { try await client.signIn(SignInParameters(username: "a@b.c")) }
         await waitForStuck(stuck, 1)
-        let started = ContinuousClock.now
+        // The transport never answers and ignores cancellation: without the SDK's own handling this
+        // waits until the suite's time limit fails it.
         task.cancel()
         let result = await task.result
         guard case .failure(let error as SignInStartError) = result else {
@@ -97,7 +98,6 @@ struct LivenessTests {
             return
         }
         #expect(error.isCancelled)
-        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     @Test func aStuckRefreshBlocksNobodyOnceItsCallerLeaves() async throws {

@@ -177,11 +177,9 @@ struct LoopbackUserAgentTests {
     func timeout() async throws {
         let (agent, _) = agentWithSignal(timeout: .milliseconds(150))
         let redirectURI = try agent.prepare()
-        let start = ContinuousClock.now
         let error = await agentError { try await agent.authorize(url: authorizationURL, redirectURI: redirectURI) }
         #expect(error?.isTimedOut == true)
         #expect(error?.isCancelled == false)
-        #expect(ContinuousClock.now - start < .seconds(10))
     }
 
     @Test("cancelling the waiting task ends the wait promptly with a cancellation, and frees the port")
@@ -191,11 +189,10 @@ struct LoopbackUserAgentTests {
         let port = try port(of: redirectURI)
         let task = Task { try await agent.authorize(url: authorizationURL, redirectURI: redirectURI) }
         _ = await firstOpened(opened)
-        let start = ContinuousClock.now
+        // A five-minute timeout: only the cancellation can end the wait within the suite's limit.
         task.cancel()
         let error = await agentError { try await task.value }
         #expect(error?.isCancelled == true)
-        #expect(ContinuousClock.now - start < .seconds(5))
         let again = try LoopbackHTTPListener(port: port)
         again.stop()
     }
