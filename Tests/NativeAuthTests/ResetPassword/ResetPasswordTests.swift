@@ -101,7 +101,7 @@ struct ResetPasswordEmulatorTests {
     @Test func cancellingWhilePollingEndsPromptlyAndKeepsTheState() async throws {
         let state = try await requiredState()
         let task = Task { try await state.submitPassword(Self.newPassword) }
-        while harness.clock.sleepers == 0 { await Task.yield() }
+        try await requireUntil("the reset's poller to sleep") { harness.clock.sleepers > 0 }
         let before = harness.tenant.receivedRequests.count
         task.cancel()
         do {
