@@ -3,7 +3,7 @@ import NativeAuth
 import NativeAuthEmulator
 import Testing
 
-@Suite("ManualClock")
+@Suite("ManualClock", .timeLimit(.minutes(1)))
 struct ManualClockTests {
     /// Yields until `clock` has `count` sleepers parked; after ten seconds (or a cancellation),
     /// records an issue at the caller's line and throws. A bound, not a sleep.
@@ -100,7 +100,7 @@ struct ManualClockTests {
     }
 }
 
-@Suite("Random sources")
+@Suite("Random sources", .timeLimit(.minutes(1)))
 struct RandomSourceTests {
     @Test func seededSourceIsDeterministic() {
         let first = SeededRandomSource(seed: 7)

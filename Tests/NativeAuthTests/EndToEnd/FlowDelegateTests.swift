@@ -109,7 +109,7 @@ final class FlowRecorder: SignUpStartDelegate, SignUpVerifyCodeDelegate, SignUpR
     }
 }
 
-@Suite("Sign-up, reset, MFA and registration through delegates")
+@Suite("Sign-up, reset, MFA and registration through delegates", .timeLimit(.minutes(1)))
 @MainActor
 struct FlowDelegateTests {
     let harness = EmulatorHarness()

@@ -4,7 +4,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Network faults: retried only where safe, bounded, state usable after")
+@Suite("Network faults: retried only where safe, bounded, state usable after", .timeLimit(.minutes(1)))
 struct FaultTests {
     let harness = EmulatorHarness()
 
@@ -148,7 +148,7 @@ struct FaultTests {
     }
 }
 
-@Suite("Cancellation: prompt, nothing more sent, state usable")
+@Suite("Cancellation: prompt, nothing more sent, state usable", .timeLimit(.minutes(1)))
 struct CancellationTests {
     @Test(arguments: AllStatesRulesTests.cases.indices.filter { AllStatesRulesTests.cases[$0].0 != "ResetPasswordRequiredState" })
     func cancellingAnyActionKeepsTheState(index: Int) async throws {

@@ -108,7 +108,7 @@ final class MinimalStartDelegate: SignInStartDelegate {
     }
 }
 
-@Suite("Sign-in delegates: one call, on the main actor, same outcomes as async")
+@Suite("Sign-in delegates: one call, on the main actor, same outcomes as async", .timeLimit(.minutes(1)))
 @MainActor
 struct SignInDelegateTests {
     let transport = ScriptedTransport()
