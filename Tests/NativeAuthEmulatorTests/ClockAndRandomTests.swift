@@ -3,11 +3,22 @@ import NativeAuth
 import NativeAuthEmulator
 import Testing
 
-@Suite("ManualClock")
+@Suite("ManualClock", .timeLimit(.minutes(1)))
 struct ManualClockTests {
-    /// Yields until `clock` has `count` sleepers parked.
-    func waitForSleepers(_ clock: ManualClock, _ count: Int) async {
-        while clock.sleepers != count { await Task.yield() }
+    /// Yields until `clock` has `count` sleepers parked; after ten seconds (or a cancellation),
+    /// records an issue at the caller's line and throws. A bound, not a sleep.
+    func waitForSleepers(
+        _ clock: ManualClock, _ count: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while clock.sleepers != count {
+            if Task.isCancelled || ContinuousClock.now >= deadline {
+                try #require(
+                    clock.sleepers == count, "gave up waiting for \(count) sleeper(s), \(clock.sleepers) parked",
+                    sourceLocation: sourceLocation)
+            }
+            await Task.yield()
+        }
     }
 
     @Test func advanceAndSet() {
@@ -25,7 +36,7 @@ struct ManualClockTests {
             try await clock.sleep(seconds: 10)
             return clock.now()
         }
-        await waitForSleepers(clock, 1)
+        try await waitForSleepers(clock, 1)
         clock.advance(by: 9)
         #expect(clock.sleepers == 1)
         clock.advance(by: 1)
@@ -37,7 +48,7 @@ struct ManualClockTests {
         let clock = ManualClock(now: epoch)
         let short = Task { try await clock.sleep(seconds: 1) }
         let long = Task { try await clock.sleep(seconds: 100) }
-        await waitForSleepers(clock, 2)
+        try await waitForSleepers(clock, 2)
         clock.set(epoch.addingTimeInterval(50))
         try await short.value
         #expect(clock.sleepers == 1)
@@ -55,7 +66,7 @@ struct ManualClockTests {
     @Test func cancellationWhileSleepingThrowsAndLeavesNoSleeper() async throws {
         let clock = ManualClock()
         let sleeper = Task { try await clock.sleep(seconds: 60) }
-        await waitForSleepers(clock, 1)
+        try await waitForSleepers(clock, 1)
         sleeper.cancel()
         await #expect(throws: CancellationError.self) { try await sleeper.value }
         #expect(clock.sleepers == 0)
@@ -89,7 +100,7 @@ struct ManualClockTests {
     }
 }
 
-@Suite("Random sources")
+@Suite("Random sources", .timeLimit(.minutes(1)))
 struct RandomSourceTests {
     @Test func seededSourceIsDeterministic() {
         let first = SeededRandomSource(seed: 7)

@@ -3,7 +3,7 @@ import NativeAuth
 import NativeAuthEmulator
 import Testing
 
-@Suite("Forced answers")
+@Suite("Forced answers", .timeLimit(.minutes(1)))
 struct ForcedAnswerTests {
     let initiateFields: KeyValuePairs<String, String> = ["username": Fixture.ada, "challenge_type": "oob redirect"]
 

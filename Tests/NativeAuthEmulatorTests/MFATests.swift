@@ -3,7 +3,7 @@ import NativeAuth
 import NativeAuthEmulator
 import Testing
 
-@Suite("MFA")
+@Suite("MFA", .timeLimit(.minutes(1)))
 struct MFATests {
     /// Signs Alan in with his password, announcing `mfa_required`; returns the token reply.
     func firstFactor(_ harness: Harness, capabilities: String? = "mfa_required") async throws -> Reply {
@@ -137,7 +137,7 @@ struct MFATests {
     }
 }
 
-@Suite("Method registration")
+@Suite("Method registration", .timeLimit(.minutes(1)))
 struct RegistrationTests {
     func registrationRequired(_ harness: Harness) async throws -> Reply {
         let reply = try await harness.signIn(

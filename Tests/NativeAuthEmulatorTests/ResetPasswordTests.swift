@@ -3,7 +3,7 @@ import NativeAuth
 import NativeAuthEmulator
 import Testing
 
-@Suite("Password reset")
+@Suite("Password reset", .timeLimit(.minutes(1)))
 struct ResetPasswordTests {
     static let newPassword = "Difference-Engine-1822"
 

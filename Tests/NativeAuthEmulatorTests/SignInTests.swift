@@ -3,7 +3,7 @@ import NativeAuth
 import NativeAuthEmulator
 import Testing
 
-@Suite("Sign-in")
+@Suite("Sign-in", .timeLimit(.minutes(1)))
 struct SignInTests {
     @Test func passwordSignInIssuesTokens() async throws {
         let harness = Harness()

@@ -3,7 +3,7 @@ import NativeAuth
 import NativeAuthEmulator
 import Testing
 
-@Suite("Sign-up")
+@Suite("Sign-up", .timeLimit(.minutes(1)))
 struct SignUpTests {
     static let newUser = "new.user@contoso.com"
     static let goodPassword = "Brand-New-Pass-42"

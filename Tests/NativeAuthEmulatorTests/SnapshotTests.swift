@@ -21,7 +21,7 @@ extension Harness {
     }
 }
 
-@Suite("Snapshots")
+@Suite("Snapshots", .timeLimit(.minutes(1)))
 struct SnapshotTests {
     static let newUser = "new.user@contoso.com"
     static let newPassword = "Brand-New-Pass-42"

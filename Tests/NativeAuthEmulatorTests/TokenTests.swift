@@ -3,7 +3,7 @@ import NativeAuth
 import NativeAuthEmulator
 import Testing
 
-@Suite("Tokens, refresh and the protected resource")
+@Suite("Tokens, refresh and the protected resource", .timeLimit(.minutes(1)))
 struct TokenTests {
     func refresh(_ harness: Harness, _ refreshToken: String, scope: String = Fixture.scopes) async throws -> Reply {
         try await harness.post(.token, ["grant_type": "refresh_token", "refresh_token": refreshToken, "scope": scope])

@@ -3,7 +3,7 @@ import NativeAuth
 import NativeAuthEmulator
 import Testing
 
-@Suite("Transport: routing, headers, forms")
+@Suite("Transport: routing, headers, forms", .timeLimit(.minutes(1)))
 struct TransportTests {
     @Test func authorityAndEndpointURLs() {
         let tenant = EmulatedTenant(tenantSubdomain: "Fabrikam!", clientId: "app")
@@ -165,7 +165,7 @@ extension Harness {
     }
 }
 
-@Suite("Concurrency")
+@Suite("Concurrency", .timeLimit(.minutes(1)))
 struct ConcurrencyTests {
     @Test func parallelFlowsDoNotInterfere() async throws {
         let harness = Harness()

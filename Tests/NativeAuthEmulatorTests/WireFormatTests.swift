@@ -3,7 +3,7 @@ import Testing
 
 @testable import NativeAuthEmulator
 
-@Suite("Wire format helpers")
+@Suite("Wire format helpers", .timeLimit(.minutes(1)))
 struct WireFormatTests {
     @Test func jsonWriterKeepsKeyOrderAndEscapes() {
         var object: JSONObject = ["b": 1, "a": "x"]

@@ -3,7 +3,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Account: cached tokens, one refresh in flight, sign-out, restore")
+@Suite("Account: cached tokens, one refresh in flight, sign-out, restore", .timeLimit(.minutes(1)))
 struct AccountTokenTests {
     let transport = ScriptedTransport()
     let gate: GatedTransport

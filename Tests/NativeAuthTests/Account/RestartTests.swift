@@ -4,7 +4,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Restart on a file store: restore with no request, refresh once, damage never fatal")
+@Suite("Restart on a file store: restore with no request, refresh once, damage never fatal", .timeLimit(.minutes(1)))
 struct RestartTests {
     let scratch = ScratchDirectory()
     let harness = EmulatorHarness()

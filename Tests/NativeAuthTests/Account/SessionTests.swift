@@ -4,7 +4,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Sessions: events, skew, shared stores, replacement, authorized requests")
+@Suite("Sessions: events, skew, shared stores, replacement, authorized requests", .timeLimit(.minutes(1)))
 struct SessionTests {
     let harness = EmulatorHarness()
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Configuration accepts every authority form and refuses bad input clearly")
+@Suite("Configuration accepts every authority form and refuses bad input clearly", .timeLimit(.minutes(1)))
 struct ConfigurationTests {
     func authority(_ text: String) throws -> String {
         try NativeAuthConfiguration(clientId: "c", authority: URL(string: text)!).authority.absoluteString

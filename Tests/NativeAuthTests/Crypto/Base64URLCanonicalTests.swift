@@ -3,7 +3,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Crypto: canonical base64url for JWS segments")
+@Suite("Crypto: canonical base64url for JWS segments", .timeLimit(.minutes(1)))
 struct Base64URLCanonicalTests {
     private func decode(_ text: String) -> [UInt8]? { Base64URL.decodeCanonical(Array(text.utf8)) }
 

@@ -67,7 +67,7 @@ let rs256Verifiers: [any RS256Verifier] = {
     return verifiers
 }()
 
-@Suite("Crypto: RSASSA-PKCS1-v1_5 SHA-256 verification")
+@Suite("Crypto: RSASSA-PKCS1-v1_5 SHA-256 verification", .timeLimit(.minutes(1)))
 struct RSASignatureTests {
     @Test("Published and OpenSSL-made signatures verify", arguments: RS256Vector.all)
     func vectorsVerify(_ vector: RS256Vector) throws {
@@ -177,7 +177,7 @@ struct RSASignatureTests {
     }
 }
 
-@Suite("Crypto: RSA public keys")
+@Suite("Crypto: RSA public keys", .timeLimit(.minutes(1)))
 struct RSAPublicKeyTests {
     @Test("Modulus below 2048 bits, above 8192 bits, or even is refused")
     func modulusRefusals() throws {

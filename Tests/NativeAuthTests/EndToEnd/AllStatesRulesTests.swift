@@ -7,7 +7,7 @@ import Testing
 /// The rules of DESIGN.md, for every state of every flow: while an action runs a second one
 /// fails at once and sends nothing; a successful action spends the state; a spent state refuses
 /// and sends nothing.
-@Suite("Every state is single-flight and spent after success")
+@Suite("Every state is single-flight and spent after success", .timeLimit(.minutes(1)))
 struct AllStatesRulesTests {
     /// Performs a state's forward action; `nil` on success, the error otherwise.
     typealias Action = @Sendable () async -> (any NativeAuthError)?

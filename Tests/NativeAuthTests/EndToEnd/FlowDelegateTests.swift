@@ -15,13 +15,15 @@ final class FlowRecorder: SignUpStartDelegate, SignUpVerifyCodeDelegate, SignUpR
     var calls: [String] = []
     var values: [String: Any] = [:]
     var offMain = false
-    private var waiter: CheckedContinuation<Void, Never>?
+    private var waiter: Latch<Void>?
 
-    func next(_ action: () -> Void) async {
-        await withCheckedContinuation { continuation in
-            waiter = continuation
-            action()
-        }
+    /// Runs `action` and waits for the next delegate call; with none within `TestBounds.wait`,
+    /// records an issue at the caller's line and throws.
+    func next(sourceLocation: SourceLocation = #_sourceLocation, _ action: () -> Void) async throws {
+        let latch = Latch<Void>()
+        waiter = latch
+        action()
+        try await latch.require("a delegate call after \(calls)", sourceLocation: sourceLocation)
     }
 
     func value<T>(_ name: String, as type: T.Type = T.self) throws -> T {
@@ -33,7 +35,7 @@ final class FlowRecorder: SignUpStartDelegate, SignUpVerifyCodeDelegate, SignUpR
         if !MainQueueCheck.isOnMainQueue { offMain = true }
         calls.append(name)
         if let value { values[name] = value }
-        waiter?.resume()
+        waiter?.fulfill(())
         waiter = nil
     }
 
@@ -107,7 +109,7 @@ final class FlowRecorder: SignUpStartDelegate, SignUpVerifyCodeDelegate, SignUpR
     }
 }
 
-@Suite("Sign-up, reset, MFA and registration through delegates")
+@Suite("Sign-up, reset, MFA and registration through delegates", .timeLimit(.minutes(1)))
 @MainActor
 struct FlowDelegateTests {
     let harness = EmulatorHarness()
@@ -116,22 +118,22 @@ struct FlowDelegateTests {
         harness.tenant.configure { $0.requiredSignUpAttributes = [EmulatedRequiredAttribute(name: "city")] }
         let recorder = FlowRecorder()
         let client = harness.client
-        await recorder.next { client.signUp(parameters: SignUpParameters(username: "d@example.com"), delegate: recorder) }
+        try await recorder.next { client.signUp(parameters: SignUpParameters(username: "d@example.com"), delegate: recorder) }
         let codeState: SignUpCodeRequiredState = try recorder.value("signUpCodeRequired")
-        await recorder.next { codeState.submitCode(code: "0", delegate: recorder) }
+        try await recorder.next { codeState.submitCode(code: "0", delegate: recorder) }
         #expect(try recorder.value("signUpVerifyCodeError", as: VerifyCodeError.self).isInvalidCode)
-        await recorder.next { codeState.resendCode(delegate: recorder) }
+        try await recorder.next { codeState.resendCode(delegate: recorder) }
         let fresh: SignUpCodeRequiredState = try recorder.value("signUpResendCodeRequired")
         let code = try harness.code(for: "d@example.com")
-        await recorder.next { fresh.submitCode(code: code, delegate: recorder) }
+        try await recorder.next { fresh.submitCode(code: code, delegate: recorder) }
         let passwordState: SignUpPasswordRequiredState = try recorder.value("signUpPasswordRequired")
-        await recorder.next { passwordState.submitPassword(password: "weak", delegate: recorder) }
+        try await recorder.next { passwordState.submitPassword(password: "weak", delegate: recorder) }
         #expect(try recorder.value("signUpPasswordError", as: PasswordRequiredError.self).passwordPolicyViolation == .tooShort)
-        await recorder.next { passwordState.submitPassword(password: EmulatorHarness.password, delegate: recorder) }
+        try await recorder.next { passwordState.submitPassword(password: EmulatorHarness.password, delegate: recorder) }
         let attributesState: SignUpAttributesRequiredState = try recorder.value("signUpAttributesRequired")
-        await recorder.next { attributesState.submitAttributes(attributes: ["city": "Oslo"], delegate: recorder) }
+        try await recorder.next { attributesState.submitAttributes(attributes: ["city": "Oslo"], delegate: recorder) }
         let after: SignInAfterSignUpState = try recorder.value("signUpCompleted")
-        await recorder.next { after.signIn(delegate: recorder) }
+        try await recorder.next { after.signIn(delegate: recorder) }
         #expect(
             recorder.calls == [
                 "signUpCodeRequired", "signUpVerifyCodeError", "signUpResendCodeRequired", "signUpPasswordRequired",
@@ -144,24 +146,24 @@ struct FlowDelegateTests {
         harness.tenant.configure { $0.requiredSignUpAttributes = [EmulatedRequiredAttribute(name: "age", type: "int")] }
         let recorder = FlowRecorder()
         let client = harness.client
-        await recorder.next {
+        try await recorder.next {
             client.signUp(parameters: SignUpParameters(username: "d@example.com", attributes: ["age": "old"]), delegate: recorder)
         }
         #expect(try recorder.value("signUpAttributesInvalid", as: [String].self) == ["age"])
-        await recorder.next { client.signUp(parameters: SignUpParameters(username: "ada@example.com"), delegate: recorder) }
+        try await recorder.next { client.signUp(parameters: SignUpParameters(username: "ada@example.com"), delegate: recorder) }
         #expect(try recorder.value("signUpStartError", as: SignUpStartError.self).isUserAlreadyExists)
     }
 
     @Test func resetThroughDelegates() async throws {
         let recorder = FlowRecorder()
         let client = harness.client
-        await recorder.next { client.resetPassword(parameters: ResetPasswordParameters(username: "ada@example.com"), delegate: recorder) }
+        try await recorder.next { client.resetPassword(parameters: ResetPasswordParameters(username: "ada@example.com"), delegate: recorder) }
         let codeState: ResetPasswordCodeRequiredState = try recorder.value("resetCodeRequired")
-        await recorder.next { codeState.resendCode(delegate: recorder) }
+        try await recorder.next { codeState.resendCode(delegate: recorder) }
         let fresh: ResetPasswordCodeRequiredState = try recorder.value("resetResendCodeRequired")
-        await recorder.next { fresh.submitCode(code: "0", delegate: recorder) }
+        try await recorder.next { fresh.submitCode(code: "0", delegate: recorder) }
         let code = try harness.code(for: "ada@example.com")
-        await recorder.next { fresh.submitCode(code: code, delegate: recorder) }
+        try await recorder.next { fresh.submitCode(code: code, delegate: recorder) }
         let required: ResetPasswordRequiredState = try recorder.value("resetPasswordRequired")
         harness.tenant.configure { $0.resetPollsBeforeCompletion = 0 }
         let clock = harness.clock
@@ -171,11 +173,11 @@ struct FlowDelegateTests {
                 await Task.yield()
             }
         }
-        await recorder.next { required.submitPassword(password: "N3w-Secure-Pass!", delegate: recorder) }
+        try await recorder.next { required.submitPassword(password: "N3w-Secure-Pass!", delegate: recorder) }
         mover.cancel()
         let after: SignInAfterResetPasswordState = try recorder.value("resetCompleted")
-        await recorder.next { after.signIn(delegate: recorder) }
-        await recorder.next { client.resetPassword(parameters: ResetPasswordParameters(username: "grace@example.com"), delegate: recorder) }
+        try await recorder.next { after.signIn(delegate: recorder) }
+        try await recorder.next { client.resetPassword(parameters: ResetPasswordParameters(username: "grace@example.com"), delegate: recorder) }
         #expect(try recorder.value("resetStartError", as: ResetPasswordStartError.self).isUserDoesNotHavePassword)
         #expect(
             recorder.calls == [
@@ -187,33 +189,33 @@ struct FlowDelegateTests {
     @Test func mfaAndRegistrationThroughDelegates() async throws {
         let recorder = FlowRecorder()
         let client = harness.client
-        await recorder.next {
+        try await recorder.next {
             client.signIn(parameters: SignInParameters(username: "alan@example.com", password: EmulatorHarness.password), delegate: recorder)
         }
         let awaiting: AwaitingMFAState = try recorder.value("awaitingMFA")
-        await recorder.next { awaiting.requestChallenge(authMethod: awaiting.authMethods[0], delegate: recorder) }
+        try await recorder.next { awaiting.requestChallenge(authMethod: awaiting.authMethods[0], delegate: recorder) }
         let mfa: MFARequiredState = try recorder.value("mfaVerificationRequired")
-        await recorder.next { mfa.submitChallenge(challenge: "0", delegate: recorder) }
+        try await recorder.next { mfa.submitChallenge(challenge: "0", delegate: recorder) }
         #expect(try recorder.value("mfaSubmitError", as: MFASubmitChallengeError.self).isInvalidChallenge)
         let code = try harness.code(for: "alan.backup@example.com")
-        await recorder.next { mfa.submitChallenge(challenge: code, delegate: recorder) }
+        try await recorder.next { mfa.submitChallenge(challenge: code, delegate: recorder) }
 
-        await recorder.next {
+        try await recorder.next {
             client.signIn(parameters: SignInParameters(username: "joan@example.com", password: EmulatorHarness.password), delegate: recorder)
         }
         let register: RegisterStrongAuthState = try recorder.value("registrationRequired")
-        await recorder.next {
+        try await recorder.next {
             register.challengeAuthMethod(authMethod: register.authMethods[0], verificationContact: "bad", delegate: recorder)
         }
         #expect(try recorder.value("registerChallengeError", as: RegisterStrongAuthChallengeError.self).isInvalidInput)
-        await recorder.next {
+        try await recorder.next {
             register.challengeAuthMethod(authMethod: register.authMethods[0], verificationContact: "joan.2@example.com", delegate: recorder)
         }
         let verify: RegisterStrongAuthVerificationRequiredState = try recorder.value("registerVerificationRequired")
         #expect(verify.codeLength == 8)
-        await recorder.next { verify.submitChallenge(challenge: "0", delegate: recorder) }
+        try await recorder.next { verify.submitChallenge(challenge: "0", delegate: recorder) }
         let registrationCode = try harness.code(for: "joan.2@example.com")
-        await recorder.next { verify.submitChallenge(challenge: registrationCode, delegate: recorder) }
+        try await recorder.next { verify.submitChallenge(challenge: registrationCode, delegate: recorder) }
         #expect(
             recorder.calls == [
                 "awaitingMFA", "mfaVerificationRequired", "mfaSubmitError", "signInCompleted", "registrationRequired",

@@ -4,7 +4,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Privacy: no secret in logs, errors or descriptions")
+@Suite("Privacy: no secret in logs, errors or descriptions", .timeLimit(.minutes(1)))
 struct PrivacyTests {
     let harness = EmulatorHarness()
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Sign-in end to end on the emulator")
+@Suite("Sign-in end to end on the emulator", .timeLimit(.minutes(1)))
 struct SignInEmulatorTests {
     let harness = EmulatorHarness()
 

@@ -5,10 +5,13 @@ import Testing
 
 /// The fuzz harness itself: the watchdog catches an action that never ends, and a seed always
 /// generates the same case.
-@Suite("Fuzz: harness")
+@Suite("Fuzz: harness", .timeLimit(.minutes(1)))
 struct FuzzHarnessTests {
+    /// A small yield budget is enough to see the watchdog fire; it keeps the test at a second or
+    /// so even when the cooperative pool is crowded by the other fuzz suites, where each yield can
+    /// wait milliseconds for a thread (a budget of 10,000 took over a minute there).
     @Test func watchdogReportsAnActionThatNeverEnds() async {
-        let hung = await Watchdog.race(limit: 10_000) { () async -> Int in
+        let hung = await Watchdog.race(limit: 200) { () async -> Int in
             // Never ends by itself; stops once the watchdog cancels it.
             while !Task.isCancelled { await Task.yield() }
             return 0

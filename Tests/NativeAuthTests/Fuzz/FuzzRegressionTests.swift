@@ -4,7 +4,7 @@ import Testing
 @testable import NativeAuth
 
 /// The inputs the fuzz suite found problems with, replayed exactly.
-@Suite("Fuzz: regressions")
+@Suite("Fuzz: regressions", .timeLimit(.minutes(1)))
 struct FuzzRegressionTests {
     // MARK: A 4xx whose body is JSON but not an object was reported as "not JSON"
 

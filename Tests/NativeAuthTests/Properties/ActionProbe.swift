@@ -36,7 +36,7 @@ final class ActionProbe: HTTPTransport, NativeAuthClock {
         var isHeld = false
         var cancelledBeforeParking = false
         var finished = false
-        var waiter: CheckedContinuation<Bool, Never>?
+        var waiter: Latch<Bool>?
     }
 
     private let state = PropertyLock(State())
@@ -62,17 +62,18 @@ final class ActionProbe: HTTPTransport, NativeAuthClock {
     /// The events of the current action so far (a held event included).
     var events: [WireEvent] { state.withLock { $0.events } }
 
-    /// Waits until the action's held event is reached; `false` when the action ended first.
-    func waitUntilHeld() async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let answer: Bool? = state.withLock { state in
-                if state.isHeld { return true }
-                if state.finished { return false }
-                state.waiter = continuation
-                return nil
-            }
-            if let answer { continuation.resume(returning: answer) }
+    /// Waits until the action's held event is reached; `false` when the action ended first,
+    /// `nil` when neither happened within `TestBounds.wait`.
+    func waitUntilHeld() async -> Bool? {
+        let latch = Latch<Bool>()
+        let answer: Bool? = state.withLock { state in
+            if state.isHeld { return true }
+            if state.finished { return false }
+            state.waiter = latch
+            return nil
         }
+        if let answer { return answer }
+        return await latch.outcome().value
     }
 
     /// Tells the probe the action under test has ended.
@@ -82,7 +83,7 @@ final class ActionProbe: HTTPTransport, NativeAuthClock {
             defer { state.waiter = nil }
             return state.waiter
         }
-        waiter?.resume(returning: false)
+        waiter?.fulfill(false)
     }
 
     /// Lets the held event go on.
@@ -98,7 +99,7 @@ final class ActionProbe: HTTPTransport, NativeAuthClock {
     private func park() async throws {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let (cancelled, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Bool, Never>?) in
+                let (cancelled, waiter) = state.withLock { state -> (Bool, Latch<Bool>?) in
                     if state.cancelledBeforeParking { return (true, nil) }
                     state.held = continuation
                     state.isHeld = true
@@ -106,7 +107,7 @@ final class ActionProbe: HTTPTransport, NativeAuthClock {
                     return (false, state.waiter)
                 }
                 if cancelled { continuation.resume(throwing: CancellationError()) }
-                waiter?.resume(returning: true)
+                waiter?.fulfill(true)
             }
         } onCancel: {
             let held = state.withLock { state -> CheckedContinuation<Void, any Error>? in

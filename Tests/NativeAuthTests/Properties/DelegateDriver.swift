@@ -13,20 +13,21 @@ final class PropertyDelegateRecorder: SignInStartDelegate, SignInVerifyCodeDeleg
     SignInAfterResetPasswordDelegate
 {
     private(set) var calls: [ObservedOutcome] = []
-    private var waiter: CheckedContinuation<ObservedOutcome, Never>?
+    private let first = Latch<ObservedOutcome>()
 
-    /// The first callback, once it has come.
+    /// The first callback, once it has come; an unknown outcome (which fails the step) when none
+    /// comes within `TestBounds.wait`.
     func next() async -> ObservedOutcome {
-        if let first = calls.first { return first }
-        return await withCheckedContinuation { waiter = $0 }
+        switch await first.outcome() {
+        case .value(let observed): observed
+        case .timedOut: .unknown("no delegate callback within \(TestBounds.text(TestBounds.wait))")
+        case .cancelled: .unknown("cancelled while waiting for a delegate callback")
+        }
     }
 
     private func record(_ observed: ObservedOutcome) {
         calls.append(observed)
-        if let waiter {
-            self.waiter = nil
-            waiter.resume(returning: observed)
-        }
+        first.fulfill(observed)
     }
 
     private func error(_ error: any NativeAuthError, _ newState: AnyObject?) {

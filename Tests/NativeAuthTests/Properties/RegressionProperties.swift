@@ -4,7 +4,7 @@ import NativeAuthEmulator
 import Testing
 
 /// The SDK bugs the property run found, each replayed by the smallest sequences that showed it.
-@Suite("State-machine properties: regressions of bugs found")
+@Suite("State-machine properties: regressions of bugs found", .timeLimit(.minutes(1)))
 struct RegressionProperties {
     typealias S = ScriptedProperties
 

@@ -5,7 +5,7 @@ import Testing
 
 /// Hand-written sequences for behaviours a random walk reaches rarely, checked step by step
 /// against the same reference model as the random ones.
-@Suite("State-machine properties: scripted sequences")
+@Suite("State-machine properties: scripted sequences", .timeLimit(.minutes(1)))
 struct ScriptedProperties {
     typealias S = FlowStep
 

@@ -99,13 +99,18 @@ final class SequenceRunner {
         let observed: ObservedOutcome
         switch planned.step.mode {
         case .plain, .fault:
-            observed = await perform(primary)
-            probe.actionFinished()
+            observed = await Self.outcome(of: await launch(primary))
         case .concurrent:
             let task = await launch(primary)
-            guard await probe.waitUntilHeld() else {
-                observed = await task.value
-                problems.append("the action ended without sending anything, so no second call could overlap it")
+            let held = await probe.waitUntilHeld()
+            guard held == true else {
+                if held == nil {
+                    problems.append(
+                        "gave up after \(TestBounds.text(TestBounds.wait)) waiting for the action's first event")
+                } else {
+                    problems.append("the action ended without sending anything, so no second call could overlap it")
+                }
+                observed = await Self.outcome(of: task)
                 break
             }
             if let secondInvocation = invocation(for: planned, planned.second) {
@@ -120,15 +125,17 @@ final class SequenceRunner {
                 if sent != 0 { problems.append("\(sent) request(s) reached the tenant while the first one was held") }
             }
             probe.release()
-            observed = await task.value
+            observed = await Self.outcome(of: task)
         case .cancel:
             let task = await launch(primary)
-            if await probe.waitUntilHeld() {
-                task.cancel()
-            } else {
-                problems.append("the action ended before its event to cancel at was reached")
+            switch await probe.waitUntilHeld() {
+            case true?: task.cancel()
+            case false?: problems.append("the action ended before its event to cancel at was reached")
+            case nil:
+                problems.append(
+                    "gave up after \(TestBounds.text(TestBounds.wait)) waiting for the event to cancel at")
             }
-            observed = await task.value
+            observed = await Self.outcome(of: task)
         }
         problems += checkEvents(planned, requestsBefore: requestsBefore)
         let target = planned.target.flatMap { states[$0] }
@@ -137,6 +144,16 @@ final class SequenceRunner {
         problems += checkNoSecrets(primary, observed, requestsBefore: requestsBefore)
         problems += await checkCredentials(planned)
         return problems
+    }
+
+    /// The action's outcome; when it has not ended within `TestBounds.wait`, its task is cancelled
+    /// and the outcome is an unknown one, which fails the step.
+    private static func outcome(of task: Task<ObservedOutcome, Never>) async -> ObservedOutcome {
+        let ended = Latch<ObservedOutcome>()
+        Task { ended.fulfill(await task.value) }
+        if let observed = await ended.outcome().value { return observed }
+        task.cancel()
+        return .unknown("the action did not end within \(TestBounds.text(TestBounds.wait))")
     }
 
     /// Starts the action on its own task, so the test can overlap or cancel it.

@@ -4,7 +4,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Network faults: retried only where safe, bounded, state usable after")
+@Suite("Network faults: retried only where safe, bounded, state usable after", .timeLimit(.minutes(1)))
 struct FaultTests {
     let harness = EmulatorHarness()
 
@@ -148,7 +148,7 @@ struct FaultTests {
     }
 }
 
-@Suite("Cancellation: prompt, nothing more sent, state usable")
+@Suite("Cancellation: prompt, nothing more sent, state usable", .timeLimit(.minutes(1)))
 struct CancellationTests {
     @Test(arguments: AllStatesRulesTests.cases.indices.filter { AllStatesRulesTests.cases[$0].0 != "ResetPasswordRequiredState" })
     func cancellingAnyActionKeepsTheState(index: Int) async throws {
@@ -158,7 +158,7 @@ struct CancellationTests {
         setup.harness.tenant.configure { $0.latency = 5 }
         let before = setup.harness.tenant.receivedRequests.count
         let task = Task { await act() }
-        while setup.harness.clock.sleepers == 0 { await Task.yield() }
+        try await requireUntil("\(name): the action to wait on the clock") { setup.harness.clock.sleepers > 0 }
         task.cancel()
         let error = await task.value
         #expect(error?.isCancelled == true, "\(name): \(String(describing: error))")
@@ -176,7 +176,7 @@ struct CancellationTests {
         else { throw TestFailure("expected completed") }
         harness.tenant.configure { $0.latency = 5 }
         let patient = Task { try await account.getAccessToken(forceRefresh: true) }
-        while harness.clock.sleepers == 0 { await Task.yield() }
+        try await requireUntil("the refresh to wait on the clock") { harness.clock.sleepers > 0 }
         let impatient = Task { try await account.getAccessToken(forceRefresh: true) }
         // Let the second caller join the refresh in flight, then cancel it.
         for _ in 0..<100 { await Task.yield() }

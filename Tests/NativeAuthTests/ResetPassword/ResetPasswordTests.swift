@@ -4,7 +4,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Password reset end to end on the emulator")
+@Suite("Password reset end to end on the emulator", .timeLimit(.minutes(1)))
 struct ResetPasswordEmulatorTests {
     let harness = EmulatorHarness()
     static let newPassword = "N3w-Secure-Pass!"
@@ -101,7 +101,7 @@ struct ResetPasswordEmulatorTests {
     @Test func cancellingWhilePollingEndsPromptlyAndKeepsTheState() async throws {
         let state = try await requiredState()
         let task = Task { try await state.submitPassword(Self.newPassword) }
-        while harness.clock.sleepers == 0 { await Task.yield() }
+        try await requireUntil("the reset's poller to sleep") { harness.clock.sleepers > 0 }
         let before = harness.tenant.receivedRequests.count
         task.cancel()
         do {
@@ -187,7 +187,7 @@ struct ResetPasswordEmulatorTests {
     }
 }
 
-@Suite("Password reset: server answers decode to the right outcome")
+@Suite("Password reset: server answers decode to the right outcome", .timeLimit(.minutes(1)))
 struct ResetPasswordWireTests {
     let transport = ScriptedTransport()
     let clock = TestClock()

@@ -3,7 +3,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("MFA and strong-auth registration after sign-in")
+@Suite("MFA and strong-auth registration after sign-in", .timeLimit(.minutes(1)))
 struct MFAAndRegistrationTests {
     let transport = ScriptedTransport()
     let client: NativeAuthClient

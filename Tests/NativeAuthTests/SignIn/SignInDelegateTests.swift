@@ -29,21 +29,22 @@ final class RecordingDelegate: SignInStartDelegate, SignInVerifyCodeDelegate, Si
     var passwordState: SignInPasswordRequiredState?
     var account: UserAccountResult?
     var offMainThread = false
-    private var waiter: CheckedContinuation<Void, Never>?
+    private var waiter: Latch<Void>?
 
     private func record(_ name: String) {
         if !MainQueueCheck.isOnMainQueue { offMainThread = true }
         calls.append(name)
-        waiter?.resume()
+        waiter?.fulfill(())
         waiter = nil
     }
 
-    /// Runs `action` and waits for the next delegate call.
-    func next(_ action: () -> Void) async {
-        await withCheckedContinuation { continuation in
-            waiter = continuation
-            action()
-        }
+    /// Runs `action` and waits for the next delegate call; with none within `TestBounds.wait`,
+    /// records an issue at the caller's line and throws.
+    func next(sourceLocation: SourceLocation = #_sourceLocation, _ action: () -> Void) async throws {
+        let latch = Latch<Void>()
+        waiter = latch
+        action()
+        try await latch.require("a delegate call after \(calls)", sourceLocation: sourceLocation)
     }
 
     func onSignInStartError(error: SignInStartError) {
@@ -89,23 +90,25 @@ final class RecordingDelegate: SignInStartDelegate, SignInVerifyCodeDelegate, Si
 @MainActor
 final class MinimalStartDelegate: SignInStartDelegate {
     var errors: [SignInStartError] = []
-    private var waiter: CheckedContinuation<Void, Never>?
+    private var waiter: Latch<Void>?
 
-    func next(_ action: () -> Void) async {
-        await withCheckedContinuation { continuation in
-            waiter = continuation
-            action()
-        }
+    /// Runs `action` and waits for the error callback; with none within `TestBounds.wait`,
+    /// records an issue at the caller's line and throws.
+    func next(sourceLocation: SourceLocation = #_sourceLocation, _ action: () -> Void) async throws {
+        let latch = Latch<Void>()
+        waiter = latch
+        action()
+        try await latch.require("the start error callback", sourceLocation: sourceLocation)
     }
 
     func onSignInStartError(error: SignInStartError) {
         errors.append(error)
-        waiter?.resume()
+        waiter?.fulfill(())
         waiter = nil
     }
 }
 
-@Suite("Sign-in delegates: one call, on the main actor, same outcomes as async")
+@Suite("Sign-in delegates: one call, on the main actor, same outcomes as async", .timeLimit(.minutes(1)))
 @MainActor
 struct SignInDelegateTests {
     let transport = ScriptedTransport()
@@ -122,21 +125,21 @@ struct SignInDelegateTests {
         let delegate = RecordingDelegate()
         transport.then("initiate", .token("ct1"))
         transport.then("challenge", .oob("ct2"))
-        await delegate.next { client.signIn(parameters: SignInParameters(username: "ada@example.com"), delegate: delegate) }
+        try await delegate.next { client.signIn(parameters: SignInParameters(username: "ada@example.com"), delegate: delegate) }
         let state = try #require(delegate.codeState)
 
         transport.then("token", .error("invalid_grant", suberror: "invalid_oob_value"))
-        await delegate.next { state.submitCode(code: "0", delegate: delegate) }
+        try await delegate.next { state.submitCode(code: "0", delegate: delegate) }
         #expect(delegate.verifyError?.isInvalidCode == true)
         #expect(delegate.verifyErrorState === state)
 
         transport.then("challenge", .oob("ct3"))
-        await delegate.next { state.resendCode(delegate: delegate) }
+        try await delegate.next { state.resendCode(delegate: delegate) }
         let fresh = try #require(delegate.codeState)
         #expect(fresh !== state)
 
         transport.then("token", .tokens())
-        await delegate.next { fresh.submitCode(code: "12345678", delegate: delegate) }
+        try await delegate.next { fresh.submitCode(code: "12345678", delegate: delegate) }
         await settle()
         #expect(delegate.calls == ["codeRequired", "verifyError", "resendCodeRequired", "completed"])
         #expect(delegate.account?.account.username == "ada@example.com")
@@ -147,13 +150,13 @@ struct SignInDelegateTests {
         let delegate = RecordingDelegate()
         transport.then("initiate", .token("ct1"))
         transport.then("challenge", .password("ct2"))
-        await delegate.next { client.signIn(parameters: SignInParameters(username: "ada@example.com"), delegate: delegate) }
+        try await delegate.next { client.signIn(parameters: SignInParameters(username: "ada@example.com"), delegate: delegate) }
         let state = try #require(delegate.passwordState)
         transport.then("token", .error("invalid_grant", codes: [50126]))
-        await delegate.next { state.submitPassword(password: "bad", delegate: delegate) }
+        try await delegate.next { state.submitPassword(password: "bad", delegate: delegate) }
         #expect(delegate.passwordError?.isInvalidPassword == true)
         transport.then("token", .tokens())
-        await delegate.next { state.submitPassword(password: "good", delegate: delegate) }
+        try await delegate.next { state.submitPassword(password: "good", delegate: delegate) }
         await settle()
         #expect(delegate.calls == ["passwordRequired", "passwordError", "completed"])
     }
@@ -161,7 +164,7 @@ struct SignInDelegateTests {
     @Test func startErrorThroughDelegate() async throws {
         let delegate = RecordingDelegate()
         transport.then("initiate", .error("user_not_found", codes: [50034]))
-        await delegate.next { client.signIn(parameters: SignInParameters(username: "nobody@example.com"), delegate: delegate) }
+        try await delegate.next { client.signIn(parameters: SignInParameters(username: "nobody@example.com"), delegate: delegate) }
         await settle()
         #expect(delegate.calls == ["startError"])
         #expect(delegate.startError?.isUserNotFound == true)
@@ -171,12 +174,12 @@ struct SignInDelegateTests {
         let delegate = RecordingDelegate()
         transport.then("initiate", .token("ct1"))
         transport.then("challenge", .oob("ct2"))
-        await delegate.next { client.signIn(parameters: SignInParameters(username: "u"), delegate: delegate) }
+        try await delegate.next { client.signIn(parameters: SignInParameters(username: "u"), delegate: delegate) }
         let state = try #require(delegate.codeState)
         transport.then("token", .tokens())
-        await delegate.next { state.submitCode(code: "1", delegate: delegate) }
+        try await delegate.next { state.submitCode(code: "1", delegate: delegate) }
         let count = transport.requests.count
-        await delegate.next { state.submitCode(code: "1", delegate: delegate) }
+        try await delegate.next { state.submitCode(code: "1", delegate: delegate) }
         #expect(delegate.verifyError?.isStateAlreadyUsed == true)
         #expect(delegate.verifyErrorState == nil)
         #expect(transport.requests.count == count)
@@ -186,7 +189,7 @@ struct SignInDelegateTests {
         let delegate = MinimalStartDelegate()
         transport.then("initiate", .token("ct1"))
         transport.then("challenge", .oob("ct2"))
-        await delegate.next { client.signIn(parameters: SignInParameters(username: "u"), delegate: delegate) }
+        try await delegate.next { client.signIn(parameters: SignInParameters(username: "u"), delegate: delegate) }
         await settle()
         #expect(delegate.errors.count == 1)
         let error = try #require(delegate.errors.first)
@@ -218,10 +221,10 @@ struct SignInDelegateTests {
 
         script()
         let delegate = RecordingDelegate()
-        await delegate.next { client.signIn(parameters: SignInParameters(username: "u@x.y"), delegate: delegate) }
+        try await delegate.next { client.signIn(parameters: SignInParameters(username: "u@x.y"), delegate: delegate) }
         let delegateState = try #require(delegate.codeState)
-        await delegate.next { delegateState.submitCode(code: "0", delegate: delegate) }
-        await delegate.next { delegateState.submitCode(code: "1", delegate: delegate) }
+        try await delegate.next { delegateState.submitCode(code: "0", delegate: delegate) }
+        try await delegate.next { delegateState.submitCode(code: "1", delegate: delegate) }
         let delegateBodies = Array(transport.requests.map(formFields).dropFirst(asyncBodies.count))
 
         #expect(asyncBodies == delegateBodies)

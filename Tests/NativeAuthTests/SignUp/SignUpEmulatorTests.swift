@@ -4,7 +4,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Sign-up end to end on the emulator")
+@Suite("Sign-up end to end on the emulator", .timeLimit(.minutes(1)))
 struct SignUpEmulatorTests {
     let harness = EmulatorHarness()
     static let newUser = "new.user@example.com"
@@ -209,7 +209,7 @@ struct SignUpEmulatorTests {
     }
 }
 
-@Suite("Sign-up: server answers decode to the right outcome")
+@Suite("Sign-up: server answers decode to the right outcome", .timeLimit(.minutes(1)))
 struct SignUpWireTests {
     let transport = ScriptedTransport()
     var client: NativeAuthClient {

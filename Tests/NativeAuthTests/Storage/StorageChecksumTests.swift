@@ -3,7 +3,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Storage: CRC-32, SHA-256 and the envelope format")
+@Suite("Storage: CRC-32, SHA-256 and the envelope format", .timeLimit(.minutes(1)))
 struct StorageChecksumTests {
     @Test("CRC-32 (IEEE) gives the standard check value and known vectors")
     func crc32Vectors() {

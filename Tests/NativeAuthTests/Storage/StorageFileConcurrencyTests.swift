@@ -9,7 +9,7 @@ import Testing
     import Darwin
 #endif
 
-@Suite("Storage: file store under concurrent writers and readers")
+@Suite("Storage: file store under concurrent writers and readers", .timeLimit(.minutes(1)))
 struct StorageFileConcurrencyTests {
     let scratch = ScratchDirectory()
 

@@ -9,7 +9,7 @@ import Testing
     import Darwin
 #endif
 
-@Suite("Storage: file store modes are 0700 and 0600 whatever the umask", .serialized)
+@Suite("Storage: file store modes are 0700 and 0600 whatever the umask", .serialized, .timeLimit(.minutes(1)))
 struct StorageFilePermissionTests {
     let scratch = ScratchDirectory()
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Support: base64url, JSON, JWT, secrets")
+@Suite("Support: base64url, JSON, JWT, secrets", .timeLimit(.minutes(1)))
 struct SupportTests {
     // RFC 4648 §10 test vectors, in the base64url alphabet without padding.
     @Test(arguments: [

@@ -1,12 +1,20 @@
 import Foundation
+import Testing
 
 @testable import NativeAuth
 
 /// A transport that holds every request at a gate until the test opens it (when `isClosed`).
+///
+/// A request held for `TestBounds.wait` without the gate opening records an issue and fails
+/// with `GateNeverOpened`, so a test that never opens the gate ends instead of hanging.
 final class GatedTransport: HTTPTransport, Sendable {
     let inner: any HTTPTransport
-    private let state = Locked<(closed: Bool, held: [CheckedContinuation<Void, Never>], arrived: Int)>(
-        (false, [], 0))
+    private let state = Locked<(closed: Bool, held: [Latch<Void>], arrived: Int)>((false, [], 0))
+
+    struct GateNeverOpened: Error, CustomStringConvertible {
+        let path: String
+        var description: String { "the request to \(path) was held at a gate nobody opened" }
+    }
 
     init(_ inner: any HTTPTransport) { self.inner = inner }
 
@@ -19,27 +27,36 @@ final class GatedTransport: HTTPTransport, Sendable {
             defer { state.held = [] }
             return state.held
         }
-        held.forEach { $0.resume() }
+        held.forEach { $0.fulfill(()) }
     }
 
     var heldCount: Int { state.current.held.count }
 
-    /// Waits (by yielding, not sleeping) until `count` requests are held at the gate.
-    func waitUntilHeld(_ count: Int) async {
-        while heldCount < count { await Task.yield() }
+    /// Waits (by yielding, not sleeping) until `count` requests are held at the gate; gives up
+    /// with an issue after `TestBounds.wait`.
+    func waitUntilHeld(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+        await waitUntil("\(count) request(s) held at the gate (\(heldCount) arrived)", sourceLocation: sourceLocation) {
+            heldCount >= count
+        }
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let passNow = state.withLock { state -> Bool in
-                state.arrived += 1
-                if state.closed {
-                    state.held.append(continuation)
-                    return false
-                }
-                return true
+        let latch = Latch<Void>()
+        let held = state.withLock { state -> Bool in
+            state.arrived += 1
+            if state.closed { state.held.append(latch) }
+            return state.closed
+        }
+        // A held request waits for `open()` however its task is cancelled, as a real request on
+        // the wire would; only the bound ends the wait early.
+        if held {
+            let outcome = await Task(operation: { await latch.outcome() }).value
+            if outcome.value == nil {
+                state.withLock { $0.held.removeAll { $0 === latch } }
+                Issue.record(
+                    "gave up after \(TestBounds.text(TestBounds.wait)) waiting for the gate to open for \(request.url.path)")
+                throw GateNeverOpened(path: request.url.path)
             }
-            if passNow { continuation.resume() }
         }
         return try await inner.send(request)
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -20,7 +21,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
 
     private struct State {
         var requests: [Request] = []
-        var waiters: [(count: Int, continuation: CheckedContinuation<[Request], Never>)] = []
+        var waiters: [(count: Int, latch: Latch<[Request]>)] = []
         var gates: [Gate] = []
         var isStopped = false
     }
@@ -64,35 +65,41 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         lock.withLock { state.requests }
     }
 
-    /// Returns once at least `count` requests have arrived (or the server stopped), with all so far.
-    func waitForRequests(count: Int) async -> [Request] {
-        await withCheckedContinuation { continuation in
-            let ready: [Request]? = lock.withLock {
-                if state.requests.count >= count || state.isStopped { return state.requests }
-                state.waiters.append((count, continuation))
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
+    /// Returns once at least `count` requests have arrived (or the server stopped), with all so far;
+    /// after `TestBounds.wait` without them, records an issue and returns those that came.
+    func waitForRequests(count: Int, sourceLocation: SourceLocation = #_sourceLocation) async -> [Request] {
+        let latch = Latch<[Request]>()
+        let ready: [Request]? = lock.withLock {
+            if state.requests.count >= count || state.isStopped { return state.requests }
+            state.waiters.append((count, latch))
+            return nil
         }
+        if let ready { return ready }
+        if let requests = await latch.wait(
+            for: "\(count) request(s) to reach the server", sourceLocation: sourceLocation)
+        {
+            return requests
+        }
+        return requests
     }
 
     /// Stops accepting, ends every connection, opens every gate and waits for the server's threads.
     func stop() {
         typealias Leftovers = (
-            gates: [Gate], waiters: [CheckedContinuation<[Request], Never>],
+            gates: [Gate], waiters: [Latch<[Request]>],
             requests: [Request]
         )
         let leftovers: Leftovers? = lock.withLock {
             guard !state.isStopped else { return nil }
             state.isStopped = true
             defer { state.waiters = [] }
-            return (state.gates, state.waiters.map(\.continuation), state.requests)
+            return (state.gates, state.waiters.map(\.latch), state.requests)
         }
         guard let (gates, waiters, requests) = leftovers else { return }
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
         gates.forEach { $0.open() }
-        waiters.forEach { $0.resume(returning: requests) }
+        waiters.forEach { $0.fulfill(requests) }
         _ = threads.wait(timeout: .now() + 10)
         close(wakeRead)
         close(wakeWrite)
@@ -137,14 +144,14 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     private func record(_ request: Request) {
-        let (ready, snapshot): ([CheckedContinuation<[Request], Never>], [Request]) = lock.withLock {
+        let (ready, snapshot): ([Latch<[Request]>], [Request]) = lock.withLock {
             state.requests.append(request)
             let count = state.requests.count
-            let ready = state.waiters.filter { $0.count <= count }.map(\.continuation)
+            let ready = state.waiters.filter { $0.count <= count }.map(\.latch)
             state.waiters.removeAll { $0.count <= count }
             return (ready, state.requests)
         }
-        ready.forEach { $0.resume(returning: snapshot) }
+        ready.forEach { $0.fulfill(snapshot) }
     }
 
     /// Performs `reply`; returns whether the connection can serve another request.
@@ -421,10 +428,13 @@ extension LoopbackHTTPServer {
             condition.unlock()
         }
 
-        /// Blocks the calling thread (a server thread, never a test task) until the gate is open.
+        /// Blocks the calling thread (a server thread, never a test task) until the gate is open,
+        /// or for twice `TestBounds.wait` at most: a test that never opens its gate then gets the
+        /// held answer late (and fails on it) instead of waiting for it forever.
         fileprivate func wait() {
+            let deadline = Date(timeIntervalSinceNow: 2 * Double(TestBounds.wait.components.seconds))
             condition.lock()
-            while !isOpen { condition.wait() }
+            while !isOpen, condition.wait(until: deadline) {}
             condition.unlock()
         }
     }

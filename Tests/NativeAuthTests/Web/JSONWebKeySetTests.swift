@@ -25,7 +25,7 @@ enum JWKSFixtures {
         kid: "bilbo.baggins@hobbiton.example", n: SignatureFixtures.rfc7520Modulus, extra: "\"use\":\"sig\"")
 }
 
-@Suite("Web: JWK Set parsing")
+@Suite("Web: JWK Set parsing", .timeLimit(.minutes(1)))
 struct JSONWebKeySetTests {
     @Test("RSA signing keys are kept with their kid; leading zero bytes in n are accepted")
     func acceptsRSAKeys() throws {

@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+
+/// How long a test double waits for something before it gives up.
+///
+/// Every step a test waits for here is in-process (an emulated tenant, a loopback server), so it
+/// takes milliseconds; the bound leaves room for ThreadSanitizer on a loaded machine and is still
+/// short enough that a broken rule fails a named test in seconds instead of hanging the run.
+enum TestBounds {
+    static let wait: Duration = .seconds(10)
+
+    /// The bound as text for issue messages.
+    static func text(_ limit: Duration) -> String { "\(limit.components.seconds) s" }
+}
+
+/// How a bounded wait ended.
+enum BoundedWaitOutcome<Value: Sendable>: Sendable {
+    case value(Value)
+    case timedOut
+    case cancelled
+
+    /// The value, when the wait got one.
+    var value: Value? {
+        if case .value(let value) = self { return value }
+        return nil
+    }
+
+    /// Why the wait ended without a value, for messages.
+    func reason(_ limit: Duration) -> String {
+        switch self {
+        case .value: "got a value"
+        case .timedOut: "gave up after \(TestBounds.text(limit))"
+        case .cancelled: "cancelled"
+        }
+    }
+}
+
+/// A value delivered once, which tasks wait for with a wall-clock bound.
+///
+/// The first `fulfill` wins; a wait that starts later gets the value at once. A wait ends with
+/// the value, after its limit (`timedOut`), or when its task is cancelled (`cancelled`).
+final class Latch<Value: Sendable>: @unchecked Sendable {
+    // Safe: `value`, `waiters` and `nextID` are read and written only while `lock` is held.
+    private let lock = NSLock()
+    private var value: Value?
+    private var waiters: [Int: Slot] = [:]
+    private var nextID = 0
+
+    private enum Slot {
+        case waiting(CheckedContinuation<BoundedWaitOutcome<Value>, Never>)
+        /// Ended (timed out or cancelled) before its continuation was registered.
+        case ended(BoundedWaitOutcome<Value>)
+    }
+
+    init() {}
+
+    var isFulfilled: Bool { lock.withLock { value != nil } }
+
+    /// Delivers `value` to every waiter, now and later; `false` when a value came before.
+    @discardableResult
+    func fulfill(_ value: Value) -> Bool {
+        let waiting: [CheckedContinuation<BoundedWaitOutcome<Value>, Never>]? = lock.withLock {
+            guard self.value == nil else { return nil }
+            self.value = value
+            defer { waiters = [:] }
+            return waiters.values.compactMap { slot in
+                if case .waiting(let continuation) = slot { return continuation }
+                return nil
+            }
+        }
+        guard let waiting else { return false }
+        waiting.forEach { $0.resume(returning: .value(value)) }
+        return true
+    }
+
+    /// Waits for the value for at most `limit`; records no issue.
+    func outcome(within limit: Duration = TestBounds.wait) async -> BoundedWaitOutcome<Value> {
+        let id: Int = lock.withLock {
+            nextID += 1
+            return nextID
+        }
+        let timer = Task { [self] in
+            do { try await Task.sleep(for: limit) } catch { return }
+            end(id, .timedOut)
+        }
+        defer { timer.cancel() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<BoundedWaitOutcome<Value>, Never>) in
+                let now: BoundedWaitOutcome<Value>? = lock.withLock {
+                    if let value { return .value(value) }
+                    if case .ended(let outcome) = waiters[id] {
+                        waiters[id] = nil
+                        return outcome
+                    }
+                    waiters[id] = .waiting(continuation)
+                    return nil
+                }
+                if let now { continuation.resume(returning: now) }
+            }
+        } onCancel: {
+            end(id, .cancelled)
+        }
+    }
+
+    /// The value, or `nil` after recording an issue that names `what` when the wait timed out or
+    /// its task was cancelled.
+    func wait(
+        for what: String, within limit: Duration = TestBounds.wait,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> Value? {
+        let outcome = await outcome(within: limit)
+        if outcome.value == nil {
+            Issue.record("\(outcome.reason(limit)) waiting for \(what)", sourceLocation: sourceLocation)
+        }
+        return outcome.value
+    }
+
+    /// The value; after the limit (or a cancellation) records an issue naming `what` and throws,
+    /// which ends the test.
+    func require(
+        _ what: String, within limit: Duration = TestBounds.wait,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Value {
+        let outcome = await outcome(within: limit)
+        return try #require(
+            outcome.value, "\(outcome.reason(limit)) waiting for \(what)", sourceLocation: sourceLocation)
+    }
+
+    private func end(_ id: Int, _ outcome: BoundedWaitOutcome<Value>) {
+        let continuation: CheckedContinuation<BoundedWaitOutcome<Value>, Never>? = lock.withLock {
+            guard value == nil else { return nil }
+            switch waiters[id] {
+            case .waiting(let continuation):
+                waiters[id] = nil
+                return continuation
+            case .ended:
+                return nil
+            case nil:
+                waiters[id] = .ended(outcome)
+                return nil
+            }
+        }
+        continuation?.resume(returning: outcome)
+    }
+}
+
+/// Yields until `condition` holds; after `limit` (or when the task is cancelled) records an issue
+/// naming `what` and returns `false`. A bound on a wait for work, never a sleep that stands in
+/// for it.
+@discardableResult
+func waitUntil(
+    _ what: String, within limit: Duration = TestBounds.wait, sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () -> Bool
+) async -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while !condition() {
+        if Task.isCancelled {
+            Issue.record("cancelled while waiting for \(what)", sourceLocation: sourceLocation)
+            return false
+        }
+        if ContinuousClock.now >= deadline {
+            Issue.record("gave up after \(TestBounds.text(limit)) waiting for \(what)", sourceLocation: sourceLocation)
+            return false
+        }
+        await Task.yield()
+    }
+    return true
+}
+
+/// Like `waitUntil`, but throws once the issue is recorded, which ends the test.
+func requireUntil(
+    _ what: String, within limit: Duration = TestBounds.wait, sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + limit
+    while !condition() {
+        if Task.isCancelled || ContinuousClock.now >= deadline {
+            let reason = Task.isCancelled ? "cancelled" : "gave up after \(TestBounds.text(limit))"
+            try #require(condition(), "\(reason) waiting for \(what)", sourceLocation: sourceLocation)
+            return
+        }
+        await Task.yield()
+    }
+}
