@@ -216,11 +216,18 @@ struct RefreshRefusalTests {
         let account = try await signedIn(makeClient())
         clock.advance(by: 4000)
         let oid = "00000000-0000-0000-0000-0000000000a1"
-        // Same oid, another sub: the extra "sub" comes second and the JSON parser keeps the last.
+        // Same oid and tid (so the same account identifier), another sub.
+        let before = try #require(try await storedRecord())
         let header = Base64URL.encode(Data("{\"alg\":\"none\"}".utf8))
         let payload = Base64URL.encode(Data("{\"sub\":\"someone-else\",\"oid\":\"\(oid)\",\"tid\":\"tenant-1\"}".utf8))
         transport.then("token", .tokens(access: "access-x", idToken: header + "." + payload + "."))
-        await #expect(throws: RetrieveAccessTokenError.self) { _ = try await account.getAccessToken() }
+        do {
+            _ = try await account.getAccessToken()
+            Issue.record("expected a refusal")
+        } catch {
+            #expect(error.isAccountMismatch)
+        }
+        #expect(try await storedRecord() == before)
     }
 
     // MARK: 9. Not connected is retried like the other "never left" errors
