@@ -1,7 +1,7 @@
 public import Foundation
 
 /// The claims of an ID token, with typed access to the standard ones and a subscript for any other.
-public struct Claims: Sendable, Equatable, CustomStringConvertible {
+public struct Claims: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     /// Every claim, by name.
     public let all: [String: JSONValue]
 
@@ -56,4 +56,10 @@ public struct Claims: Sendable, Equatable, CustomStringConvertible {
 
     /// The claim names; values are left out, since a description may be logged.
     public var description: String { "Claims(" + all.keys.sorted().joined(separator: ", ") + ")" }
+
+    /// The claim names only, as in ``description``: `dump` and debuggers show no claim values (an
+    /// ID token's `nonce` among them).
+    public var customMirror: Mirror {
+        Mirror(self, children: ["names": all.keys.sorted()], displayStyle: .struct)
+    }
 }
