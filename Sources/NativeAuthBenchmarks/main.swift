@@ -1,8 +1,10 @@
 // Performance harness. Run in release mode:
 //
 //     swift run -c release nativeauth-benchmarks [--tokens N] [--iterations N] [--signatures N]
+//                                                 [--rounds N] [--no-compare]
 //
-// Measures the latency of a cached `getAccessToken` with N cached tokens (default 1,000: one per
+// First the SDK against a hand-rolled client on the same canned answers (Comparison.swift); then
+// the latency of a cached `getAccessToken` with N cached tokens (default 1,000: one per
 // scope set, as 1,000 stored accounts' worth of tokens), in memory and restored from a file store;
 // then RS256 ID token signature verification with a 2048-bit key (default 5,000 verifications).
 
@@ -128,6 +130,7 @@ func measureSignatures(_ signatures: Int) throws -> (verify: Stats, parse: Stats
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 print("swift-native-auth benchmarks: \(options.tokens) cached tokens, \(options.iterations) iterations")
 do {
+    try await Comparison.runFromCommandLine()
     let (_, account, scopeSets) = try await signedInAccount(store: InMemoryCredentialStore(), tokens: options.tokens)
     print(
         try await measure(account, scopeSets: scopeSets, iterations: options.iterations).line(
