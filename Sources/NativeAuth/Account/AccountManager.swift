@@ -18,7 +18,19 @@ actor AccountManager {
     private let log: Log
     private let events: SessionEventHub
 
-    private var record: AccountRecord?
+    private var record: AccountRecord? {
+        didSet {
+            recordVersion &+= 1
+            snapshot.withLock { $0.usable = false }
+        }
+    }
+    /// Bumped by every change of `record`: a save publishes the snapshot only when the record it
+    /// wrote is still the current one.
+    private var recordVersion = 0
+    /// The token cache as last written to the store, read without entering the actor: a cached
+    /// `getAccessToken` is a lock and a hash lookup. Unusable until the store is read, while the
+    /// record in memory is newer than the store's copy, and after a sign-out.
+    private nonisolated let snapshot = Locked(CacheSnapshot())
     private var loaded = false
     /// Bumped by every sign-in and sign-out, so that a refresh started for an earlier account
     /// cannot write into a later one.
@@ -32,7 +44,9 @@ actor AccountManager {
     /// Accounts signed out whose credentials the store failed to remove: the next sign-out retries.
     private var pendingRemovals: Set<String> = []
     /// The record in memory is newer than the store's copy (a write failed): retried on every use.
-    private var needsSave = false
+    private var needsSave = false {
+        didSet { if needsSave { snapshot.withLock { $0.usable = false } } }
+    }
     /// The server's clock minus ours, from the `Date` header of the last token answer.
     private(set) var serverClockOffset: TimeInterval = 0
 
@@ -68,6 +82,7 @@ actor AccountManager {
         if loaded { return record }
         loaded = true
         if case .record(let stored) = stored, !pendingRemovals.contains(stored.identifier) { record = stored }
+        publishSnapshot()
         return record
     }
 
@@ -111,9 +126,11 @@ actor AccountManager {
 
     @discardableResult
     private func save(_ record: AccountRecord) async -> Bool {
+        let version = recordVersion
         do {
             try await store.setData(Self.encoder.encode(record), forKey: storeKey)
             needsSave = false
+            if version == recordVersion { publishSnapshot() }
             return true
         } catch {
             needsSave = true
@@ -135,7 +152,7 @@ actor AccountManager {
         let newRecord = AccountRecord(
             identifier: Self.identifier(clientInfo: answer.clientInfo, claims: claims, username: username),
             username: username.isEmpty ? (claims.preferredUsername ?? "") : username,
-            idToken: idToken,
+            idToken: idToken, claims: claims,
             refreshToken: answer.refreshToken?.reveal,
             signInScopes: scopes,
             accessTokens: [key: cachedToken(from: answer, requested: scopes)])
@@ -183,6 +200,58 @@ actor AccountManager {
     }
 
     // MARK: Access tokens
+
+    /// What a cached `getAccessToken` reads without entering the actor.
+    struct CacheSnapshot: Sendable {
+        var usable = false
+        var identifier = ""
+        var signInKey = ""
+        var tokens: [String: AccountRecord.CachedAccessToken] = [:]
+        /// Scope keys of the scope lists callers asked for, so a repeated call computes none.
+        var keys: [[String]: String] = [:]
+    }
+
+    /// Publishes the record in memory to the snapshot; only when it is what the store holds.
+    private func publishSnapshot() {
+        let record = needsSave ? nil : record
+        snapshot.withLock { snapshot in
+            guard let record, loaded else {
+                snapshot.usable = false
+                return
+            }
+            snapshot.usable = true
+            snapshot.identifier = record.identifier
+            snapshot.signInKey = AccountRecord.scopeKey(record.signInScopes)
+            snapshot.tokens = record.accessTokens
+        }
+    }
+
+    /// The cached access token for `scopes` when one is valid beyond the margin, without entering
+    /// the actor; `nil` sends the caller to ``accessToken(for:scopes:forceRefresh:claims:)``.
+    nonisolated func cachedAccessToken(for identifier: String, scopes: [String]) -> TokenResult? {
+        let validUntil = clock.now().addingTimeInterval(margin)
+        let found: (AccountRecord.CachedAccessToken?, Bool) = snapshot.withLock { snapshot in
+            guard snapshot.usable, snapshot.identifier == identifier else { return (nil, true) }
+            let key = scopes.isEmpty ? snapshot.signInKey : snapshot.keys[scopes]
+            guard let key else { return (nil, false) }
+            return (snapshot.tokens[key], true)
+        }
+        if let token = found.0 {
+            return token.expiresOn > validUntil
+                ? TokenResult(accessToken: token.token, expiresOn: token.expiresOn, scopes: token.scopes) : nil
+        }
+        guard !found.1 else { return nil }
+        // First call with this scope list: compute its key once, outside the lock.
+        let key = AccountRecord.scopeKey(scopes)
+        let token: AccountRecord.CachedAccessToken? = snapshot.withLock { snapshot in
+            if snapshot.keys.count >= 1024 { snapshot.keys.removeAll(keepingCapacity: true) }
+            snapshot.keys[scopes] = key
+            guard snapshot.usable, snapshot.identifier == identifier else { return nil }
+            return snapshot.tokens[key]
+        }
+        guard let token, token.expiresOn > validUntil else { return nil }
+        return TokenResult(accessToken: token.token, expiresOn: token.expiresOn, scopes: token.scopes)
+    }
 
     func accessToken(for identifier: String, scopes: [String], forceRefresh: Bool, claims: String? = nil)
         async throws(RetrieveAccessTokenError) -> TokenResult
@@ -321,7 +390,8 @@ actor AccountManager {
         }
         // A refresh never changes whose account it is: an answer for someone else, or an ID token
         // that cannot be read, is refused and nothing of it is stored.
-        if let problem = Self.identityProblem(answer, record: updated) {
+        let identity = Self.checkIdentity(answer, record: updated)
+        if let problem = identity.problem {
             log(.error, "refresh answer refused", ["problem": problem], correlationId: correlationId)
             return .failure(
                 RetrieveAccessTokenError(
@@ -329,7 +399,7 @@ actor AccountManager {
         }
         noteServerDate(answer.serverDate)
         if let rotated = answer.refreshToken { updated.refreshToken = rotated.reveal }
-        if let idToken = answer.idToken { updated.idToken = idToken.reveal }
+        if let idToken = answer.idToken { updated.replaceIDToken(idToken.reveal, claims: identity.claims) }
         let cached = cachedToken(from: answer, requested: scopes)
         updated.accessTokens[key] = cached
         record = updated
@@ -340,25 +410,30 @@ actor AccountManager {
         return .success(TokenResult(accessToken: cached.token, expiresOn: cached.expiresOn, scopes: cached.scopes))
     }
 
-    /// Why a refresh answer cannot belong to the account of `record`, or `nil` when it can.
-    static func identityProblem(_ answer: TokenAnswer, record: AccountRecord) -> String? {
+    /// Why a refresh answer cannot belong to the account of `record` (`nil` when it can), and the
+    /// claims of the answer's new ID token, decoded once.
+    static func checkIdentity(_ answer: TokenAnswer, record: AccountRecord) -> (problem: String?, claims: Claims?) {
         let old = record.claims
         var claims = old
+        var newClaims: Claims?
         if let idToken = answer.idToken {
-            guard let payload = JWT.payload(of: idToken.reveal) else { return "The new ID token cannot be read." }
+            guard let payload = JWT.payload(of: idToken.reveal) else {
+                return ("The new ID token cannot be read.", nil)
+            }
             claims = Claims(payload)
+            newClaims = claims
             for (name, before, after) in [
                 ("sub", old.subject, claims.subject), ("oid", old.objectId, claims.objectId),
                 ("tid", old.tenantId, claims.tenantId),
             ] {
                 if let before, !before.isEmpty, before != after {
-                    return "The new ID token's '\(name)' is not the signed-in account's."
+                    return ("The new ID token's '\(name)' is not the signed-in account's.", nil)
                 }
             }
         }
         let identifier = identifier(clientInfo: answer.clientInfo, claims: claims, username: record.username)
-        guard identifier == record.identifier else { return "The answer is for another account." }
-        return nil
+        guard identifier == record.identifier else { return ("The answer is for another account.", nil) }
+        return (nil, newClaims)
     }
 
     /// Follows what another client (or process) did to the store: when the account was signed out
@@ -397,6 +472,7 @@ actor AccountManager {
             storedToken.expiresOn >= ours.expiresOn ? storedToken : ours
         }
         record = merged
+        publishSnapshot()
         log(.debug, "adopted credentials rotated by another client")
     }
 

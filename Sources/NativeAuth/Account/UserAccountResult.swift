@@ -29,7 +29,10 @@ public final class UserAccountResult: Sendable, CustomStringConvertible {
     public func getAccessToken(scopes: [String] = [], forceRefresh: Bool = false) async throws(RetrieveAccessTokenError)
         -> TokenResult
     {
-        try await manager.accessToken(for: account.identifier, scopes: scopes, forceRefresh: forceRefresh)
+        if !forceRefresh, let cached = manager.cachedAccessToken(for: account.identifier, scopes: scopes) {
+            return cached
+        }
+        return try await manager.accessToken(for: account.identifier, scopes: scopes, forceRefresh: forceRefresh)
     }
 
     /// Returns a new access token carrying a claims request, such as the authentication context

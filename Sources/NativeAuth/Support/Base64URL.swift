@@ -2,26 +2,45 @@ import Foundation
 
 /// base64url without padding (RFC 4648 §5), as JWTs and PKCE use it.
 enum Base64URL {
-    static func encode(_ data: Data) -> String {
-        var text = data.base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while text.hasSuffix("=") { text.removeLast() }
-        return text
+    static func encode(_ data: some Collection<UInt8>) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity((data.count * 4 + 2) / 3)
+        var pending: UInt32 = 0
+        var pendingBits: UInt32 = 0
+        for byte in data {
+            pending = pending << 8 | UInt32(byte)
+            pendingBits += 8
+            while pendingBits >= 6 {
+                pendingBits -= 6
+                output.append(alphabetBytes[Int((pending >> pendingBits) & 0x3F)])
+            }
+            pending &= (1 << pendingBits) - 1
+        }
+        if pendingBits > 0 { output.append(alphabetBytes[Int((pending << (6 - pendingBits)) & 0x3F)]) }
+        return String(decoding: output, as: UTF8.self)
     }
 
-    /// Decodes base64url, with or without trailing padding; `nil` for anything else.
+    /// Decodes base64url, with or without trailing padding; `nil` for anything else. Spare bits in
+    /// the last character are ignored, as base64 decoders do.
     static func decode(_ string: String) -> Data? {
-        var body = Substring(string)
-        while body.hasSuffix("=") { body = body.dropLast() }
-        guard body.unicodeScalars.allSatisfy({ alphabet.contains($0) }) else { return nil }
-        var text = body.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        switch text.count % 4 {
-        case 0: break
-        case 2: text += "=="
-        case 3: text += "="
-        default: return nil
+        var body = Substring(string).utf8
+        while body.last == UInt8(ascii: "=") { body = body.dropLast() }
+        guard body.count % 4 != 1 else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(body.count * 3 / 4)
+        var pending: UInt32 = 0
+        var pendingBits: UInt32 = 0
+        for character in body {
+            guard let value = sextet(character) else { return nil }
+            pending = pending << 6 | UInt32(value)
+            pendingBits += 6
+            if pendingBits >= 8 {
+                pendingBits -= 8
+                output.append(UInt8(truncatingIfNeeded: pending >> pendingBits))
+                pending &= (1 << pendingBits) - 1
+            }
         }
-        return Data(base64Encoded: text)
+        return Data(output)
     }
 
     /// Decodes unpadded base64url in its one canonical spelling, as JWS segments are written: only
@@ -59,6 +78,6 @@ enum Base64URL {
         }
     }
 
-    private static let alphabet = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+    private static let alphabetBytes: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 }
