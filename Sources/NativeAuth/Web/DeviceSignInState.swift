@@ -106,6 +106,9 @@ public final class DeviceSignInState: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the state was used to the end (signed in, refused, expired).
+    var isSpent: Bool { phase.current == .spent }
+
     /// A 429 or 5xx answer without an OAuth error: the provider may answer the next time.
     private static func isTransient(_ error: WebSignInError) -> Bool {
         error.code == .server && error.serverError == nil
