@@ -11,7 +11,8 @@ public import Foundation
 /// ``waitForCompletion()`` while one runs fails at once with ``WebSignInError/isStateBusy``; once
 /// the wait has ended in a sign-in, a refusal or the code's expiry, the state answers
 /// ``WebSignInError/isStateAlreadyUsed``. A wait that was cancelled, or that ended because the
-/// provider could not be reached, leaves the state usable: wait again while the code lives.
+/// provider could not be reached or failed (a 5xx, `server_error`), leaves the state usable: wait
+/// again while the code lives.
 ///
 /// The device code itself is a secret: it appears in no description, log or error.
 public final class DeviceSignInState: Sendable, CustomStringConvertible {
@@ -99,7 +100,8 @@ public final class DeviceSignInState: Sendable, CustomStringConvertible {
             return account
         } catch {
             // Once the provider has answered with tokens the device code is spent, whatever
-            // happens next; before that, a wait that was cancelled or got no answer can resume.
+            // happens next; before that, a wait that was cancelled, got no answer or met a server
+            // failure can resume.
             let resumable = !answered && (error.isCancelled || error.isNetworkError || Self.isTransient(error))
             phase.withLock { $0 = resumable ? .ready : .spent }
             throw error.with(correlationId: correlationId)
@@ -109,9 +111,12 @@ public final class DeviceSignInState: Sendable, CustomStringConvertible {
     /// Whether the state was used to the end (signed in, refused, expired).
     var isSpent: Bool { phase.current == .spent }
 
-    /// A 429 or 5xx answer without an OAuth error: the provider may answer the next time.
+    /// A server failure that says nothing about the device code: a 429 or 5xx status, or
+    /// `server_error` / `temporarily_unavailable` (RFC 6749 §4.1.2.1). The next poll may succeed.
     private static func isTransient(_ error: WebSignInError) -> Bool {
-        error.code == .server && error.serverError == nil
+        guard error.code == .server else { return false }
+        if let status = error.httpStatusCode, status == 429 || status >= 500 { return true }
+        return ["server_error", "temporarily_unavailable"].contains(error.serverError?.lowercased() ?? "")
     }
 
     /// Checks the ID token of the token answer and stores the account.

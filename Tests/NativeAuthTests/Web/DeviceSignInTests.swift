@@ -194,16 +194,31 @@ struct DeviceSignInTests {
         #expect(clock.sleeps.last == 5)
     }
 
-    @Test func aServerFailureLeavesTheStateUsableAndTheWaitCanResume() async throws {
-        let provider = DeviceScriptedProvider(
-            steps: [.answer(HTTPResponse(statusCode: 503)), DeviceScriptedProvider.success()])
+    static let serverFailures: [DeviceScriptedProvider.Step] = [
+        .answer(HTTPResponse(statusCode: 503)), DeviceScriptedProvider.error("server_error", status: 500),
+        DeviceScriptedProvider.error("temporarily_unavailable", status: 400),
+    ]
+
+    @Test(arguments: serverFailures)
+    func aServerFailureLeavesTheStateUsableAndTheWaitCanResume(failure step: DeviceScriptedProvider.Step)
+        async throws
+    {
+        let provider = DeviceScriptedProvider(steps: [step, DeviceScriptedProvider.success()])
         let state = try await client(provider).startDeviceSignIn(WebDeviceSignInParameters())
         let error = try await failure { () async throws(WebSignInError) in try await state.waitForCompletion() }
         #expect(error.isServerError)
-        #expect(error.httpStatusCode == 503)
         let account = try await state.waitForCompletion()
         #expect(account.account.username == "grace@example.com")
         #expect(clock.sleeps == [5, 5])
+    }
+
+    @Test func anotherRefusalSpendsTheState() async throws {
+        let provider = DeviceScriptedProvider(steps: [DeviceScriptedProvider.error("invalid_grant")])
+        let state = try await client(provider).startDeviceSignIn(WebDeviceSignInParameters())
+        let error = try await failure { () async throws(WebSignInError) in try await state.waitForCompletion() }
+        #expect(error.isInvalidGrant)
+        let again = try await failure { () async throws(WebSignInError) in try await state.waitForCompletion() }
+        #expect(again.isStateAlreadyUsed)
     }
 
     // MARK: Cancellation and single flight
