@@ -16,6 +16,6 @@ public protocol DeviceSignInWaitDelegate: AnyObject, Sendable {
     /// The user approved on the other device and is signed in. Required.
     func onDeviceSignInCompleted(result: UserAccountResult)
     /// The wait ended without a sign-in. `newState` is the state to wait on again, when it is
-    /// still usable (after a cancellation or a network failure). Required.
+    /// still usable (after a cancellation, a network failure or a server failure). Required.
     func onDeviceSignInWaitError(error: WebSignInError, newState: DeviceSignInState?)
 }
