@@ -24,6 +24,9 @@ struct DemoMain {
         case .web(let issuer, let clientId, let scopes, let port, let storage):
             await WebDemo.run(issuer: issuer, clientId: clientId, scopes: scopes, port: port, storage: storage)
             return
+        case .webDevice(let issuer, let clientId, let scopes, let storage):
+            await WebDeviceDemo.run(issuer: issuer, clientId: clientId, scopes: scopes, storage: storage)
+            return
         case .tenant(let authority, let clientId, let resource, let scopes, let storage):
             app = tenantApp(
                 authority: authority, clientId: clientId, resource: resource, scopes: scopes, storage: storage)

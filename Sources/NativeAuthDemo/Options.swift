@@ -9,6 +9,8 @@ enum Options: Equatable {
     case tenant(authority: URL, clientId: String, resource: URL?, scopes: [String], storage: Storage)
     /// Sign in with OpenID Connect in the browser, against any provider.
     case web(issuer: URL, clientId: String, scopes: [String], port: UInt16?, storage: Storage)
+    /// Sign in with the device code grant (RFC 8628), against any provider that offers it.
+    case webDevice(issuer: URL, clientId: String, scopes: [String], storage: Storage)
     /// Print the usage and stop.
     case help
 
@@ -26,7 +28,7 @@ enum Options: Equatable {
 
     static let usage = """
         Usage: nativeauth [--authority URL --client-id ID [--resource URL] [--scope SCOPE]...]
-               nativeauth web --issuer URL --client-id ID [--scope SCOPE]... [--port N]
+               nativeauth web --issuer URL --client-id ID [--scope SCOPE]... [--port N | --device]
                nativeauth --help
 
         An interactive demo of native authentication with Microsoft Entra External ID.
@@ -54,6 +56,8 @@ enum Options: Equatable {
         URI; --port chooses the port, a free one by default), opens the browser (or prints the URL),
         verifies the ID token's signature, and keeps the account like the native demo (--data-dir,
         --in-memory). offline_access is asked for, so the account can be refreshed.
+        With --device it uses the device code grant instead: it prints a code and an address to open
+        on another device (a phone, a computer), and waits until you have signed in there.
         """
 
     /// Why the command line could not be understood.
@@ -124,6 +128,7 @@ enum Options: Equatable {
         var clientId: String?
         var scopes: [String] = []
         var port: UInt16?
+        var device = false
         var storage: Storage?
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
@@ -148,6 +153,9 @@ enum Options: Equatable {
                     throw Invalid(reason: "--port needs a port number from 1 to 65535.")
                 }
                 port = number
+            case "--device":
+                guard inlineValue == nil else { throw Invalid(reason: "--device takes no value.") }
+                device = true
             case "--data-dir", "--in-memory":
                 guard storage == nil else { throw Invalid(reason: "--data-dir and --in-memory exclude each other.") }
                 if name == "--in-memory" {
@@ -163,6 +171,11 @@ enum Options: Equatable {
         }
         guard let issuer else { throw Invalid(reason: "web needs --issuer.") }
         guard let clientId else { throw Invalid(reason: "web needs --client-id.") }
+        if device {
+            guard port == nil else { throw Invalid(reason: "--port has no use with --device.") }
+            let storage = storage ?? .directory(defaultDataDirectory)
+            return .webDevice(issuer: issuer, clientId: clientId, scopes: scopes, storage: storage)
+        }
         return .web(
             issuer: issuer, clientId: clientId, scopes: scopes, port: port,
             storage: storage ?? .directory(defaultDataDirectory))

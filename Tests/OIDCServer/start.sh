@@ -21,7 +21,9 @@
 #
 # Quirks a client meets here: token_type is lower-case "bearer"; a wrong PKCE verifier or a used
 # code gets 403 {"error":"invalid_code"}; an unknown refresh token gets a 400 with an empty body;
-# and logins run at the same moment sometimes fail with server_error (SQLite), so run them one by one.
+# and requests that write at the same moment sometimes fail with server_error (one SQLite connection
+# shared by its threads), which is why glewlwyd listens on a second loopback port behind
+# serial_proxy.py, which serves PORT and passes the requests on one at a time.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 run=${1:-$(mktemp -d)}
@@ -33,10 +35,15 @@ zcat /usr/share/doc/glewlwyd/database/init.sqlite3.sql.gz | sqlite3 "$run/glewlw
 # The client module must store post_logout_redirect_uris as a list for end_session to honour it.
 sqlite3 "$run/glewlwyd.db" "UPDATE g_client_module_instance SET gcmi_parameters = json_set(gcmi_parameters, '\$.\"data-format\".post_logout_redirect_uris', json('{\"multiple\":true,\"read\":true,\"write\":true}')) WHERE gcmi_name='database';"
 [ -f "$run/oidc-key.pem" ] || { openssl genrsa -out "$run/oidc-key.pem" 2048 2>/dev/null; openssl rsa -in "$run/oidc-key.pem" -pubout -out "$run/oidc-pub.pem" 2>/dev/null; }
-sed -e "s#@PORT@#$port#g" -e "s#@DB@#$run/glewlwyd.db#g" "$here/glewlwyd.conf.in" > "$run/glewlwyd.conf"
+backend=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+sed -e "s#@PORT@#$port#g" -e "s#@BACKEND_PORT@#$backend#g" -e "s#@DB@#$run/glewlwyd.db#g" "$here/glewlwyd.conf.in" > "$run/glewlwyd.conf"
 glewlwyd --config-file="$run/glewlwyd.conf" > "$run/glewlwyd.log" 2>&1 &
 echo $! > "$run/glewlwyd.pid"
-for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/api/" && break; sleep 0.1; done
+for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$backend/api/" && break; sleep 0.1; done
 kill -0 "$(cat "$run/glewlwyd.pid")" 2>/dev/null || { cat "$run/glewlwyd.log" >&2; exit 1; }
+python3 "$here/serial_proxy.py" "$port" "$backend" > "$run/proxy.log" 2>&1 &
+echo $! > "$run/proxy.pid"
+for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/api/" && break; sleep 0.1; done
+kill -0 "$(cat "$run/proxy.pid")" 2>/dev/null || { cat "$run/proxy.log" >&2; exit 1; }
 python3 "$here/setup.py" "http://127.0.0.1:$port" "$run" >"$run/setup.log" || { cat "$run/setup.log" >&2; exit 1; }
 echo "http://127.0.0.1:$port/api/oidc"

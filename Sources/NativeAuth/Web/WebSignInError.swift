@@ -61,6 +61,10 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
         case server
         case unexpectedResponse
         case invalidIDToken(IDTokenCheck)
+        case unsupported
+        case expired
+        case stateBusy
+        case stateSpent
     }
 
     /// Why discovery failed.
@@ -180,6 +184,7 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
     public var isServerError: Bool {
         switch code {
         case .accessDenied, .interactionRequired, .invalidGrant, .configuration, .server: true
+        case .expired: serverError != nil
         default: false
         }
     }
@@ -187,6 +192,22 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
     /// The provider answered with something the SDK could not use: not JSON, a missing field, an
     /// unsupported `token_type`, a redirect.
     public var isUnexpectedResponse: Bool { code == .unexpectedResponse }
+
+    /// The provider does not offer what was asked for: its metadata names no endpoint for it (such
+    /// as no `device_authorization_endpoint` for a device code sign-in). Nothing was sent to it.
+    public var isUnsupported: Bool { code == .unsupported }
+
+    /// The device code expired before the user approved the sign-in: the provider answered
+    /// `expired_token`, or the wait reached the code's expiry (then no request was sent after it).
+    /// Start a new device code sign-in.
+    public var isExpired: Bool { code == .expired }
+
+    /// Another action on this state is still running (such as a second `waitForCompletion` on a
+    /// ``DeviceSignInState``); nothing was sent.
+    public var isStateBusy: Bool { code == .stateBusy }
+
+    /// This state was already used to the end (signed in, refused or expired); nothing was sent.
+    public var isStateAlreadyUsed: Bool { code == .stateSpent }
 
     // MARK: Descriptions
 
@@ -214,6 +235,10 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
         case .server: "The provider answered with an error."
         case .unexpectedResponse: "The provider gave an answer the SDK could not use."
         case .invalidIDToken(let check): "The ID token failed the \(check) check."
+        case .unsupported: "The provider does not support this request."
+        case .expired: "The device code expired before the sign-in was approved; start a new one."
+        case .stateBusy: "Another action on this state is still in progress."
+        case .stateSpent: "This state was already used; start a new sign-in."
         }
     }
 
@@ -288,6 +313,8 @@ extension WebSignInError {
         let code: Code
         switch error.lowercased() {
         case "access_denied": code = .accessDenied
+        // RFC 8628 §3.5: the device code's lifetime is over.
+        case "expired_token": code = .expired
         case "login_required", "interaction_required", "consent_required", "account_selection_required":
             code = .interactionRequired
         // glewlwyd answers a wrong PKCE verifier, or an unknown code, with `invalid_code`.

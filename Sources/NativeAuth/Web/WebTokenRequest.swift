@@ -6,11 +6,14 @@ enum WebGrant: Sendable, Equatable {
     case authorizationCode(code: Secret, redirectURI: URL, verifier: Secret)
     /// RFC 6749 §6: `scopes` narrows the grant; `nil` keeps the scopes first granted.
     case refreshToken(Secret, scopes: [String]?)
+    /// RFC 8628 §3.4: the device code of a device authorization answer.
+    case deviceCode(Secret)
 
     var name: String {
         switch self {
         case .authorizationCode: "authorization_code"
         case .refreshToken: "refresh_token"
+        case .deviceCode: "urn:ietf:params:oauth:grant-type:device_code"
         }
     }
 }
@@ -36,6 +39,9 @@ struct WebTokenRequest: Sendable {
             form.add("refresh_token", secret: token)
             form.add("client_id", clientId)
             if let scopes, !scopes.isEmpty { form.add("scope", scopes.joined(separator: " ")) }
+        case .deviceCode(let code):
+            form.add("device_code", secret: code)
+            form.add("client_id", clientId)
         }
         return form
     }

@@ -1,0 +1,78 @@
+public import Foundation
+
+/// What a device code sign-in (RFC 8628) asks the provider for.
+///
+/// `openid` is always requested; the other scopes are sent in the order given, each once, as with
+/// ``WebSignInParameters``.
+///
+/// ```swift
+/// let parameters = WebDeviceSignInParameters(scopes: ["offline_access", "api.read"])
+/// ```
+public struct WebDeviceSignInParameters: Sendable, Equatable {
+    /// Scopes to request besides `openid`, which is always added. Entries may hold several
+    /// space-separated scopes; duplicates are sent once, in first-seen order.
+    public var scopes: [String]
+    /// The API the access token is for, for providers that take `audience=` (such as Auth0).
+    public var audience: String?
+    /// Resource indicators (RFC 8707): the APIs the access token is for, sent as one `resource`
+    /// parameter each. Each must be an absolute URL with no fragment.
+    public var resource: [URL]
+    /// More device authorization request parameters, sent as given.
+    ///
+    /// The names the protocol itself sets are refused with ``WebSignInError/isInvalidParameters``:
+    /// `client_id`, `scope`, `grant_type`, `device_code`, `client-request-id`, and those of the
+    /// named properties above (`audience`, `resource`), in any letter case.
+    public var extraParameters: [String: String]
+    /// The sign-in's correlation id, sent as `client-request-id`; a new one when `nil`.
+    public var correlationId: UUID?
+
+    /// Creates the parameters of a device code sign-in.
+    ///
+    /// Nothing is checked here; ``WebSignInError/isInvalidParameters`` reports a problem when the
+    /// sign-in starts, before anything is sent.
+    public init(
+        scopes: [String] = [], audience: String? = nil, resource: [URL] = [],
+        extraParameters: [String: String] = [:], correlationId: UUID? = nil
+    ) {
+        self.scopes = scopes
+        self.audience = audience
+        self.resource = resource
+        self.extraParameters = extraParameters
+        self.correlationId = correlationId
+    }
+
+    /// Parameter names that ``extraParameters`` may not set, lower-cased.
+    static let reservedNames: Set<String> = [
+        "client_id", "scope", "grant_type", "device_code", "client-request-id", "audience", "resource",
+    ]
+
+    /// The browser sign-in parameters with the same scopes and resources, whose checks and scope
+    /// list this sign-in shares.
+    private var shared: WebSignInParameters { WebSignInParameters(scopes: scopes, resource: resource) }
+
+    /// The scopes to send: `openid` first unless given, then the others in first-seen order, each once.
+    var scopeList: [String] { shared.scopeList }
+
+    /// Checks what can be wrong before anything is sent.
+    func validate() throws(WebSignInError) {
+        try shared.validate()
+        for name in extraParameters.keys {
+            if name.isEmpty { throw .invalidParameters("An extra parameter has an empty name.") }
+            if Self.reservedNames.contains(name.lowercased()) {
+                throw .invalidParameters(
+                    "The extra parameter '\(name.prefix(40))' is set by the SDK or by a named property.")
+            }
+        }
+    }
+}
+
+extension WebDeviceSignInParameters: CustomStringConvertible {
+    /// The scopes and which options are set; never the extra parameter values.
+    public var description: String {
+        var parts = ["scopes=\(scopeList.joined(separator: " "))"]
+        if audience != nil { parts.append("audience=<set>") }
+        if !resource.isEmpty { parts.append("resources=\(resource.count)") }
+        if !extraParameters.isEmpty { parts.append("extra=\(extraParameters.keys.sorted().joined(separator: ","))") }
+        return "WebDeviceSignInParameters(\(parts.joined(separator: " ")))"
+    }
+}
