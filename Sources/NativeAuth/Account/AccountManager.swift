@@ -92,11 +92,17 @@ actor AccountManager {
         /// Damaged, or written in a newer format: reported, and read as no account.
         case unusable
         case record(AccountRecord)
+        /// The very bytes this client last wrote or read: nothing changed there.
+        case unchanged
     }
+
+    /// The bytes this client last wrote to or read from the store, so that the check before each
+    /// refresh decodes nothing when no other client touched the store.
+    private var lastStored: Data?
 
     /// Reads and decodes the store's copy. A damaged or newer-format entry is reported and read as
     /// no account (it stays in the store until a sign-in replaces it); an unreadable store throws.
-    private func readStore() async throws(CredentialStoreError) -> StoredAccount {
+    private func readStore(unchangedIfSame: Bool = false) async throws(CredentialStoreError) -> StoredAccount {
         let data: Data?
         do {
             data = try await store.data(forKey: storeKey)
@@ -111,12 +117,14 @@ actor AccountManager {
             throw CredentialStoreError(error, isReadFailure: true)
         }
         guard let data else { return .absent }
+        if unchangedIfSame, data == lastStored { return .unchanged }
         do {
             let decoded = try Self.decoder.decode(AccountRecord.self, from: data)
             guard decoded.version <= AccountRecord.currentVersion else {
                 log(.error, "stored account has a newer format; ignored", ["version": "\(decoded.version)"])
                 return .unusable
             }
+            lastStored = data
             return .record(decoded)
         } catch {
             log(.error, "stored account is damaged; ignored", ["bytes": "\(data.count)"])
@@ -128,7 +136,9 @@ actor AccountManager {
     private func save(_ record: AccountRecord) async -> Bool {
         let version = recordVersion
         do {
-            try await store.setData(Self.encoder.encode(record), forKey: storeKey)
+            let data = try Self.encoder.encode(record)
+            try await store.setData(data, forKey: storeKey)
+            lastStored = data
             needsSave = false
             if version == recordVersion { publishSnapshot() }
             return true
@@ -442,10 +452,12 @@ actor AccountManager {
     /// cached access tokens the store does not have.
     private func adoptNewerStoredRecord(generation: Int) async {
         // An unreadable store tells nothing; ours stays (and a failed write of ours is retried).
-        guard !needsSave, let stored = try? await readStore() else { return }
+        guard !needsSave, let stored = try? await readStore(unchangedIfSame: true) else { return }
         guard generation == self.generation, let current = record else { return }
         let storedRecord: AccountRecord
         switch stored {
+        case .unchanged:
+            return
         case .unusable:
             // Our copy heals the damaged one.
             await save(current)
