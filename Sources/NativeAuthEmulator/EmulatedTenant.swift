@@ -20,6 +20,12 @@ public import NativeAuth
 /// endpoint misbehave, ``receivedRequests`` to check what a client sent, and ``settings`` to shape
 /// the tenant's policies. The clock and random source are injected, so tests are deterministic.
 ///
+/// It also serves the tenant's OpenID Connect endpoints for browser sign-in: discovery at
+/// `{authority}/v2.0/.well-known/openid-configuration` (see ``issuer``), the keys, the
+/// authorization endpoint with its sign-in page, the `authorization_code` grant with PKCE and
+/// RS256-signed ID tokens, and end session. ``EmulatedBrowser`` fills in the sign-in page in tests;
+/// users made with ``EmulatedUser/requiresBrowser`` can sign in only that way.
+///
 /// All methods are safe to call from any task: the tenant's state sits behind one lock, and each
 /// request is answered as one atomic step.
 public final class EmulatedTenant: HTTPTransport, Sendable {
@@ -228,8 +234,9 @@ public final class EmulatedTenant: HTTPTransport, Sendable {
 
     /// Answers `request` as the tenant would.
     ///
-    /// Returns 200 for success, 400 for documented errors, 401 from the protected resource, 404
-    /// for an unknown method or path, or whatever a forced answer says.
+    /// Returns 200 for success, 400 for documented errors, 401 from the protected resource, 302
+    /// (with `Location`) and HTML pages from the browser sign-in endpoints, 404 for an unknown
+    /// method or path, or whatever a forced answer says.
     /// - Throws: `CancellationError` when the calling task is already cancelled (the request is
     ///   then not received); `URLError(.networkConnectionLost)` for a forced
     ///   ``ForcedAnswer/networkFailure``.
