@@ -265,6 +265,47 @@ struct WebEndpointTests {
         #expect(try web.callback(try await web.get(twice))["error"] == "invalid_request")
     }
 
+    @Test func malformedRequestsGetPagesNotCrashes() async throws {
+        let web = WebHarness()
+        let base = "https://contoso.ciamlogin.com/\(web.tenant.tenantId)"
+        let broken = try await web.get(URL(string: base + "/oauth2/v2.0/authorize?client_id=%zz")!)
+        #expect(broken.statusCode == 400)
+        let login = URL(string: base + "/login")!
+        for (headers, body) in [
+            (["Content-Type": "application/json"], Data("{}".utf8)),
+            (["Content-Type": "application/x-www-form-urlencoded"], Data("ctx=%".utf8)),
+            (["Content-Type": "application/x-www-form-urlencoded"], Data([0xFF, 0xFE])),
+            (["Content-Type": "application/x-www-form-urlencoded"], Data("ctx=unknown&password=x".utf8)),
+            ([:], Data()),
+        ] {
+            let response = try await web.tenant.send(
+                HTTPRequest(method: "POST", url: login, headers: headers, body: body))
+            #expect(response.statusCode == 400)
+            #expect(response.header("Location") == nil)
+        }
+        // Random queries: every answer is a page, a redirect back to the registered URI, or an error page.
+        var generator = SplitMix(state: 7)
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz_=&%+;#?/:.-0123456789ABCDEF<>\"'".utf8)
+        let names = [
+            "client_id", "redirect_uri", "response_type", "scope", "code_challenge", "code_challenge_method",
+            "state", "prompt", "response_mode", "login_hint", "nonce",
+        ]
+        for _ in 0..<200 {
+            var changes: [String: String?] = [:]
+            for name in names where Bool.random(using: &generator) {
+                let length = Int.random(in: 0..<12, using: &generator)
+                let bytes = (0..<length).map { _ in alphabet.randomElement(using: &generator) ?? 0x61 }
+                changes[name] = Bool.random(using: &generator) ? String(decoding: bytes, as: UTF8.self) : nil
+            }
+            let response = try await web.get(web.authorizeURL(changes))
+            #expect([200, 302, 400].contains(response.statusCode), "\(changes)")
+            if let location = response.header("Location") {
+                let redirect = changes["redirect_uri"].map { $0 ?? "" } ?? WebHarness.redirect
+                #expect(!redirect.isEmpty && location.hasPrefix(redirect), "\(changes)")
+            }
+        }
+    }
+
     // MARK: The sign-in page
 
     @Test func theRightPasswordSendsTheBrowserBackWithACodeAndState() async throws {
@@ -533,5 +574,18 @@ struct WebEndpointTests {
         dump(wrong, to: &dumped)
         #expect(!dumped.contains("Secret-Wrong-9") && !"\(wrong)".contains("Secret-Wrong-9"))
         #expect("\(wrong)".contains("contoso"))
+    }
+}
+
+/// A seeded generator, so the random requests are the same on every run.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
     }
 }
