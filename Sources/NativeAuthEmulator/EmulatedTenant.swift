@@ -20,6 +20,12 @@ public import NativeAuth
 /// endpoint misbehave, ``receivedRequests`` to check what a client sent, and ``settings`` to shape
 /// the tenant's policies. The clock and random source are injected, so tests are deterministic.
 ///
+/// It also serves the tenant's OpenID Connect endpoints for browser sign-in: discovery at
+/// `{authority}/v2.0/.well-known/openid-configuration` (see ``issuer``), the keys, the
+/// authorization endpoint with its sign-in page, the `authorization_code` grant with PKCE and
+/// RS256-signed ID tokens, and end session. ``EmulatedBrowser`` fills in the sign-in page in tests;
+/// users made with ``EmulatedUser/requiresBrowser`` can sign in only that way.
+///
 /// All methods are safe to call from any task: the tenant's state sits behind one lock, and each
 /// request is answered as one atomic step.
 public final class EmulatedTenant: HTTPTransport, Sendable {
@@ -129,13 +135,15 @@ public final class EmulatedTenant: HTTPTransport, Sendable {
     /// The tenant's lasting state as JSON, for ``restore(from:)`` in this process or a later one.
     ///
     /// A snapshot holds every user (username, password, attributes, MFA methods, whether a method
-    /// must be registered, password history) and every refresh token that has not expired: its
-    /// token, its user, its expiry and whether it was revoked, so a revoked token stays revoked.
-    /// It has a `"format": 1` field, and expiries are numbers of seconds since 1970 on the tenant's
-    /// clock, ``EmulatorSettings/serverClockOffset`` included.
+    /// must be registered, password history, whether the browser is required) and every refresh
+    /// token that has not expired: its token, its user, its expiry, whether it was revoked (so a
+    /// revoked token stays revoked) and whether it came from a browser sign-in. It has a
+    /// `"format": 2` field (format 1 snapshots still load), and expiries are numbers of seconds
+    /// since 1970 on the tenant's clock, ``EmulatorSettings/serverClockOffset`` included.
     ///
     /// It does not hold what the program sets up each time it starts, the ``settings``, nor what is
-    /// short-lived: flows under way, continuation tokens, codes, the ``outbox``,
+    /// short-lived: flows under way, continuation tokens, codes (one-time and authorization codes),
+    /// browser sign-in pages, the ``outbox``,
     /// ``receivedRequests`` and forced answers. It records the subdomain and client id, but only so
     /// that it is not restored into another tenant. Access tokens are not kept by the tenant at all:
     /// the protected resource validates their claims, so one issued before the snapshot is accepted
@@ -163,7 +171,7 @@ public final class EmulatedTenant: HTTPTransport, Sendable {
     /// only `username` is required, and a refresh token's `revoked` defaults to `false`.
     ///
     /// - Throws: ``EmulatorSnapshotError`` when `snapshot` is not a tenant snapshot
-    ///   (``EmulatorSnapshotError/Kind/malformed``), has a format newer than 1
+    ///   (``EmulatorSnapshotError/Kind/malformed``), has a format newer than 2
     ///   (``EmulatorSnapshotError/Kind/newerFormat``), or was taken of a tenant with another
     ///   subdomain or client id (``EmulatorSnapshotError/Kind/otherTenant``). The tenant is then
     ///   unchanged.
@@ -226,8 +234,9 @@ public final class EmulatedTenant: HTTPTransport, Sendable {
 
     /// Answers `request` as the tenant would.
     ///
-    /// Returns 200 for success, 400 for documented errors, 401 from the protected resource, 404
-    /// for an unknown method or path, or whatever a forced answer says.
+    /// Returns 200 for success, 400 for documented errors, 401 from the protected resource, 302
+    /// (with `Location`) and HTML pages from the browser sign-in endpoints, 404 for an unknown
+    /// method or path, or whatever a forced answer says.
     /// - Throws: `CancellationError` when the calling task is already cancelled (the request is
     ///   then not received); `URLError(.networkConnectionLost)` for a forced
     ///   ``ForcedAnswer/networkFailure``.

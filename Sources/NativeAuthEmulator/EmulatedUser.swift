@@ -19,6 +19,12 @@ public struct EmulatedUser: Sendable, Equatable {
     /// Earlier passwords, oldest first. A password reset refuses these (and the current password)
     /// with `password_recently_used`.
     public var passwordHistory: [String]
+    /// Whether the user can sign in only through the browser, as a user of a social or federated
+    /// identity would. Native sign-in (`oauth2/v2.0/initiate`, and a later `challenge`) and
+    /// password reset (`resetpassword/v1.0/start`) then answer `challenge_type: redirect`; sign-up
+    /// with the username answers `user_already_exists` as for any existing user; browser sign-in
+    /// (`oauth2/v2.0/authorize`) and refresh work as usual.
+    public var requiresBrowser: Bool
 
     /// Creates a user.
     ///
@@ -29,10 +35,11 @@ public struct EmulatedUser: Sendable, Equatable {
     ///   - mfaMethods: Registered second-factor methods; when not empty, sign-in requires MFA.
     ///   - requiresMethodRegistration: Whether sign-in requires registering a method first.
     ///   - passwordHistory: Earlier passwords that a reset must not reuse.
+    ///   - requiresBrowser: Whether the user can sign in only through the browser.
     public init(
         username: String, password: String? = nil, attributes: [String: String] = [:],
         mfaMethods: [EmulatedAuthMethod] = [], requiresMethodRegistration: Bool = false,
-        passwordHistory: [String] = []
+        passwordHistory: [String] = [], requiresBrowser: Bool = false
     ) {
         self.username = username
         self.password = password
@@ -40,6 +47,7 @@ public struct EmulatedUser: Sendable, Equatable {
         self.mfaMethods = mfaMethods
         self.requiresMethodRegistration = requiresMethodRegistration
         self.passwordHistory = passwordHistory
+        self.requiresBrowser = requiresBrowser
     }
 }
 

@@ -35,9 +35,23 @@ public enum EmulatorEndpoint: String, Sendable, CaseIterable {
     /// The protected resource, `GET emulator/me`, which answers with the signed-in user when called
     /// with a valid access token (`Authorization: Bearer …`).
     case resource = "emulator/me"
+    /// `GET v2.0/.well-known/openid-configuration`: the OpenID Connect discovery document.
+    case openIDConfiguration = "v2.0/.well-known/openid-configuration"
+    /// `GET discovery/v2.0/keys`: the JWK Set of the key that signs browser sign-in ID tokens.
+    case keys = "discovery/v2.0/keys"
+    /// `GET oauth2/v2.0/authorize`: the authorization endpoint, which shows the sign-in page.
+    case authorize = "oauth2/v2.0/authorize"
+    /// `POST login`: where the sign-in page's form is posted.
+    case login = "login"
+    /// `GET oauth2/v2.0/logout`: the end-session endpoint.
+    case logout = "oauth2/v2.0/logout"
 
-    /// The HTTP method the endpoint answers: `GET` for ``resource``, `POST` for all others.
+    /// The HTTP method the endpoint answers: `GET` for ``resource``, ``openIDConfiguration``,
+    /// ``keys``, ``authorize`` and ``logout``; `POST` for all others.
     public var method: String {
-        self == .resource ? "GET" : "POST"
+        switch self {
+        case .resource, .openIDConfiguration, .keys, .authorize, .logout: "GET"
+        default: "POST"
+        }
     }
 }

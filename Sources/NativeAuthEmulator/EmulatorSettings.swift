@@ -61,6 +61,16 @@ public struct EmulatorSettings: Sendable, Equatable {
     /// task cancellation.
     public var latency: TimeInterval = 0
 
+    /// The redirect URIs registered for the app, for browser sign-in (`oauth2/v2.0/authorize`) and
+    /// sign-out (`post_logout_redirect_uri`). A loopback `http` URI (`127.0.0.1`, `localhost`,
+    /// `[::1]`) matches on any port, as with Entra. When empty (the default), every absolute URI
+    /// without a fragment counts as registered if it is `https`, loopback `http`, or an app's own
+    /// scheme. List URIs to test what a wrong one does.
+    public var redirectURIs: [String] = []
+    /// How long an authorization code can be exchanged for tokens, in seconds (Entra's live about
+    /// ten minutes).
+    public var authorizationCodeLifetime: TimeInterval = 600
+
     /// Creates the default settings.
     public init() {}
 }

@@ -62,11 +62,13 @@ struct Flow: Sendable {
     }
 }
 
-/// What the tenant keeps about a refresh token: whose it is, until when it works, and whether it
-/// was revoked (by rotation or by ``EmulatedTenant/revokeRefreshTokens(for:)``). A refresh token
-/// carries no scopes: each refresh asks for the scopes it wants.
+/// What the tenant keeps about a refresh token: whose it is, until when it works, whether it
+/// was revoked (by rotation or by ``EmulatedTenant/revokeRefreshTokens(for:)``), and whether it
+/// came from a browser sign-in (its refreshes then sign their ID tokens). A refresh token carries
+/// no scopes: each refresh asks for the scopes it wants.
 struct RefreshTokenRecord: Sendable, Equatable {
     var username: String
     var expiresAt: Date
     var revoked = false
+    var signsIDTokens = false
 }

@@ -6,19 +6,23 @@ import Foundation
 /// The JSON form, written by the emulator's own writer so the bytes are stable:
 ///
 /// ```json
-/// {"format":1,"tenantSubdomain":"contoso","clientId":"emulator-client-id",
+/// {"format":2,"tenantSubdomain":"contoso","clientId":"emulator-client-id",
 ///  "users":[{"username":"ada@contoso.com","password":"…","attributes":{"displayName":"Ada"},
 ///            "mfaMethods":[{"id":"sms-1","channel":"sms","address":"+15551234567"}],
-///            "requiresMethodRegistration":false,"passwordHistory":[]}],
-///  "refreshTokens":[{"token":"1.…","username":"ada@contoso.com","expiresAt":1807776000,"revoked":false}]}
+///            "requiresMethodRegistration":false,"passwordHistory":[],"requiresBrowser":false}],
+///  "refreshTokens":[{"token":"1.…","username":"ada@contoso.com","expiresAt":1807776000,"revoked":false,
+///                    "signsIDTokens":false}]}
 /// ```
+///
+/// Format 2 added a user's `requiresBrowser` and a refresh token's `signsIDTokens` (it came from a
+/// browser sign-in); format 1 snapshots, which have neither, still load (both `false`).
 ///
 /// Users are sorted by lowercased username, attributes by name, refresh tokens by token, so the
 /// same state always gives the same bytes. `expiresAt` is in seconds since 1970 on the tenant's
 /// clock (server time, ``EmulatorSettings/serverClockOffset`` included).
 struct TenantSnapshot: Sendable, Equatable {
     /// The format this emulator writes, and the newest it reads.
-    static let currentFormat = 1
+    static let currentFormat = 2
 
     /// The subdomain and client id of the tenant the snapshot was taken of, when known.
     var tenantSubdomain: String?
@@ -65,6 +69,7 @@ struct TenantSnapshot: Sendable, Equatable {
             "mfaMethods": .array(methods),
             "requiresMethodRegistration": .bool(user.requiresMethodRegistration),
             "passwordHistory": .array(user.passwordHistory.map(JSON.string)),
+            "requiresBrowser": .bool(user.requiresBrowser),
         ]
         return .object(object)
     }
@@ -77,6 +82,7 @@ struct TenantSnapshot: Sendable, Equatable {
             "username": .string(record.username),
             "expiresAt": .double(expiresAt),
             "revoked": .bool(record.revoked),
+            "signsIDTokens": .bool(record.signsIDTokens),
         ]
         return .object(object)
     }
@@ -85,7 +91,8 @@ struct TenantSnapshot: Sendable, Equatable {
 
     /// Reads a snapshot. Unknown fields are ignored; besides `format`, `users` and `refreshTokens`,
     /// only a user's `username` and a refresh token's `token`, `username` and `expiresAt` are
-    /// required, the other fields taking their ``EmulatedUser`` defaults (`revoked`: `false`).
+    /// required, the other fields taking their ``EmulatedUser`` defaults (`revoked` and
+    /// `signsIDTokens`: `false`).
     init(data: Data) throws(EmulatorSnapshotError) {
         guard let text = String(data: data, encoding: .utf8) else {
             throw EmulatorSnapshotError(.malformed, "The snapshot is not UTF-8 text.")
@@ -134,7 +141,8 @@ struct TenantSnapshot: Sendable, Equatable {
             refreshTokens[token] = RefreshTokenRecord(
                 username: try fields.string("username"),
                 expiresAt: Date(timeIntervalSince1970: try fields.seconds("expiresAt")),
-                revoked: try fields.bool("revoked", default: false))
+                revoked: try fields.bool("revoked", default: false),
+                signsIDTokens: try fields.bool("signsIDTokens", default: false))
         }
     }
 
@@ -167,7 +175,8 @@ struct TenantSnapshot: Sendable, Equatable {
             username: try fields.string("username"), password: try fields.optionalString("password"),
             attributes: attributes, mfaMethods: methods,
             requiresMethodRegistration: try fields.bool("requiresMethodRegistration", default: false),
-            passwordHistory: history)
+            passwordHistory: history,
+            requiresBrowser: try fields.bool("requiresBrowser", default: false))
     }
 }
 

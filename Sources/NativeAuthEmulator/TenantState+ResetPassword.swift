@@ -12,6 +12,7 @@ extension TenantState {
         let username = try required("username", in: call)
         let types = try challengeTypes(in: call)
         guard let user = user(named: username) else { throw .userNotFound }
+        if user.requiresBrowser { return Self.redirect(Self.browserRequiredReason) }
         guard user.password != nil else { throw .noPassword }
         guard types.contains("oob") else {
             return Self.redirect("Password reset verifies the email address with a code; the client did not offer oob.")

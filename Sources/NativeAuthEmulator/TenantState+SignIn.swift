@@ -5,11 +5,14 @@ import Foundation
 extension TenantState {
     static let signInInvalidToken = 55000
     static let signInExpiredToken = 552003
+    /// The `redirect_reason` for a user marked ``EmulatedUser/requiresBrowser``.
+    static let browserRequiredReason = "This account must sign in through the browser."
 
     mutating func signInInitiate(_ call: Call) throws(APIError) -> JSONObject {
         let username = try required("username", in: call)
         let types = try challengeTypes(in: call)
         guard let user = user(named: username) else { throw .userNotFound }
+        if user.requiresBrowser { return Self.redirect(Self.browserRequiredReason) }
         guard Self.usableSignInType(for: user, offered: types) != nil else {
             return Self.redirect("The client offered no challenge type this user can sign in with.")
         }
@@ -36,6 +39,10 @@ extension TenantState {
         let types = try challengeTypes(in: call)
         guard let user = user(named: flow.username) else { throw .userNotFound }
 
+        if user.requiresBrowser {
+            discard(token)
+            return Self.redirect(Self.browserRequiredReason)
+        }
         if flow.stage == .mfaRequired || flow.stage == .mfaChallenged {
             return try mfaChallenge(call, token: token, flow: flow, user: user, types: types)
         }

@@ -7,6 +7,7 @@ extension TenantState {
 
     mutating func token(_ call: Call) throws(APIError) -> JSONObject {
         let grantType = try required("grant_type", in: call)
+        if grantType == "authorization_code" { return try authorizationCodeGrant(call) }
         switch grantType {
         case "password", "oob", "mfa_oob", "continuation_token", "refresh_token": break
         default: throw .unsupportedGrantType(grantType)
@@ -74,7 +75,8 @@ extension TenantState {
         guard call.now < record.expiresAt else { throw .expiredRefreshToken }
         guard let user = user(named: record.username) else { throw .invalidRefreshToken("its user no longer exists") }
         var body = issueTokens(
-            for: user, scopes: scopes, now: call.now, includeRefreshToken: settings.rotateRefreshTokens)
+            for: user, scopes: scopes, now: call.now, includeRefreshToken: settings.rotateRefreshTokens,
+            signedIDToken: record.signsIDTokens ? SignedIDToken(nonce: nil) : nil)
         if settings.rotateRefreshTokens {
             if settings.revokeRotatedRefreshTokens {
                 record.revoked = true
@@ -101,9 +103,11 @@ extension TenantState {
     /// A token success body for `user`, recording the refresh token it holds (if any).
     ///
     /// The access token is not recorded: it is a self-describing JWT, and the protected resource
-    /// checks its claims (see `protectedResource(_:)`).
+    /// checks its claims (see `protectedResource(_:)`). The ID token is unsigned, unless
+    /// `signedIDToken` asks for a signed one (browser sign-ins and their refreshes).
     mutating func issueTokens(
-        for user: EmulatedUser, scopes: [String], now: Date, includeRefreshToken: Bool = true
+        for user: EmulatedUser, scopes: [String], now: Date, includeRefreshToken: Bool = true,
+        signedIDToken: SignedIDToken? = nil
     ) -> JSONObject {
         let resourceScopes = scopes.filter { !Self.oidcScopes.contains($0) }
         let issuedAt = Int(now.timeIntervalSince1970.rounded(.down))
@@ -139,19 +143,24 @@ extension TenantState {
         if includeRefreshToken, scopes.contains("offline_access") {
             let refreshToken = "1." + Encoding.randomToken(byteCount: 48, from: random)
             refreshTokens[refreshToken] = RefreshTokenRecord(
-                username: user.username, expiresAt: now.addingTimeInterval(settings.refreshTokenLifetime))
+                username: user.username, expiresAt: now.addingTimeInterval(settings.refreshTokenLifetime),
+                signsIDTokens: signedIDToken != nil)
             body["refresh_token"] = .string(refreshToken)
         }
         if scopes.contains("openid") {
             body["id_token"] = .string(
-                idToken(for: user, oid: oid, subject: subject, issuedAt: issuedAt, lifetime: lifetime))
+                idToken(
+                    for: user, oid: oid, subject: subject, issuedAt: issuedAt, lifetime: lifetime,
+                    signed: signedIDToken))
         }
         let clientInfo: JSONObject = ["uid": .string(oid), "utid": .string(tenantId)]
         body["client_info"] = .string(Encoding.base64URL(clientInfo.data))
         return body
     }
 
-    private func idToken(for user: EmulatedUser, oid: String, subject: String, issuedAt: Int, lifetime: Int) -> String {
+    private func idToken(
+        for user: EmulatedUser, oid: String, subject: String, issuedAt: Int, lifetime: Int, signed: SignedIDToken?
+    ) -> String {
         let tenantId = environment.tenantId
         var claims: JSONObject = [
             "ver": "2.0",
@@ -167,12 +176,14 @@ extension TenantState {
             "oid": .string(oid),
             "tid": .string(tenantId),
         ]
+        if let nonce = signed?.nonce { claims["nonce"] = .string(nonce) }
         for (name, value) in user.attributes.sorted(by: { $0.key < $1.key }) {
             let claim = Self.claimNames[name] ?? name
             guard claims[claim] == nil else { continue }
             claims[claim] = .string(value)
         }
-        return Self.jwt(claims)
+        guard signed != nil else { return Self.jwt(claims) }
+        return EmulatorSigningKey.test.signedJWT(claims) ?? Self.jwt(claims)
     }
 
     /// Directory attribute names and the id-token claims they become.

@@ -46,6 +46,8 @@ struct TenantState: Sendable {
     var flows: [String: Flow] = [:]
     /// Refresh tokens by token. Access tokens are not kept: the protected resource checks their claims.
     var refreshTokens: [String: RefreshTokenRecord] = [:]
+    /// Browser sign-ins under way and the authorization codes issued.
+    var web = WebSignInState()
 
     init(environment: TenantEnvironment) {
         self.environment = environment
@@ -87,6 +89,9 @@ struct TenantState: Sendable {
         if endpoint == .resource {
             return .response(protectedResource(call))
         }
+        if endpoint.isBrowserEndpoint {
+            return .response(webResponse(call))
+        }
         do throws(APIError) {
             let body = try answer(call)
             return .response(jsonResponse(status: 200, body: body, call: call))
@@ -127,7 +132,8 @@ struct TenantState: Sendable {
         case .resetContinue: return try resetContinue(call)
         case .resetSubmit: return try resetSubmit(call)
         case .resetPollCompletion: return try resetPollCompletion(call)
-        case .resource: throw .invalidParameter("endpoint", "the protected resource takes no form")
+        case .resource, .openIDConfiguration, .keys, .authorize, .login, .logout:
+            throw .invalidParameter("endpoint", "this endpoint takes no form")
         }
     }
 

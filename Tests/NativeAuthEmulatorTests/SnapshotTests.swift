@@ -298,7 +298,7 @@ struct SnapshotTests {
 
         // The documented shape.
         let json = try object(first)
-        #expect(json["format"] as? Int == 1)
+        #expect(json["format"] as? Int == 2)
         #expect(json["tenantSubdomain"] as? String == "contoso")
         #expect(json["clientId"] as? String == a.clientId)
         let users = try #require(json["users"] as? [[String: Any]])
@@ -308,6 +308,7 @@ struct SnapshotTests {
         #expect(
             Set(grace.keys) == [
                 "username", "password", "attributes", "mfaMethods", "requiresMethodRegistration", "passwordHistory",
+                "requiresBrowser",
             ])
         let alan = try #require(users.first { $0["username"] as? String == Fixture.alan })
         let methods = try #require(alan["mfaMethods"] as? [[String: String]])
@@ -430,7 +431,7 @@ struct SnapshotTests {
             (try variant { $0["format"] = "1" }, .malformed, "format"),
             (try variant { $0["format"] = 1.5 }, .malformed, "format"),
             (try variant { $0["format"] = 0 }, .malformed, "format 0"),
-            (try variant { $0["format"] = 2 }, .newerFormat, "format 2"),
+            (try variant { $0["format"] = 3 }, .newerFormat, "format 3"),
             (Data(#"{"format":7,"everything":"different"}"#.utf8), .newerFormat, "format 7"),
             (try variant { $0["users"] = nil }, .malformed, "users"),
             (try variant { $0["refreshTokens"] = [:] as [String: Any] }, .malformed, "refreshTokens"),
@@ -448,6 +449,7 @@ struct SnapshotTests {
                 try user(["username": "u@contoso.com", "requiresMethodRegistration": "yes"]), .malformed,
                 "requiresMethodRegistration"
             ),
+            (try user(["username": "u@contoso.com", "requiresBrowser": 1]), .malformed, "requiresBrowser"),
             (
                 try variant { $0["users"] = [["username": "u@contoso.com"], ["username": "U@CONTOSO.COM"]] },
                 .malformed, "two users"
@@ -461,6 +463,10 @@ struct SnapshotTests {
             (
                 try token(["token": "1.x", "username": Fixture.ada, "expiresAt": 1, "revoked": 0]), .malformed,
                 "revoked"
+            ),
+            (
+                try token(["token": "1.x", "username": Fixture.ada, "expiresAt": 1, "signsIDTokens": "no"]),
+                .malformed, "signsIDTokens"
             ),
             (
                 try variant {

@@ -2,16 +2,16 @@
 /// s-limb modulus), so each exponentiation needs no division.
 ///
 /// Variable-time: for public-key operations only.
-struct MontgomeryModulus: Sendable, Hashable {
+package struct MontgomeryModulus: Sendable, Hashable {
     /// The modulus.
-    let modulus: BigUInt
+    package let modulus: BigUInt
     /// -n⁻¹ mod 2^64.
     private let inverse: UInt64
     /// R² mod n, as `modulus.limbs.count` limbs.
     private let rSquared: [UInt64]
 
     /// Prepares `modulus`; `nil` when it is even or below 3.
-    init?(_ modulus: BigUInt) {
+    package init?(_ modulus: BigUInt) {
         guard modulus.isOdd, modulus.bitWidth >= 2, let low = modulus.limbs.first else { return nil }
         self.modulus = modulus
         // Newton's iteration for the inverse modulo 2^64: each step doubles the correct low bits
@@ -23,7 +23,7 @@ struct MontgomeryModulus: Sendable, Hashable {
     }
 
     /// `base ^ exponent mod n`; `nil` when `base` has more limbs than the modulus.
-    func power(_ base: BigUInt, _ exponent: BigUInt) -> BigUInt? {
+    package func power(_ base: BigUInt, _ exponent: BigUInt) -> BigUInt? {
         let count = modulus.limbs.count
         guard base.limbs.count <= count else { return nil }
         guard !exponent.isZero else { return BigUInt(1) }

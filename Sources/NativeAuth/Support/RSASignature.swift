@@ -3,7 +3,7 @@
 /// The check recomputes the whole expected encoding `00 01 FF…FF 00 ‖ DigestInfo ‖ hash` and
 /// compares it with `s^e mod n`; it never parses the DigestInfo out of the signature, which is what
 /// lets forged signatures through in parsing verifiers.
-enum RSASignature {
+package enum RSASignature {
     /// The DER DigestInfo prefix for SHA-256 (RFC 8017 §9.2, note 1).
     static let sha256DigestInfoPrefix: [UInt8] = [
         0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04,
@@ -32,7 +32,7 @@ enum RSASignature {
 
     /// EMSA-PKCS1-v1_5 (RFC 8017 §9.2) of a SHA-256 `digest` for a `length`-byte modulus; `nil` when
     /// it does not fit (at least 11 bytes of framing and 8 of padding are needed).
-    static func expectedEncoding(digest: [UInt8], length: Int) -> [UInt8]? {
+    package static func expectedEncoding(digest: [UInt8], length: Int) -> [UInt8]? {
         let digestInfo = sha256DigestInfoPrefix + digest
         guard digest.count == 32, length >= digestInfo.count + 11 else { return nil }
         return [0x00, 0x01] + [UInt8](repeating: 0xff, count: length - digestInfo.count - 3) + [0x00] + digestInfo

@@ -1,9 +1,9 @@
 /// SHA-256 (FIPS 180-4), small and unoptimised: the file credential store hashes long keys with it
 /// to derive file names, and ID token signature checks hash the signed text with it. Not
 /// constant-time; only for public data, never for secrets.
-enum SHA256 {
+package enum SHA256 {
     /// The 32-byte digest of `message`.
-    static func hash(_ message: some Collection<UInt8>) -> [UInt8] {
+    package static func hash(_ message: some Collection<UInt8>) -> [UInt8] {
         var state: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]

@@ -107,7 +107,7 @@ public struct ExternalUserAgentError: Error, LocalizedError, CustomStringConvert
 }
 
 extension ExternalUserAgentError {
-    static let cancelled = ExternalUserAgentError(.cancelled)
+    package static let cancelled = ExternalUserAgentError(.cancelled)
     static let timedOut = ExternalUserAgentError(.timedOut)
     static let alreadyInProgress = ExternalUserAgentError(.alreadyInProgress)
     static let unexpectedCallback = ExternalUserAgentError(.unexpectedCallback)

@@ -37,8 +37,12 @@ extension ClientCore {
         _ parameters: WebSignInParameters, redirectURI: URL, using agent: any ExternalUserAgent
     ) async throws(WebSignInError) -> UserAccountResult {
         let provider = try webProvider()
+        // Like the native flows, ask for `profile offline_access` too: without a refresh token the
+        // account could not refresh at the tenant's token endpoint once its access token expires.
+        var request = parameters
+        request.scopes = parameters.scopes + ["profile", "offline_access"]
         let (answer, claims, correlationId) = try await provider.signIn(
-            parameters, redirectURI: redirectURI, using: agent)
+            request, redirectURI: redirectURI, using: agent)
         let record = await accounts.signedIn(
             answer, username: parameters.loginHint ?? claims.preferredUsername ?? "", scopes: parameters.scopes,
             correlationId: correlationId)
@@ -50,6 +54,7 @@ extension NativeAuthClient {
     /// Signs the user in with the tenant's browser-based sign-in (OpenID Connect, authorization
     /// code with PKCE), for when native sign-in cannot go on (``NativeAuthError/isBrowserRequired``)
     /// or the app prefers it. The account is the same kind, in the same store, as a native sign-in.
+    /// As with a native sign-in, `openid profile offline_access` are always asked for.
     ///
     /// - Parameters:
     ///   - parameters: scopes, `loginHint` (the username), prompt, …
