@@ -74,7 +74,7 @@ final class CannedTenant: HTTPTransport, Sendable {
             "client_info":"\(clientInfo)"}
             """.utf8)
         headers = [
-            "Content-Type": "application/json; charset=utf-8", "Date": "Tue, 15 Jan 2027 08:00:00 GMT",
+            "Content-Type": "application/json; charset=utf-8", "Date": "Fri, 15 Jan 2027 08:00:00 GMT",
             "client-request-id": "6f1e3c2a-0b9d-4e8f-a7c6-5d4b3a291807", "x-ms-request-id": opaque(36),
             "Cache-Control": "no-store, no-cache",
         ]

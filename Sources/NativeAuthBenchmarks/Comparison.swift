@@ -9,7 +9,7 @@ import NativeAuth
 
 /// The SDK against the hand-rolled baseline, interleaved in rounds on the same canned answers.
 ///
-///     swift run -c release nativeauth-benchmarks [--rounds N] [--no-compare]
+///     swift run -c release nativeauth-benchmarks [--rounds N] [--only TEXT] [--no-compare] [--compare-only]
 ///
 /// Each round runs a batch of one operation with the SDK, then the same batch with the baseline;
 /// a row's figure is the median over rounds of the CPU time per operation (process CPU time, so
@@ -41,9 +41,13 @@ enum Comparison {
     }
 
     /// Times `batch` runs of `sdk` and of `baseline` per round, alternating which goes first.
+    /// Only rows whose name contains this run (`--only TEXT`); all when `nil`.
+    nonisolated(unsafe) static var only: String?
+
     static func row(
         _ name: String, rounds: Int, batch: Int, sdk: () async throws -> Void, baseline: () async throws -> Void
-    ) async throws -> Row {
+    ) async throws -> Row? {
+        if let only, !name.contains(only) { return nil }
         // Warm up both.
         for _ in 0..<max(1, batch / 4) {
             try await sdk()
@@ -113,7 +117,7 @@ enum Comparison {
 
     static func run(rounds: Int) async throws -> [Row] {
         try await checkSameFields()
-        var rows: [Row] = []
+        var rows: [Row?] = []
         let codeTenant = CannedTenant(passwordUser: false)
         let passwordTenant = CannedTenant(passwordUser: true)
         let codeClient = try sdkClient(codeTenant, store: InMemoryCredentialStore())
@@ -192,7 +196,7 @@ enum Comparison {
                     })
             }
         }
-        return rows
+        return rows.compactMap { $0 }
     }
 
     static func table(_ rows: [Row], rounds: Int) -> String {
@@ -216,6 +220,7 @@ enum Comparison {
     static func runFromCommandLine() async throws {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard !arguments.contains("--no-compare") else { return }
+        if let index = arguments.firstIndex(of: "--only"), index + 1 < arguments.count { only = arguments[index + 1] }
         var rounds = 15
         if let index = arguments.firstIndex(of: "--rounds"), index + 1 < arguments.count,
             let value = Int(arguments[index + 1]), value > 0

@@ -1,7 +1,7 @@
 // Performance harness. Run in release mode:
 //
 //     swift run -c release nativeauth-benchmarks [--tokens N] [--iterations N] [--signatures N]
-//                                                 [--rounds N] [--no-compare]
+//                                                 [--rounds N] [--only TEXT] [--no-compare] [--compare-only]
 //
 // First the SDK against a hand-rolled client on the same canned answers (Comparison.swift); then
 // the latency of a cached `getAccessToken` with N cached tokens (default 1,000: one per
@@ -131,6 +131,7 @@ let options = Options(Array(CommandLine.arguments.dropFirst()))
 print("swift-native-auth benchmarks: \(options.tokens) cached tokens, \(options.iterations) iterations")
 do {
     try await Comparison.runFromCommandLine()
+    if CommandLine.arguments.contains("--compare-only") { exit(0) }
     let (_, account, scopeSets) = try await signedInAccount(store: InMemoryCredentialStore(), tokens: options.tokens)
     print(
         try await measure(account, scopeSets: scopeSets, iterations: options.iterations).line(

@@ -136,7 +136,7 @@ actor AccountManager {
     private func save(_ record: AccountRecord) async -> Bool {
         let version = recordVersion
         do {
-            let data = try Self.encoder.encode(record)
+            let data = try record.encodedJSON() ?? Self.encoder.encode(record)
             try await store.setData(data, forKey: storeKey)
             lastStored = data
             needsSave = false

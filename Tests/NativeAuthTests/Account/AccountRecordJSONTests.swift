@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import NativeAuth
+
+@Suite("Account record: the hand-written JSON reads back as JSONEncoder's does", .timeLimit(.minutes(1)))
+struct AccountRecordJSONTests {
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state ^ (state >> 29)
+        }
+    }
+
+    static func text(_ random: inout Seeded) -> String {
+        let pool: [Unicode.Scalar] = Array("aZ09-._~ \"\\/\u{0}\u{1}\u{1f}\n\té€😀\u{7f}\u{2028}".unicodeScalars)
+        var text = ""
+        for _ in 0..<Int.random(in: 0..<20, using: &random) {
+            text.unicodeScalars.append(pool[Int.random(in: 0..<pool.count, using: &random)])
+        }
+        return text
+    }
+
+    @Test func randomRecordsRoundTrip() throws {
+        var random = Seeded(state: 9)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        for _ in 0..<300 {
+            var tokens: [String: AccountRecord.CachedAccessToken] = [:]
+            for _ in 0..<Int.random(in: 0..<5, using: &random) {
+                let seconds = Double.random(in: -1e10...1e10, using: &random)
+                tokens[Self.text(&random)] = .init(
+                    token: Self.text(&random),
+                    expiresOn: Date(timeIntervalSince1970: Bool.random(using: &random) ? seconds.rounded() : seconds),
+                    scopes: (0..<Int.random(in: 0..<3, using: &random)).map { _ in Self.text(&random) })
+            }
+            let record = AccountRecord(
+                identifier: Self.text(&random), username: Self.text(&random), idToken: Self.text(&random),
+                refreshToken: Bool.random(using: &random) ? Self.text(&random) : nil,
+                signInScopes: (0..<Int.random(in: 0..<3, using: &random)).map { _ in Self.text(&random) },
+                accessTokens: tokens)
+            let written = try #require(record.encodedJSON())
+            #expect(try decoder.decode(AccountRecord.self, from: written) == record)
+            #expect(
+                try decoder.decode(AccountRecord.self, from: written)
+                    == decoder.decode(AccountRecord.self, from: encoder.encode(record)))
+            #expect(try JSONValue.parse(written) == JSONValue.parse(encoder.encode(record)))
+        }
+    }
+
+    @Test func aDateThatIsNotFiniteIsLeftToJSONEncoder() {
+        let record = AccountRecord(
+            identifier: "a", username: "u", idToken: "", refreshToken: nil, signInScopes: [],
+            accessTokens: ["k": .init(token: "t", expiresOn: Date(timeIntervalSince1970: .infinity), scopes: [])])
+        #expect(record.encodedJSON() == nil)
+    }
+}
