@@ -44,11 +44,19 @@ package struct LoopbackHTTPReply: Sendable {
     /// ``LoopbackHTTPServer/serve(options:handler:)`` then returns ``LoopbackHTTPServeEnd/finished``.
     package var endsServing: Bool
 
+    /// When set, the response's head (announcing the whole body) and only this many bytes of its
+    /// body are written, then the connection is closed: a connection lost in the middle of an answer.
+    package var bodyBytesWritten: Int?
+
     /// A reply with every field given.
-    package init(response: LoopbackHTTPResponse?, closesConnection: Bool = false, endsServing: Bool = false) {
+    package init(
+        response: LoopbackHTTPResponse?, closesConnection: Bool = false, endsServing: Bool = false,
+        bodyBytesWritten: Int? = nil
+    ) {
         self.response = response
         self.closesConnection = closesConnection
         self.endsServing = endsServing
+        self.bodyBytesWritten = bodyBytesWritten
     }
 
     /// Answer with `response` and keep serving.
@@ -57,7 +65,17 @@ package struct LoopbackHTTPReply: Sendable {
     }
 
     /// Close the connection without an answer.
+    ///
+    /// HTTP clients send a request again by themselves when a connection they reused closes
+    /// before any byte of the answer (libcurl and URLSession do); use ``cutShort(_:)`` to make a
+    /// client see a lost connection.
     package static let drop = LoopbackHTTPReply(response: nil, closesConnection: true)
+
+    /// Write the head of `response` and none of its body, then close: the client sees the
+    /// connection lost in the middle of the answer, and does not send the request again.
+    package static func cutShort(_ response: LoopbackHTTPResponse) -> LoopbackHTTPReply {
+        LoopbackHTTPReply(response: response, closesConnection: true, bodyBytesWritten: 0)
+    }
 }
 
 /// How serving ended without an error.
@@ -545,6 +563,12 @@ private final class LoopbackHTTPServeLoop {
             connection.isClosed = true
             return
         }
+        if let kept = reply.bodyBytesWritten {
+            var truncated = response.serialized(closeConnection: true, omitBody: true)
+            if !connection.requestIsHead { truncated += response.body.prefix(max(0, kept)) }
+            enqueue(bytes: truncated, on: &connection, closing: true)
+            return
+        }
         let keep =
             options.keepAlive && connection.requestKeepsAlive && !reply.closesConnection && !reply.endsServing
             && drainDeadline == nil
@@ -555,12 +579,18 @@ private final class LoopbackHTTPServeLoop {
     private func enqueue(
         _ response: LoopbackHTTPResponse, on connection: inout Connection, closing: Bool, omitBody: Bool
     ) {
+        enqueue(
+            bytes: response.serialized(closeConnection: closing, omitBody: omitBody), on: &connection,
+            closing: closing)
+    }
+
+    private func enqueue(bytes: [UInt8], on connection: inout Connection, closing: Bool) {
         if !connection.hasOutput {
             connection.output = []
             connection.written = 0
             connection.writeDeadline = .now + options.writeTimeout
         }
-        connection.output += response.serialized(closeConnection: closing, omitBody: omitBody)
+        connection.output += bytes
         if closing { connection.closeAfterWriting = true }
         flush(&connection)
     }
