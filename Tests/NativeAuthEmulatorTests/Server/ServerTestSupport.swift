@@ -122,10 +122,15 @@ final class RawConnection {
     private var buffer: [UInt8] = []
 
     init(port: UInt16, timeout: TimeInterval = socketBound) throws {
+        descriptor = try Self.connectSocket(port: port, timeout: timeout)
+    }
+
+    /// A blocking socket connected to 127.0.0.1:`port`, its receives and sends bounded by `timeout`.
+    static func connectSocket(port: UInt16, timeout: TimeInterval = socketBound) throws -> Int32 {
         #if os(Linux)
-            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-            descriptor = socket(AF_INET, SOCK_STREAM, 0)
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw RawFailure("socket failed: \(errno)") }
         var bound = timeval(tv_sec: Int(timeout), tv_usec: 0)
@@ -149,6 +154,7 @@ final class RawConnection {
             close(descriptor)
             throw RawFailure("connect failed: \(code)")
         }
+        return descriptor
     }
 
     deinit {
@@ -278,6 +284,24 @@ private func systemSend(_ socket: Int32, _ buffer: UnsafeRawPointer?, _ length: 
 }
 
 enum RawHTTP {
+    /// Opens `count` connections that send nothing; close them with ``closeAll(_:)``.
+    static func openIdle(port: UInt16, count: Int) async throws -> [Int32] {
+        try await onThread {
+            var descriptors: [Int32] = []
+            do {
+                for _ in 0..<count { descriptors.append(try RawConnection.connectSocket(port: port)) }
+            } catch {
+                descriptors.forEach { close($0) }
+                throw error
+            }
+            return descriptors
+        }
+    }
+
+    static func closeAll(_ descriptors: [Int32]) {
+        descriptors.forEach { close($0) }
+    }
+
     /// Runs `body` on a thread of its own (socket calls block), off the concurrency pool.
     static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
@@ -317,6 +341,23 @@ func raiseOpenFileLimit(to needed: Int) -> Bool {
     guard limit.rlim_max >= rlim_t(needed) else { return false }
     limit.rlim_cur = rlim_t(needed)
     return setrlimit(resource, &limit) == 0
+}
+
+/// Yields until `condition` holds; `false` (after recording an issue) when `limit` passes first.
+/// A bound on a wait for work, never a sleep that stands in for it.
+func waitUntil(
+    _ what: String, within limit: Duration = .seconds(socketBound), sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () -> Bool
+) async -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while !condition() {
+        if ContinuousClock.now >= deadline || Task.isCancelled {
+            Issue.record("gave up waiting for \(what)", sourceLocation: sourceLocation)
+            return false
+        }
+        await Task.yield()
+    }
+    return true
 }
 
 /// SplitMix64: a seeded generator, so fuzz cases are the same on every run.
