@@ -149,6 +149,20 @@ package enum LoopbackHTTPParser {
         }
     }
 
+    /// Whether `bytes` hold the whole head of an HTTP/1.1 request that asks for `100 Continue`
+    /// (`Expect: 100-continue`) before it sends its body. Call it when ``parse(_:limits:)`` says
+    /// the request is incomplete: the server then answers `100 Continue` once.
+    package static func expectsContinue(_ bytes: [UInt8], limits: LoopbackHTTPLimits = LoopbackHTTPLimits()) -> Bool {
+        var start = 0
+        while start + 1 < bytes.count, bytes[start] == cr, bytes[start + 1] == lf, start < limits.maxHeadBytes {
+            start += 2
+        }
+        guard case .success(let (lines, _)?) = scanHead(bytes, from: start, limits: limits),
+            let request = try? makeRequest(lines: lines, bytes: bytes, limits: limits), request.version == .http11
+        else { return false }
+        return request.headers(named: "Expect").contains { $0.lowercased() == "100-continue" }
+    }
+
     // MARK: Head
 
     /// Finds the lines of the head; `nil` while the blank line ending it has not arrived.

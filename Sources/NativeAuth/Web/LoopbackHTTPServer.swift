@@ -273,6 +273,8 @@ private final class LoopbackHTTPServeLoop {
         /// Whether the request being answered allows keep-alive, and whether it was a `HEAD`.
         var requestKeepsAlive = false
         var requestIsHead = false
+        /// `100 Continue` was sent for the request being received.
+        var continueSent = false
         /// Close (after lingering) once the output is written.
         var closeAfterWriting = false
         /// End serving once the output is written, or when the connection is closed.
@@ -536,6 +538,14 @@ private final class LoopbackHTTPServeLoop {
         }
         switch LoopbackHTTPParser.parse(connection.input, limits: options.limits) {
         case .incomplete:
+            if !connection.peerDoneSending, !connection.continueSent,
+                LoopbackHTTPParser.expectsContinue(connection.input, limits: options.limits)
+            {
+                // RFC 9110 §10.1.1: the body is wanted; say so rather than make the client wait.
+                connection.continueSent = true
+                enqueue(bytes: Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), on: &connection, closing: false)
+                return
+            }
             guard connection.peerDoneSending else { return }
             if connection.hasOutput { connection.closeAfterWriting = true } else { connection.isClosed = true }
         case .invalid(let error):
@@ -543,6 +553,7 @@ private final class LoopbackHTTPServeLoop {
             enqueue(error.response(limits: options.limits), on: &connection, closing: true, omitBody: false)
         case .complete(let request, let consumed):
             connection.input.removeFirst(consumed)
+            connection.continueSent = false
             connection.requestKeepsAlive = request.wantsKeepAlive
             connection.requestIsHead = request.method == "HEAD"
             let (server, handler, id) = (server, handler, connection.id)

@@ -93,6 +93,26 @@ struct ServerRobustnessTests {
         await served.server.stop()
     }
 
+    @Test("Expect: 100-continue gets 100 Continue before the body is sent")
+    func expectContinue() async throws {
+        let served = try ServedTenant()
+        let port = served.port
+        let body = #"{"username":"continued@contoso.com"}"#
+        let answers = try await RawHTTP.onThread { () -> [Int] in
+            let connection = try RawConnection(port: port)
+            connection.send(
+                "POST /emulator/v1/users HTTP/1.1\r\n\(Self.host)Expect: 100-continue\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n")
+            let interim = try connection.readResponse()
+            connection.send(body)
+            let final = try connection.readResponse()
+            return [interim?.status ?? 0, final?.status ?? 0]
+        }
+        #expect(answers == [100, 201])
+        #expect(served.tenant.user(named: "continued@contoso.com") != nil)
+        await served.server.stop()
+    }
+
     @Test("oversized request lines, headers and bodies get 414, 431 and 413 with a short explanation")
     func oversized() async throws {
         var configuration = EmulatorServer.Configuration()

@@ -261,6 +261,16 @@ struct LoopbackHTTPParserTests {
         #expect(LoopbackHTTPParseError.conflictingFraming.status == 400)
     }
 
+    @Test("a whole HTTP/1.1 head with Expect: 100-continue asks for 100 Continue; nothing else does")
+    func expectsContinue() {
+        func expects(_ text: String) -> Bool { LoopbackHTTPParser.expectsContinue(Array(text.utf8)) }
+        #expect(expects("POST /x HTTP/1.1\r\nHost: h\r\nExpect: 100-Continue\r\nContent-Length: 5\r\n\r\n"))
+        #expect(!expects("POST /x HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 5\r\n"))
+        #expect(!expects("POST /x HTTP/1.0\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n"))
+        #expect(!expects("POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\n"))
+        #expect(!expects("POST /x HTTP/1.1\r\nExpect: 100-continue\r\n\r\n"))  // no Host: not a request
+    }
+
     @Test("status codes of parse errors")
     func statuses() {
         #expect(LoopbackHTTPParseError.bodyTooLarge.status == 413)
