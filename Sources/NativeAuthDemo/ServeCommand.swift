@@ -47,6 +47,8 @@ enum ServeCommand {
         let outboxWatcher = Task {
             while !Task.isCancelled {
                 await printer.showNew(in: tenant.outbox)
+                // Nobody reads them here: keep a long run's memory bounded.
+                if tenant.receivedRequests.count > 10_000 { tenant.clearReceivedRequests() }
                 try? await Task.sleep(for: .milliseconds(200))
             }
         }
