@@ -2,11 +2,16 @@
 //
 //     swift run -c release nativeauth-benchmarks [--tokens N] [--iterations N] [--signatures N]
 //                                                 [--rounds N] [--only TEXT] [--no-compare] [--compare-only]
+//     swift run -c release nativeauth-benchmarks --server [--clients N] [--seconds S]
 //
 // First the SDK against a hand-rolled client on the same canned answers (Comparison.swift); then
 // the latency of a cached `getAccessToken` with N cached tokens (default 1,000: one per
 // scope set, as 1,000 stored accounts' worth of tokens), in memory and restored from a file store;
 // then RS256 ID token signature verification with a 2048-bit key (default 5,000 verifications).
+//
+// With --server, measures the emulator's HTTP server instead: N concurrent clients (default 16)
+// doing whole email-code sign-ins over loopback HTTP for S seconds (default 10), with the SDK and
+// then with a hand-rolled URLSession client, and the ratio of the two.
 
 import Foundation
 import NativeAuth
@@ -16,6 +21,9 @@ struct Options {
     var tokens = 1000
     var iterations = 200_000
     var signatures = 5000
+    var server = false
+    var clients = 16
+    var seconds = 10.0
 
     init(_ arguments: [String]) {
         var iterator = arguments.makeIterator()
@@ -24,6 +32,9 @@ struct Options {
             case "--tokens": tokens = iterator.next().flatMap(Int.init) ?? tokens
             case "--iterations": iterations = iterator.next().flatMap(Int.init) ?? iterations
             case "--signatures": signatures = iterator.next().flatMap(Int.init) ?? signatures
+            case "--server": server = true
+            case "--clients": clients = max(1, iterator.next().flatMap(Int.init) ?? clients)
+            case "--seconds": seconds = max(0.5, iterator.next().flatMap(Double.init) ?? seconds)
             default: break
             }
         }
@@ -128,6 +139,15 @@ func measureSignatures(_ signatures: Int) throws -> (verify: Stats, parse: Stats
 }
 
 let options = Options(Array(CommandLine.arguments.dropFirst()))
+if options.server {
+    do {
+        try await ServerLoad.run(clients: options.clients, seconds: options.seconds)
+        exit(0)
+    } catch {
+        print("benchmark failed: \(error)")
+        exit(1)
+    }
+}
 print("swift-native-auth benchmarks: \(options.tokens) cached tokens, \(options.iterations) iterations")
 do {
     try await Comparison.runFromCommandLine()

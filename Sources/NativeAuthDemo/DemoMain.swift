@@ -21,6 +21,8 @@ struct DemoMain {
             return
         case .emulator(let scopes, let storage):
             app = emulatorApp(scopes: scopes.isEmpty ? ["api://demo/notes.read"] : scopes, storage: storage)
+        case .serve(let serveOptions):
+            exit(await ServeCommand.run(serveOptions))
         case .web(let issuer, let clientId, let scopes, let port, let storage):
             await WebDemo.run(issuer: issuer, clientId: clientId, scopes: scopes, port: port, storage: storage)
             return

@@ -11,8 +11,26 @@ enum Options: Equatable {
     case web(issuer: URL, clientId: String, scopes: [String], port: UInt16?, storage: Storage)
     /// Sign in with the device code grant (RFC 8628), against any provider that offers it.
     case webDevice(issuer: URL, clientId: String, scopes: [String], storage: Storage)
+    /// Serve an emulated tenant over HTTP on 127.0.0.1 until interrupted.
+    case serve(ServeOptions)
     /// Print the usage and stop.
     case help
+
+    /// `serve`'s options.
+    struct ServeOptions: Equatable {
+        /// The port; `nil` lets the system choose a free one.
+        var port: UInt16?
+        /// A tenant snapshot file whose users and refresh tokens replace the demo users.
+        var seed: URL?
+        /// A delay before each answer, in milliseconds.
+        var latencyMilliseconds = 0
+        /// Whether the tenant runs on a manual clock that the control API can move.
+        var manualClock = false
+        /// The tenant's subdomain.
+        var tenant = "demo"
+        /// The client id of the app registered in the tenant.
+        var clientId = "emulator-client-id"
+    }
 
     /// Where the demo keeps the signed-in account (and, on the emulator, the tenant's users and
     /// refresh tokens), so it starts again signed in.
@@ -29,6 +47,8 @@ enum Options: Equatable {
     static let usage = """
         Usage: nativeauth [--authority URL --client-id ID [--resource URL] [--scope SCOPE]...]
                nativeauth web --issuer URL --client-id ID [--scope SCOPE]... [--port N | --device]
+               nativeauth serve [--port N] [--seed FILE] [--latency MS] [--manual-clock]
+                                [--tenant NAME] [--client-id ID]
                nativeauth --help
 
         An interactive demo of native authentication with Microsoft Entra External ID.
@@ -58,6 +78,14 @@ enum Options: Equatable {
         --in-memory). offline_access is asked for, so the account can be refreshed.
         With --device it uses the device code grant instead: it prints a code and an address to open
         on another device (a phone, a computer), and waits until you have signed in there.
+
+        nativeauth serve serves an emulated tenant over HTTP on 127.0.0.1 (never another interface)
+        until Ctrl-C, for simulators, UI tests and other clients: it prints the authority and client
+        id to configure an app with, and the base of the control API (users, codes, forced answers,
+        clock, reset, snapshots; see Docs/Emulator.md). It starts with the demo users; --seed FILE
+        replaces them with the users and sessions of a tenant snapshot. --latency MS delays every
+        answer; --manual-clock runs the tenant on a clock that only the control API moves;
+        --tenant and --client-id name the tenant (default demo) and its app (emulator-client-id).
         """
 
     /// Why the command line could not be understood.
@@ -68,6 +96,7 @@ enum Options: Equatable {
     /// Parses the arguments after the program name.
     static func parse(_ arguments: [String]) throws(Invalid) -> Options {
         if arguments.first == "web" { return try parseWeb(Array(arguments.dropFirst())) }
+        if arguments.first == "serve" { return try parseServe(Array(arguments.dropFirst())) }
         var authority: URL?
         var clientId: String?
         var resource: URL?
@@ -179,6 +208,54 @@ enum Options: Equatable {
         return .web(
             issuer: issuer, clientId: clientId, scopes: scopes, port: port,
             storage: storage ?? .directory(defaultDataDirectory))
+    }
+
+    /// `serve`'s options.
+    static func parseServe(_ arguments: [String]) throws(Invalid) -> Options {
+        var options = ServeOptions()
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            let (name, inlineValue) = split(argument)
+            func value() throws(Invalid) -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
+                    throw Invalid(reason: "\(name) needs a value.")
+                }
+                return next
+            }
+            switch name {
+            case "-h", "--help": return .help
+            case "--port":
+                guard let number = UInt16(try value()), number > 0 else {
+                    throw Invalid(reason: "--port needs a port number from 1 to 65535.")
+                }
+                options.port = number
+            case "--seed":
+                let path = try value()
+                guard !path.isEmpty else { throw Invalid(reason: "--seed needs a file.") }
+                options.seed = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+            case "--latency":
+                guard let milliseconds = Int(try value()), (0...60_000).contains(milliseconds) else {
+                    throw Invalid(reason: "--latency needs a number of milliseconds from 0 to 60000.")
+                }
+                options.latencyMilliseconds = milliseconds
+            case "--manual-clock":
+                options.manualClock = true
+            case "--tenant":
+                let tenant = try value().lowercased()
+                guard !tenant.isEmpty, tenant.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+                else { throw Invalid(reason: "--tenant needs a subdomain of letters, digits and '-'.") }
+                options.tenant = tenant
+            case "--client-id":
+                let id = try value().trimmingCharacters(in: .whitespaces)
+                guard !id.isEmpty, id.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+                    throw Invalid(reason: "--client-id needs a value of printable characters without spaces.")
+                }
+                options.clientId = id
+            default: throw Invalid(reason: "Unknown argument '\(argument)' for serve.")
+            }
+        }
+        return .serve(options)
     }
 
     /// `--name=value` as `("--name", "value")`; anything else as `(argument, nil)`.

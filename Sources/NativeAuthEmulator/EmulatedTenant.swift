@@ -40,7 +40,7 @@ public final class EmulatedTenant: HTTPTransport, Sendable {
     /// The authority to point a client at: `https://{subdomain}.ciamlogin.com/{subdomain}.onmicrosoft.com`.
     public let authority: URL
 
-    private let state: Locked<TenantState>
+    let state: Locked<TenantState>
 
     /// Creates an empty tenant.
     ///

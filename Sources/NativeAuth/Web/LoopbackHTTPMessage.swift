@@ -1,65 +1,65 @@
 import Foundation
 
 /// One header line of a loopback HTTP message, with its name as sent.
-struct LoopbackHTTPHeader: Sendable, Equatable {
-    var name: String
-    var value: String
+package struct LoopbackHTTPHeader: Sendable, Equatable {
+    package var name: String
+    package var value: String
 
-    init(_ name: String, _ value: String) {
+    package init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
     }
 }
 
 /// The HTTP version of a request line (`HTTP/1.0` or `HTTP/1.1`; others are refused by the parser).
-struct LoopbackHTTPVersion: Sendable, Equatable, CustomStringConvertible {
-    var major: Int
-    var minor: Int
+package struct LoopbackHTTPVersion: Sendable, Equatable, CustomStringConvertible {
+    package var major: Int
+    package var minor: Int
 
-    static let http10 = LoopbackHTTPVersion(major: 1, minor: 0)
-    static let http11 = LoopbackHTTPVersion(major: 1, minor: 1)
+    package static let http10 = LoopbackHTTPVersion(major: 1, minor: 0)
+    package static let http11 = LoopbackHTTPVersion(major: 1, minor: 1)
 
-    var description: String { "HTTP/\(major).\(minor)" }
+    package var description: String { "HTTP/\(major).\(minor)" }
 }
 
 /// One request as ``LoopbackHTTPParser`` read it from the bytes of a connection.
-struct LoopbackHTTPRequest: Sendable, Equatable {
+package struct LoopbackHTTPRequest: Sendable, Equatable {
     /// The method token, case as sent (`GET`; methods are case-sensitive).
-    var method: String
+    package var method: String
     /// The request target as sent: `/path?query` (origin form) or `*`.
-    var target: String
-    var version: LoopbackHTTPVersion
+    package var target: String
+    package var version: LoopbackHTTPVersion
     /// The header lines, in order, names as sent.
-    var headers: [LoopbackHTTPHeader]
+    package var headers: [LoopbackHTTPHeader]
     /// The body (`Content-Length` bytes; empty without one).
-    var body: [UInt8]
+    package var body: [UInt8]
 
     /// The path of the target, still percent-encoded, without its query.
-    var path: String { String(target.prefix { $0 != "?" }) }
+    package var path: String { String(target.prefix { $0 != "?" }) }
 
     /// The query of the target, still percent-encoded, without the `?`; `nil` when there is no `?`.
-    var query: String? {
+    package var query: String? {
         guard let mark = target.firstIndex(of: "?") else { return nil }
         return String(target[target.index(after: mark)...])
     }
 
     /// The path with its percent-escapes decoded; `nil` when an escape is malformed or does not
     /// decode to UTF-8.
-    var decodedPath: String? { path.removingPercentEncoding }
+    package var decodedPath: String? { path.removingPercentEncoding }
 
     /// The value of the first header named `name` (case-insensitive).
-    func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
     /// The values of every header named `name` (case-insensitive), in order.
-    func headers(named name: String) -> [String] {
+    package func headers(named name: String) -> [String] {
         headers.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
     }
 
     /// Whether the client asked to keep the connection open after the response (HTTP/1.1 unless
     /// `Connection: close`; HTTP/1.0 only with `Connection: keep-alive`).
-    var wantsKeepAlive: Bool {
+    package var wantsKeepAlive: Bool {
         let tokens = headers(named: "Connection")
             .flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
@@ -69,20 +69,20 @@ struct LoopbackHTTPRequest: Sendable, Equatable {
 }
 
 /// One response a loopback server writes.
-struct LoopbackHTTPResponse: Sendable, Equatable {
-    var status: Int
+package struct LoopbackHTTPResponse: Sendable, Equatable {
+    package var status: Int
     /// The header lines, in order. `Content-Length` and `Connection` are added on writing.
-    var headers: [LoopbackHTTPHeader]
-    var body: [UInt8]
+    package var headers: [LoopbackHTTPHeader]
+    package var body: [UInt8]
 
-    init(status: Int, headers: [LoopbackHTTPHeader] = [], body: [UInt8] = []) {
+    package init(status: Int, headers: [LoopbackHTTPHeader] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// A plain-text response.
-    static func text(_ status: Int, _ text: String) -> LoopbackHTTPResponse {
+    package static func text(_ status: Int, _ text: String) -> LoopbackHTTPResponse {
         LoopbackHTTPResponse(
             status: status,
             headers: [
@@ -93,14 +93,14 @@ struct LoopbackHTTPResponse: Sendable, Equatable {
     }
 
     /// A plain-text response whose body is the status line's reason phrase.
-    static func status(_ status: Int) -> LoopbackHTTPResponse {
+    package static func status(_ status: Int) -> LoopbackHTTPResponse {
         text(status, "\(status) \(reasonPhrase(status))\n")
     }
 
     /// The bytes to write: status line, headers, `Content-Length`, `Connection`, blank line and
     /// (unless `omitBody`, as for `HEAD`) the body. Header text is stripped of CR and LF, so a
     /// value can never start a header of its own.
-    func serialized(closeConnection: Bool, omitBody: Bool = false) -> [UInt8] {
+    package func serialized(closeConnection: Bool, omitBody: Bool = false) -> [UInt8] {
         var head = "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n"
         let managed: Set<String> = ["content-length", "connection", "transfer-encoding"]
         for header in headers where !managed.contains(header.name.lowercased()) {
@@ -115,22 +115,33 @@ struct LoopbackHTTPResponse: Sendable, Equatable {
         return bytes
     }
 
-    /// The reason phrase of the status codes this SDK's servers use.
-    static func reasonPhrase(_ status: Int) -> String {
+    /// The reason phrase of the status codes this SDK's servers use; `Status` for others.
+    package static func reasonPhrase(_ status: Int) -> String {
         switch status {
         case 200: "OK"
+        case 201: "Created"
         case 204: "No Content"
+        case 301: "Moved Permanently"
         case 302: "Found"
+        case 303: "See Other"
+        case 307: "Temporary Redirect"
         case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
         case 408: "Request Timeout"
+        case 409: "Conflict"
         case 413: "Content Too Large"
         case 414: "URI Too Long"
+        case 415: "Unsupported Media Type"
+        case 429: "Too Many Requests"
         case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
         case 501: "Not Implemented"
+        case 502: "Bad Gateway"
         case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
         case 505: "HTTP Version Not Supported"
         default: "Status"
         }

@@ -1,17 +1,33 @@
-/// The size bounds a loopback server holds a request to.
-struct LoopbackHTTPLimits: Sendable, Equatable {
+/// The size bounds a loopback server holds a request to, and the body framings it accepts.
+package struct LoopbackHTTPLimits: Sendable, Equatable {
     /// The longest request line, without its CRLF; longer is `414 URI Too Long`.
-    var maxRequestLineBytes = 8 * 1024
-    /// The longest head (request line, header lines and their CRLFs); longer is `431`.
-    var maxHeadBytes = 8 * 1024
+    package var maxRequestLineBytes: Int
+    /// The longest head (request line, header lines and their CRLFs); longer is `431`. The
+    /// trailer section of a chunked body is held to it too.
+    package var maxHeadBytes: Int
     /// The most header lines; more is `431`.
-    var maxHeaderCount = 100
-    /// The largest `Content-Length`; larger is `413 Content Too Large`.
-    var maxBodyBytes = 64 * 1024
+    package var maxHeaderCount: Int
+    /// The largest body (a `Content-Length`, or the decoded chunks); larger is `413 Content Too Large`.
+    package var maxBodyBytes: Int
+    /// Whether a body may come as `Transfer-Encoding: chunked`; when `false` any
+    /// `Transfer-Encoding` is `501 Not Implemented`.
+    package var acceptsChunkedBodies: Bool
+
+    /// Bounds; by default 8 KiB request line and head, 100 header lines, 64 KiB body, no chunked bodies.
+    package init(
+        maxRequestLineBytes: Int = 8 * 1024, maxHeadBytes: Int = 8 * 1024, maxHeaderCount: Int = 100,
+        maxBodyBytes: Int = 64 * 1024, acceptsChunkedBodies: Bool = false
+    ) {
+        self.maxRequestLineBytes = maxRequestLineBytes
+        self.maxHeadBytes = maxHeadBytes
+        self.maxHeaderCount = maxHeaderCount
+        self.maxBodyBytes = maxBodyBytes
+        self.acceptsChunkedBodies = acceptsChunkedBodies
+    }
 }
 
 /// Why bytes are not a request, and the status to answer with before closing the connection.
-enum LoopbackHTTPParseError: Error, Sendable, Equatable {
+package enum LoopbackHTTPParseError: Error, Sendable, Equatable {
     case requestLineTooLong
     case headTooLarge
     case tooManyHeaders
@@ -25,11 +41,15 @@ enum LoopbackHTTPParseError: Error, Sendable, Equatable {
     case invalidContentLength
     case bodyTooLarge
     case unsupportedTransferEncoding
+    /// Both `Transfer-Encoding` and `Content-Length`: a request smuggling attempt, or a broken client.
+    case conflictingFraming
+    /// A chunked body whose chunk sizes, extensions or line ends are not as RFC 9112 §7.1 says.
+    case malformedChunk
     /// The connection ended in the middle of a request.
     case truncated
 
     /// The status to answer with.
-    var status: Int {
+    package var status: Int {
         switch self {
         case .requestLineTooLong: 414
         case .headTooLarge, .tooManyHeaders: 431
@@ -37,14 +57,44 @@ enum LoopbackHTTPParseError: Error, Sendable, Equatable {
         case .bodyTooLarge: 413
         case .unsupportedTransferEncoding: 501
         case .invalidLineEnding, .malformedRequestLine, .invalidMethod, .invalidTarget, .malformedHeader,
-            .invalidHost, .invalidContentLength, .truncated:
+            .invalidHost, .invalidContentLength, .conflictingFraming, .malformedChunk, .truncated:
             400
         }
+    }
+
+    /// A one-line explanation for the body of the error response; it names limits, never the
+    /// request's content.
+    package func explanation(limits: LoopbackHTTPLimits) -> String {
+        switch self {
+        case .requestLineTooLong: "The request line is longer than \(limits.maxRequestLineBytes) bytes."
+        case .headTooLarge: "The request's header section is larger than \(limits.maxHeadBytes) bytes."
+        case .tooManyHeaders: "The request has more than \(limits.maxHeaderCount) header lines."
+        case .invalidLineEnding: "Every line of the request head must end with CRLF."
+        case .malformedRequestLine: "The request line is not 'METHOD TARGET HTTP/1.1'."
+        case .invalidMethod: "The method is not a valid token."
+        case .invalidTarget: "The request target must be a path ('/…') or '*'."
+        case .unsupportedVersion: "Only HTTP/1.0 and HTTP/1.1 are served."
+        case .malformedHeader: "A header line is malformed."
+        case .invalidHost: "An HTTP/1.1 request needs exactly one valid Host header."
+        case .invalidContentLength: "Content-Length is not one valid number."
+        case .bodyTooLarge: "The request body is larger than \(limits.maxBodyBytes) bytes."
+        case .unsupportedTransferEncoding:
+            limits.acceptsChunkedBodies
+                ? "Only the chunked transfer coding is supported." : "Transfer-Encoding is not supported."
+        case .conflictingFraming: "A request must not have both Transfer-Encoding and Content-Length."
+        case .malformedChunk: "The chunked body is malformed."
+        case .truncated: "The connection ended in the middle of the request."
+        }
+    }
+
+    /// The plain-text response for this error: the status and ``explanation(limits:)``.
+    package func response(limits: LoopbackHTTPLimits) -> LoopbackHTTPResponse {
+        .text(status, "\(status) \(LoopbackHTTPResponse.reasonPhrase(status)): \(explanation(limits: limits))\n")
     }
 }
 
 /// What the bytes received so far on a connection hold.
-enum LoopbackHTTPParseResult: Sendable, Equatable {
+package enum LoopbackHTTPParseResult: Sendable, Equatable {
     /// Not a whole request yet, and nothing wrong so far: read more.
     case incomplete
     /// A whole request, which took the first `consumed` bytes (the rest begins the next request).
@@ -57,15 +107,19 @@ enum LoopbackHTTPParseResult: Sendable, Equatable {
 ///
 /// Strict where leniency lets requests be misread: lines end with CRLF only (a lone CR or LF is
 /// refused), no whitespace before a header's colon, no folded header lines, one `Host` on HTTP/1.1,
-/// no `Transfer-Encoding` (chunked bodies are not supported), a single `Content-Length`. The target
-/// must be in origin form (`/path?query`) or `*`. Empty lines before the request line are skipped,
-/// as RFC 9112 §2.2 allows.
-enum LoopbackHTTPParser {
+/// a single `Content-Length`. `Transfer-Encoding` is refused unless the limits accept chunked
+/// bodies; then only `chunked` alone is taken (RFC 9112 §7.1: hexadecimal sizes, extensions
+/// ignored, trailer lines checked and dropped), and never together with `Content-Length`. The
+/// target must be in origin form (`/path?query`) or `*`. Empty lines before the request line are
+/// skipped, as RFC 9112 §2.2 allows.
+package enum LoopbackHTTPParser {
     private static let cr: UInt8 = 13
     private static let lf: UInt8 = 10
 
     /// Parses the request at the start of `bytes`.
-    static func parse(_ bytes: [UInt8], limits: LoopbackHTTPLimits = LoopbackHTTPLimits()) -> LoopbackHTTPParseResult {
+    package static func parse(
+        _ bytes: [UInt8], limits: LoopbackHTTPLimits = LoopbackHTTPLimits()
+    ) -> LoopbackHTTPParseResult {
         var start = 0
         while start + 1 < bytes.count, bytes[start] == cr, bytes[start + 1] == lf, start < limits.maxHeadBytes {
             start += 2
@@ -78,6 +132,13 @@ enum LoopbackHTTPParser {
         case .success(let (lines, bodyStart)?):
             do {
                 var request = try makeRequest(lines: lines, bytes: bytes, limits: limits)
+                if try isChunked(request, limits: limits) {
+                    guard let (body, end) = try chunkedBody(bytes, from: bodyStart, limits: limits) else {
+                        return .incomplete
+                    }
+                    request.body = body
+                    return .complete(request, consumed: end)
+                }
                 let length = try contentLength(of: request, limits: limits)
                 guard bytes.count - bodyStart >= length else { return .incomplete }
                 request.body = Array(bytes[bodyStart..<(bodyStart + length)])
@@ -86,6 +147,20 @@ enum LoopbackHTTPParser {
                 return .invalid(error)
             }
         }
+    }
+
+    /// Whether `bytes` hold the whole head of an HTTP/1.1 request that asks for `100 Continue`
+    /// (`Expect: 100-continue`) before it sends its body. Call it when ``parse(_:limits:)`` says
+    /// the request is incomplete: the server then answers `100 Continue` once.
+    package static func expectsContinue(_ bytes: [UInt8], limits: LoopbackHTTPLimits = LoopbackHTTPLimits()) -> Bool {
+        var start = 0
+        while start + 1 < bytes.count, bytes[start] == cr, bytes[start + 1] == lf, start < limits.maxHeadBytes {
+            start += 2
+        }
+        guard case .success(let (lines, _)?) = scanHead(bytes, from: start, limits: limits),
+            let request = try? makeRequest(lines: lines, bytes: bytes, limits: limits), request.version == .http11
+        else { return false }
+        return request.headers(named: "Expect").contains { $0.lowercased() == "100-continue" }
     }
 
     // MARK: Head
@@ -173,7 +248,6 @@ enum LoopbackHTTPParser {
     private static func contentLength(
         of request: LoopbackHTTPRequest, limits: LoopbackHTTPLimits
     ) throws(LoopbackHTTPParseError) -> Int {
-        guard request.headers(named: "Transfer-Encoding").isEmpty else { throw .unsupportedTransferEncoding }
         let values = request.headers(named: "Content-Length")
         guard let first = values.first else { return 0 }
         guard values.allSatisfy({ $0 == first }), !first.isEmpty, first.count <= 18,
@@ -181,6 +255,110 @@ enum LoopbackHTTPParser {
         else { throw .invalidContentLength }
         guard length <= limits.maxBodyBytes else { throw .bodyTooLarge }
         return length
+    }
+
+    // MARK: Chunked bodies
+
+    /// Whether the body is chunked; refuses every other `Transfer-Encoding`, and one beside a
+    /// `Content-Length`.
+    private static func isChunked(
+        _ request: LoopbackHTTPRequest, limits: LoopbackHTTPLimits
+    ) throws(LoopbackHTTPParseError) -> Bool {
+        let codings = request.headers(named: "Transfer-Encoding")
+            .flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            .map { coding in
+                String(coding.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+                    .lowercased()
+            }
+        guard !codings.isEmpty else { return false }
+        guard limits.acceptsChunkedBodies, codings == ["chunked"] else { throw .unsupportedTransferEncoding }
+        guard request.headers(named: "Content-Length").isEmpty else { throw .conflictingFraming }
+        guard request.version == .http11 else { throw .conflictingFraming }
+        return true
+    }
+
+    /// The longest chunk-size line accepted (size and extensions).
+    private static let maxChunkLineBytes = 1024
+
+    /// The decoded body of the chunks starting at `start` and the index after the trailer
+    /// section; `nil` while the last chunk or its trailers have not all arrived.
+    private static func chunkedBody(
+        _ bytes: [UInt8], from start: Int, limits: LoopbackHTTPLimits
+    ) throws(LoopbackHTTPParseError) -> (body: [UInt8], end: Int)? {
+        var body: [UInt8] = []
+        var index = start
+        while true {
+            guard let lineEnd = try lineEnd(in: bytes, from: index, maximum: maxChunkLineBytes) else { return nil }
+            let size = try chunkSize(bytes[index..<lineEnd])
+            guard size <= limits.maxBodyBytes - body.count else { throw .bodyTooLarge }
+            index = lineEnd + 2
+            if size == 0 { break }
+            guard bytes.count - index >= size + 2 else { return nil }
+            body += bytes[index..<(index + size)]
+            index += size
+            guard bytes[index] == cr, bytes[index + 1] == lf else { throw .malformedChunk }
+            index += 2
+        }
+        // The trailer section: header lines, checked and dropped, then an empty line.
+        let trailerStart = index
+        var trailers = 0
+        while true {
+            let remaining = limits.maxHeadBytes - (index - trailerStart)
+            guard remaining > 0 else { throw .headTooLarge }
+            guard let lineEnd = try lineEnd(in: bytes, from: index, maximum: remaining, tooLong: .headTooLarge)
+            else { return nil }
+            if lineEnd == index { return (body, lineEnd + 2) }
+            _ = try parseHeader(bytes[index..<lineEnd])
+            trailers += 1
+            guard trailers <= limits.maxHeaderCount else { throw .tooManyHeaders }
+            index = lineEnd + 2
+        }
+    }
+
+    /// The index of the CR of the CRLF ending the line at `start`; `nil` when it has not arrived.
+    private static func lineEnd(
+        in bytes: [UInt8], from start: Int, maximum: Int, tooLong: LoopbackHTTPParseError = .malformedChunk
+    ) throws(LoopbackHTTPParseError) -> Int? {
+        var index = start
+        while index < bytes.count {
+            if index - start > maximum { throw tooLong }
+            switch bytes[index] {
+            case lf:
+                throw .invalidLineEnding
+            case cr:
+                guard index + 1 < bytes.count else { return nil }
+                guard bytes[index + 1] == lf else { throw .invalidLineEnding }
+                return index
+            default:
+                index += 1
+            }
+        }
+        if index - start > maximum { throw tooLong }
+        return nil
+    }
+
+    /// The size of a chunk-size line: 1 to 8 hexadecimal digits, then nothing or extensions
+    /// (`;name=value`, ignored) after optional spaces or tabs.
+    private static func chunkSize(_ line: ArraySlice<UInt8>) throws(LoopbackHTTPParseError) -> Int {
+        let digits = line.prefix { hexDigit($0) != nil }
+        guard !digits.isEmpty, digits.count <= 8 else { throw .malformedChunk }
+        var rest = line.dropFirst(digits.count)
+        while let first = rest.first, first == 0x20 || first == 0x09 { rest = rest.dropFirst() }
+        if let first = rest.first {
+            guard first == UInt8(ascii: ";"), rest.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else {
+                throw .malformedChunk
+            }
+        }
+        return digits.reduce(0) { $0 * 16 + (hexDigit($1) ?? 0) }
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a")) + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A")) + 10
+        default: nil
+        }
     }
 
     // MARK: Characters

@@ -16,10 +16,10 @@ enum LoopbackSocket {
         private static let sendFlags: Int32 = 0
     #endif
 
-    /// A listening TCP socket on 127.0.0.1 (never another interface) and the port it got; `port`
-    /// 0 lets the system choose.
-    static func makeListener(port: UInt16, backlog: Int32 = 64) throws(LoopbackHTTPError) -> (
-        descriptor: Int32, port: UInt16
+    /// A listening TCP socket on 127.0.0.1 (never another interface), the port it got and the
+    /// address it is bound to as the system reports it; `port` 0 lets the system choose.
+    static func makeListener(port: UInt16, backlog: Int32 = 128) throws(LoopbackHTTPError) -> (
+        descriptor: Int32, port: UInt16, address: String
     ) {
         let descriptor = socket(AF_INET, streamType, 0)
         guard descriptor >= 0 else { throw .system(call: "socket", code: errno) }
@@ -54,7 +54,9 @@ enum LoopbackSocket {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
             }
             guard named == 0 else { throw LoopbackHTTPError.system(call: "getsockname", code: errno) }
-            return (descriptor, UInt16(bigEndian: address.sin_port))
+            let host = UInt32(bigEndian: address.sin_addr.s_addr)
+            let dotted = [24, 16, 8, 0].map { String((host >> UInt32($0)) & 0xFF) }.joined(separator: ".")
+            return (descriptor, UInt16(bigEndian: address.sin_port), dotted)
         } catch {
             close(descriptor)
             throw error
@@ -76,8 +78,22 @@ enum LoopbackSocket {
         return (ends[0], ends[1])
     }
 
-    /// Accepts one pending connection; `nil` when none is pending or it was aborted.
-    static func acceptConnection(on listener: Int32) -> Int32? {
+    /// The result of one `accept`.
+    enum AcceptResult {
+        /// A new connection, configured like every descriptor here.
+        case connection(Int32)
+        /// A pending connection was aborted before it could be taken, or could not be configured:
+        /// try again.
+        case skipped
+        /// No connection is pending.
+        case none
+        /// The process or system is out of descriptors (`EMFILE`, `ENFILE`) or memory: the
+        /// connection stays pending.
+        case exhausted
+    }
+
+    /// Accepts one pending connection.
+    static func acceptConnection(on listener: Int32) -> AcceptResult {
         while true {
             let connection = accept(listener, nil, nil)
             if connection >= 0 {
@@ -85,17 +101,34 @@ enum LoopbackSocket {
                     try configure(connection)
                 } catch {
                     close(connection)
-                    return nil
+                    return .skipped
                 }
                 #if !os(Linux)
                     var yes: Int32 = 1
                     setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
                 #endif
-                return connection
+                return .connection(connection)
             }
-            if errno == EINTR { continue }
-            return nil
+            switch errno {
+            case EINTR: continue
+            case ECONNABORTED, EPROTO, EPERM: return .skipped
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .exhausted
+            default: return .none
+            }
         }
+    }
+
+    /// The soft limit on open descriptors of this process (`RLIMIT_NOFILE`), or `nil` when unknown.
+    static func openFileLimit() -> Int? {
+        var limit = rlimit()
+        #if os(Linux)
+            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        // RLIM_INFINITY is the largest value (it does not import on Glibc): treat huge as none.
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < 1 << 40 else { return nil }
+        return Int(clamping: limit.rlim_cur)
     }
 
     /// The result of one `recv`.
@@ -118,24 +151,36 @@ enum LoopbackSocket {
         }
     }
 
-    /// Writes all of `bytes`, waiting (in `poll`, at most until `deadline`) while the socket's
-    /// buffer is full. Returns whether every byte was written.
-    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], deadline: ContinuousClock.Instant) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, sendFlags) }
-            if sent > 0 {
-                offset += sent
-                continue
-            }
-            guard sent < 0 else { return false }
+    /// The result of one `send`.
+    enum WriteResult {
+        /// This many bytes were written (at least one).
+        case wrote(Int)
+        /// The socket's buffer is full: wait for `POLLOUT`.
+        case wouldBlock
+        /// The connection is gone.
+        case failed
+    }
+
+    /// Writes what the socket takes of `bytes` without blocking.
+    static func write(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) -> WriteResult {
+        guard !bytes.isEmpty else { return .wrote(0) }
+        while true {
+            let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, sendFlags) }
+            if sent > 0 { return .wrote(sent) }
+            if sent == 0 { return .failed }
             if errno == EINTR { continue }
-            guard errno == EAGAIN || errno == EWOULDBLOCK else { return false }
-            var descriptors = [pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)]
-            let remaining = milliseconds(until: deadline)
-            guard remaining > 0, poll(&descriptors, 1, remaining) > 0 else { return false }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return .wouldBlock }
+            return .failed
         }
-        return true
+    }
+
+    /// Ends the sending side of a connection (a FIN follows what was written); reading goes on.
+    static func shutdownWriting(_ descriptor: Int32) {
+        #if os(Linux)
+            _ = shutdown(descriptor, Int32(SHUT_WR))
+        #else
+            _ = shutdown(descriptor, SHUT_WR)
+        #endif
     }
 
     /// Milliseconds from now to `deadline`, rounded up, at least 0, at most a day.

@@ -196,6 +196,81 @@ struct LoopbackHTTPParserTests {
         #expect(error("POST / HTTP/1.1\r\nHost: h\r\n\(header)\r\n\r\n") == expected)
     }
 
+    private static let chunked = LoopbackHTTPLimits(maxBodyBytes: 32, acceptsChunkedBodies: true)
+
+    @Test("a chunked body is decoded: extensions ignored, trailers checked and dropped, the rest left over")
+    func chunkedBody() throws {
+        let text =
+            "POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: Chunked\r\n\r\n"
+            + "5;name=\"v\"\r\nhello\r\nA \t;ext\r\n, world!!!\r\n0\r\nX-Trailer: t\r\n\r\nGET /next"
+        guard case .complete(let request, let consumed) = parse(text, limits: Self.chunked) else {
+            throw ParserTestFailure("not complete: \(parse(text, limits: Self.chunked))")
+        }
+        #expect(String(decoding: request.body, as: UTF8.self) == "hello, world!!!")
+        #expect(consumed == text.utf8.count - "GET /next".utf8.count)
+        let empty = "POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n000\r\n\r\n"
+        guard case .complete(let emptyRequest, _) = parse(empty, limits: Self.chunked) else {
+            throw ParserTestFailure("empty chunked body not complete")
+        }
+        #expect(emptyRequest.body.isEmpty)
+    }
+
+    @Test("every prefix of a chunked request is incomplete")
+    func chunkedPrefixes() {
+        let whole = Array(
+            "POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nT: 1\r\n\r\n".utf8)
+        for end in 0..<whole.count {
+            #expect(LoopbackHTTPParser.parse(Array(whole[..<end]), limits: Self.chunked) == .incomplete, "\(end)")
+        }
+    }
+
+    @Test(
+        "malformed or oversized chunked bodies are refused with their status",
+        arguments: [
+            ("Transfer-Encoding: chunked", "zz\r\nab\r\n0\r\n\r\n", LoopbackHTTPParseError.malformedChunk),
+            ("Transfer-Encoding: chunked", "-1\r\n", .malformedChunk),
+            ("Transfer-Encoding: chunked", "3 x\r\nabc\r\n0\r\n\r\n", .malformedChunk),
+            ("Transfer-Encoding: chunked", "123456789\r\n", .malformedChunk),
+            ("Transfer-Encoding: chunked", "3\r\nabcd\r\n0\r\n\r\n", .malformedChunk),
+            ("Transfer-Encoding: chunked", "3\nabc", .invalidLineEnding),
+            ("Transfer-Encoding: chunked", String(repeating: "1", count: 2000), .malformedChunk),
+            ("Transfer-Encoding: chunked", "21\r\n", .bodyTooLarge),
+            ("Transfer-Encoding: chunked", "10\r\n0123456789abcdef\r\n11\r\n", .bodyTooLarge),
+            ("Transfer-Encoding: chunked", "0\r\nbad trailer\r\n\r\n", .malformedHeader),
+            ("Transfer-Encoding: chunked\r\nContent-Length: 3", "3\r\nabc\r\n0\r\n\r\n", .conflictingFraming),
+            ("Transfer-Encoding: gzip, chunked", "", .unsupportedTransferEncoding),
+            ("Transfer-Encoding: chunked, chunked", "", .unsupportedTransferEncoding),
+        ])
+    func malformedChunks(headers: String, body: String, expected: LoopbackHTTPParseError) {
+        let text = "POST /x HTTP/1.1\r\nHost: h\r\n\(headers)\r\n\r\n\(body)"
+        #expect(error(text, limits: Self.chunked) == expected)
+    }
+
+    @Test("chunked bodies need HTTP/1.1; every error has a short explanation naming the limit")
+    func chunkedVersionAndExplanations() {
+        #expect(
+            error("POST /x HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", limits: Self.chunked)
+                == .conflictingFraming)
+        let limits = LoopbackHTTPLimits(maxHeadBytes: 4096)
+        let response = LoopbackHTTPParseError.headTooLarge.response(limits: limits)
+        #expect(response.status == 431)
+        #expect(
+            String(decoding: response.body, as: UTF8.self)
+                == "431 Request Header Fields Too Large: The request's header section is larger than 4096 bytes.\n")
+        #expect(LoopbackHTTPParseError.malformedChunk.status == 400)
+        #expect(LoopbackHTTPParseError.conflictingFraming.status == 400)
+    }
+
+    @Test("a whole HTTP/1.1 head with Expect: 100-continue asks for 100 Continue; nothing else does")
+    func expectsContinue() {
+        func expects(_ text: String) -> Bool { LoopbackHTTPParser.expectsContinue(Array(text.utf8)) }
+        #expect(expects("POST /x HTTP/1.1\r\nHost: h\r\nExpect: 100-Continue\r\nContent-Length: 5\r\n\r\n"))
+        #expect(!expects("POST /x HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 5\r\n"))
+        #expect(!expects("POST /x HTTP/1.0\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n"))
+        #expect(!expects("POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\n"))
+        #expect(!expects("POST /x HTTP/1.1\r\nExpect: 100-continue\r\n\r\n"))  // no Host: not a request
+    }
+
     @Test("status codes of parse errors")
     func statuses() {
         #expect(LoopbackHTTPParseError.bodyTooLarge.status == 413)
