@@ -83,7 +83,7 @@ enum ServerLoad {
                             credentialStore: InMemoryCredentialStore())
                         signIn = { try await sdkSignIn(client, username: username, tenant: tenant) }
                     } else {
-                        let client = HandRolledClient(server: server, clientId: tenant.clientId)
+                        let client = HandRolledHTTPClient(server: server, clientId: tenant.clientId)
                         signIn = { try await client.signIn(username: username, tenant: tenant) }
                     }
                     var samples: [Double] = []
@@ -120,7 +120,7 @@ enum ServerLoad {
 
 /// The same three requests as the SDK's code sign-in, sent with a bare `URLSession` and read with
 /// `JSONSerialization`: no state machine, no token validation, no credential store.
-struct HandRolledClient: Sendable {
+struct HandRolledHTTPClient: Sendable {
     let session = URLSession(configuration: .ephemeral)
     let server: EmulatorServer
     let clientId: String
