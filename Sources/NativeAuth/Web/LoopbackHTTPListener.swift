@@ -47,20 +47,22 @@ final class LoopbackHTTPListener: Sendable {
         handler: @escaping @Sendable (LoopbackHTTPRequest) -> LoopbackHTTPAction<Outcome>
     ) async throws(LoopbackHTTPError) -> Outcome {
         let outcome = Locked<Outcome?>(nil)
-        let end = try await server.serve(options: options) { request in
-            switch handler(request) {
-            case .respond(let response):
-                return .respond(response)
-            case .finish(let response, let value):
-                // Only the first outcome counts; a later one is answered and closed like any other.
-                let first = outcome.withLock { stored in
-                    guard stored == nil else { return false }
-                    stored = value
-                    return true
+        let end = try await server.serve(
+            options: options,
+            inlineHandler: { request in
+                switch handler(request) {
+                case .respond(let response):
+                    return .respond(response)
+                case .finish(let response, let value):
+                    // Only the first outcome counts; a later one is answered and closed like any other.
+                    let first = outcome.withLock { stored in
+                        guard stored == nil else { return false }
+                        stored = value
+                        return true
+                    }
+                    return LoopbackHTTPReply(response: response, closesConnection: true, endsServing: first)
                 }
-                return LoopbackHTTPReply(response: response, closesConnection: true, endsServing: first)
-            }
-        }
+            })
         guard end == .finished, let value = outcome.current else { throw .stopped }
         return value
     }

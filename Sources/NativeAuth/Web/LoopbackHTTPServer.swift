@@ -186,33 +186,71 @@ package final class LoopbackHTTPServer: Sendable {
         options: LoopbackHTTPServeOptions,
         handler: @escaping @Sendable (LoopbackHTTPRequest) async -> LoopbackHTTPReply
     ) async throws(LoopbackHTTPError) -> LoopbackHTTPServeEnd {
-        let claimed = shared.withLock { shared in
-            guard case .bound = shared.phase else { return false }
-            shared.phase = .serving
-            return true
-        }
-        guard claimed else { throw .notListening }
+        try await serve(options: options, handler: .async(handler))
+    }
+
+    /// Serves connections until stopped or until a reply ends serving, answering each request
+    /// with `handler` on the serving thread itself: for quick handlers that must not wait for the
+    /// Swift concurrency pool (the browser's callback in ``LoopbackUserAgent``).
+    package func serve(
+        options: LoopbackHTTPServeOptions,
+        inlineHandler handler: @escaping @Sendable (LoopbackHTTPRequest) -> LoopbackHTTPReply
+    ) async throws(LoopbackHTTPError) -> LoopbackHTTPServeEnd {
+        try await serve(options: options, handler: .inline(handler))
+    }
+
+    private func serve(options: LoopbackHTTPServeOptions, handler: LoopbackHTTPHandler)
+        async throws(LoopbackHTTPError) -> LoopbackHTTPServeEnd
+    {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<LoopbackHTTPServeEnd, LoopbackHTTPError>, Never>) in
-                let thread = Thread { [self] in
-                    let loop = LoopbackHTTPServeLoop(
-                        server: self, listener: listener, wakeRead: wakeRead, options: options, handler: handler)
-                    let result = loop.run()
-                    shared.withLock { shared in
-                        shared.phase = .closed
-                        shared.replies = []
-                        closeDescriptors()
-                    }
-                    continuation.resume(returning: result)
-                }
-                thread.name = "NativeAuth loopback HTTP"
-                thread.start()
+                start(options: options, handler: handler) { continuation.resume(returning: $0) }
             }
         } onCancel: {
             stop()
         }
         return try result.get()
+    }
+
+    /// Starts the serving loop on a thread of its own before returning, so connections are
+    /// served from now on whatever the Swift concurrency pool is doing; `completion` gets how
+    /// serving ended (``LoopbackHTTPError/notListening`` at once when the server already served or
+    /// was stopped).
+    package func start(
+        options: LoopbackHTTPServeOptions,
+        handler: @escaping @Sendable (LoopbackHTTPRequest) async -> LoopbackHTTPReply,
+        completion: @escaping @Sendable (Result<LoopbackHTTPServeEnd, LoopbackHTTPError>) -> Void
+    ) {
+        start(options: options, handler: .async(handler), completion: completion)
+    }
+
+    private func start(
+        options: LoopbackHTTPServeOptions, handler: LoopbackHTTPHandler,
+        completion: @escaping @Sendable (Result<LoopbackHTTPServeEnd, LoopbackHTTPError>) -> Void
+    ) {
+        let claimed = shared.withLock { shared in
+            guard case .bound = shared.phase else { return false }
+            shared.phase = .serving
+            return true
+        }
+        guard claimed else {
+            completion(.failure(.notListening))
+            return
+        }
+        let thread = Thread { [self] in
+            let loop = LoopbackHTTPServeLoop(
+                server: self, listener: listener, wakeRead: wakeRead, options: options, handler: handler)
+            let result = loop.run()
+            shared.withLock { shared in
+                shared.phase = .closed
+                shared.replies = []
+                closeDescriptors()
+            }
+            completion(result)
+        }
+        thread.name = "NativeAuth loopback HTTP"
+        thread.start()
     }
 
     /// Hands a handler's reply to the serving loop; dropped once serving has ended.
@@ -247,13 +285,19 @@ package final class LoopbackHTTPServer: Sendable {
 
 /// The serving loop of one ``LoopbackHTTPServer``, run on its own thread; it owns every
 /// connection descriptor and closes each before it returns.
+/// How a serving loop answers requests: in a task each, or on its own thread.
+private enum LoopbackHTTPHandler: Sendable {
+    case async(@Sendable (LoopbackHTTPRequest) async -> LoopbackHTTPReply)
+    case inline(@Sendable (LoopbackHTTPRequest) -> LoopbackHTTPReply)
+}
+
 private final class LoopbackHTTPServeLoop {
     private struct Connection {
         enum Stage {
             /// Waiting for (the rest of) a request.
             case reading
-            /// The handler's task is answering a request.
-            case answering(Task<Void, Never>)
+            /// The handler is answering a request (in this task, for an async handler).
+            case answering(Task<Void, Never>?)
             /// Answered for the last time and half-closed: dropping what arrives until the peer closes.
             case lingering(until: ContinuousClock.Instant)
         }
@@ -293,7 +337,7 @@ private final class LoopbackHTTPServeLoop {
     private let listener: Int32
     private let wakeRead: Int32
     private let options: LoopbackHTTPServeOptions
-    private let handler: @Sendable (LoopbackHTTPRequest) async -> LoopbackHTTPReply
+    private let handler: LoopbackHTTPHandler
     private var connections: [UInt64: Connection] = [:]
     private var nextID: UInt64 = 0
     /// Set once stopping was asked for: when the requests being answered must be done.
@@ -305,7 +349,7 @@ private final class LoopbackHTTPServeLoop {
 
     init(
         server: LoopbackHTTPServer, listener: Int32, wakeRead: Int32, options: LoopbackHTTPServeOptions,
-        handler: @escaping @Sendable (LoopbackHTTPRequest) async -> LoopbackHTTPReply
+        handler: LoopbackHTTPHandler
     ) {
         self.server = server
         self.listener = listener
@@ -317,7 +361,7 @@ private final class LoopbackHTTPServeLoop {
     func run() -> Result<LoopbackHTTPServeEnd, LoopbackHTTPError> {
         defer {
             for connection in connections.values {
-                if case .answering(let task) = connection.stage { task.cancel() }
+                if case .answering(let task?) = connection.stage { task.cancel() }
                 close(connection.descriptor)
             }
             connections = [:]
@@ -404,7 +448,7 @@ private final class LoopbackHTTPServeLoop {
             return
         }
         connections[id] = nil
-        if case .answering(let task) = connection.stage { task.cancel() }
+        if case .answering(let task?) = connection.stage { task.cancel() }
         if connection.endAfterWriting { finished = true }
         close(connection.descriptor)
     }
@@ -556,12 +600,18 @@ private final class LoopbackHTTPServeLoop {
             connection.continueSent = false
             connection.requestKeepsAlive = request.wantsKeepAlive
             connection.requestIsHead = request.method == "HEAD"
-            let (server, handler, id) = (server, handler, connection.id)
-            connection.stage = .answering(
-                Task {
-                    let reply = await handler(request)
-                    server.deliver(reply, to: id)
-                })
+            switch handler {
+            case .inline(let answer):
+                connection.stage = .answering(nil)
+                apply(answer(request), to: &connection)
+            case .async(let answer):
+                let (server, id) = (server, connection.id)
+                connection.stage = .answering(
+                    Task {
+                        let reply = await answer(request)
+                        server.deliver(reply, to: id)
+                    })
+            }
         }
     }
 

@@ -149,7 +149,7 @@ public final class EmulatorServer: Sendable {
             return true
         }
         guard claimed else { return }
-        Task { await serve() }
+        serve()
     }
 
     /// Stops serving and returns once it has ended: no new connection or request is taken, idle
@@ -183,7 +183,8 @@ public final class EmulatorServer: Sendable {
         return lifecycle.withLock { $0.failure }
     }
 
-    private func serve() async {
+    /// Starts the serving thread now (not in a task, which would wait for the concurrency pool).
+    private func serve() {
         var options = LoopbackHTTPServeOptions()
         options.limits.maxRequestLineBytes = max(16, configuration.maxRequestLineBytes)
         options.limits.maxHeadBytes = max(options.limits.maxRequestLineBytes, configuration.maxHeaderBytes)
@@ -195,20 +196,20 @@ public final class EmulatorServer: Sendable {
         options.drainTimeout = max(.zero, configuration.drainTimeout)
         options.maxConnections = maxConnections
         options.keepAlive = true
-        let handler = handler
-        var failure: EmulatorServerError?
-        do {
-            _ = try await engine.serve(options: options) { request in await handler.answer(request) }
-        } catch {
-            failure = error == .notListening ? nil : EmulatorServerError(error)
+        let (handler, lifecycle) = (handler, lifecycle)
+        engine.start(options: options) { request in
+            await handler.answer(request)
+        } completion: { result in
+            var failure: EmulatorServerError?
+            if case .failure(let error) = result, error != .notListening { failure = EmulatorServerError(error) }
+            let waiters = lifecycle.withLock { lifecycle in
+                lifecycle.finished = true
+                lifecycle.failure = failure
+                defer { lifecycle.waiters = [] }
+                return lifecycle.waiters
+            }
+            for waiter in waiters { waiter.resume() }
         }
-        let waiters = lifecycle.withLock { lifecycle in
-            lifecycle.finished = true
-            lifecycle.failure = failure
-            defer { lifecycle.waiters = [] }
-            return lifecycle.waiters
-        }
-        for waiter in waiters { waiter.resume() }
     }
 
     /// `requested`, lowered to three quarters of the open-file limit (the rest is left for the
