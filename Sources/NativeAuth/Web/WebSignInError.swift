@@ -61,6 +61,7 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
         case server
         case unexpectedResponse
         case invalidIDToken(IDTokenCheck)
+        case notSupported
     }
 
     /// Why discovery failed.
@@ -172,7 +173,9 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
     public var isInvalidGrant: Bool { code == .invalidGrant }
 
     /// The provider says the app is misconfigured (`invalid_client`, `unauthorized_client`,
-    /// `unsupported_response_type`, `unsupported_grant_type`, `invalid_scope`): a developer error.
+    /// `unsupported_response_type`, `unsupported_grant_type`, `invalid_scope`), refused its client
+    /// authentication, or refused a client registration (`invalid_redirect_uri`,
+    /// `invalid_client_metadata`, …): a developer error.
     public var isConfigurationError: Bool { code == .configuration }
 
     /// The provider answered with an error: any OAuth error answer (``serverError`` says which, and
@@ -187,6 +190,10 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
     /// The provider answered with something the SDK could not use: not JSON, a missing field, an
     /// unsupported `token_type`, a redirect.
     public var isUnexpectedResponse: Bool { code == .unexpectedResponse }
+
+    /// The provider does not offer what was asked for: its metadata names no endpoint for it (such
+    /// as no `registration_endpoint` for dynamic client registration). Nothing was sent.
+    public var isNotSupported: Bool { code == .notSupported }
 
     // MARK: Descriptions
 
@@ -214,6 +221,7 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
         case .server: "The provider answered with an error."
         case .unexpectedResponse: "The provider gave an answer the SDK could not use."
         case .invalidIDToken(let check): "The ID token failed the \(check) check."
+        case .notSupported: "The provider does not support this request."
         }
     }
 
@@ -294,6 +302,10 @@ extension WebSignInError {
         case "invalid_grant", "invalid_code": code = .invalidGrant
         case "invalid_client", "unauthorized_client", "unsupported_response_type", "unsupported_grant_type",
             "invalid_scope":
+            code = .configuration
+        // RFC 7591 §3.2.2: the registration request itself is wrong.
+        case "invalid_redirect_uri", "invalid_client_metadata", "invalid_software_statement",
+            "unapproved_software_statement":
             code = .configuration
         default: code = .server
         }
