@@ -22,6 +22,11 @@
 # Quirks a client meets here: token_type is lower-case "bearer"; a wrong PKCE verifier or a used
 # code gets 403 {"error":"invalid_code"}; an unknown refresh token gets a 400 with an empty body;
 # and logins run at the same moment sometimes fail with server_error (SQLite), so run them one by one.
+# Registration answers 200, not 201, and stores a client registered with token_endpoint_auth_method
+# none as confidential without a secret, so that client's code exchange gets 403 unauthorized_client
+# (register with client_secret_basic to sign in). Revocation needs a confidential client; a public
+# one gets a bare 401. end_session redirects to the server's own logout page (login.html with
+# callback_url and sid), and only with a post_logout_redirect_uri registered for the client.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 run=${1:-$(mktemp -d)}
