@@ -96,7 +96,7 @@ extension WebAuthClient {
             }
         }
         provider.log(
-            .info, "signed out at the provider",
+            .info, "provider sign-out steps",
             ["revocation": revocation.name, "endSession": endSession.name], correlationId: correlationId)
         return WebSignOutResult(local: local, revocation: revocation, endSession: endSession)
     }
