@@ -24,6 +24,11 @@
 # and requests that write at the same moment sometimes fail with server_error (one SQLite connection
 # shared by its threads), which is why glewlwyd listens on a second loopback port behind
 # serial_proxy.py, which serves PORT and passes the requests on one at a time.
+# Registration answers 200, not 201, and stores a client registered with token_endpoint_auth_method
+# none as confidential without a secret, so that client's code exchange gets 403 unauthorized_client
+# (register with client_secret_basic to sign in). Revocation needs a confidential client; a public
+# one gets a bare 401. end_session redirects to the server's own logout page (login.html with
+# callback_url and sid), and only with a post_logout_redirect_uri registered for the client.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 run=${1:-$(mktemp -d)}

@@ -209,6 +209,18 @@ actor AccountManager {
         return SignOutResult(removedFromStore: removed, wasSignedIn: signedOut != nil)
     }
 
+    /// Signs the account out like ``signOut(identifier:reason:)`` and hands back the refresh token
+    /// and ID token it held (`nil` when it was not the signed-in account), for a sign-out that
+    /// also revokes the one and ends the provider's session with the other. They are read right
+    /// before the account is removed, with no store or network access in between.
+    func signOutTakingCredentials(identifier: String) async -> (
+        result: SignOutResult, credentials: (refreshToken: String?, idToken: String)?
+    ) {
+        if !loaded { _ = try? await current() }
+        let taken = record.flatMap { $0.identifier == identifier ? ($0.refreshToken, $0.idToken) : nil }
+        return (await signOut(identifier: identifier), taken)
+    }
+
     // MARK: Access tokens
 
     /// What a cached `getAccessToken` reads without entering the actor.

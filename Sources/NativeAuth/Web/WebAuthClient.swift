@@ -36,7 +36,7 @@ public final class WebAuthClient: Sendable {
     ///     URL, or `http://127.0.0.1:PORT/path` for the loopback agent).
     ///   - transport: where requests go; `URLSessionTransport` by default.
     ///   - credentialStore: where the account is kept; the platform default store by default.
-    ///   - configuration: the refresh margin, clock and logger; the defaults by default.
+    ///   - configuration: the refresh margin, clock, logger and client authentication; the defaults by default.
     /// - Throws: ``WebSignInError`` with ``WebSignInError/isInvalidParameters`` or
     ///   ``WebSignInError/isDiscoveryFailed`` for an unusable issuer, client id or redirect URI.
     public init(
@@ -50,7 +50,8 @@ public final class WebAuthClient: Sendable {
         self.redirectURI = redirectURI
         let log = Log(logger: configuration.logger)
         let provider = try WebProvider(
-            issuer: issuer, clientId: clientId, transport: transport, clock: configuration.clock, log: log)
+            issuer: issuer, clientId: clientId, transport: transport, clock: configuration.clock, log: log,
+            authentication: configuration.clientAuthentication)
         self.provider = provider
         accounts = AccountManager(
             clientId: clientId, clock: configuration.clock, margin: configuration.tokenRefreshMargin,
@@ -98,6 +99,9 @@ public struct WebAuthConfiguration: Sendable {
     public var clock: any NativeAuthClock = SystemClock()
     /// Receives the SDK's log records; `nil` (the default) logs nothing.
     public var logger: (any NativeAuthLogger)?
+    /// How the client authenticates at the token and revocation endpoints: ``WebClientAuthentication/none``
+    /// (a public client, the default), or a client secret for a confidential client.
+    public var clientAuthentication: WebClientAuthentication = .none
 
     /// The default settings.
     public init() {}

@@ -13,13 +13,14 @@ final class WebProvider: Sendable {
     /// The provider's clock minus ours, from the `Date` header of its last token answer.
     private let skew = Locked<TimeInterval>(0)
 
-    init(issuer: URL, clientId: String, transport: any HTTPTransport, clock: any NativeAuthClock, log: Log)
-        throws(WebSignInError)
-    {
+    init(
+        issuer: URL, clientId: String, transport: any HTTPTransport, clock: any NativeAuthClock, log: Log,
+        authentication: WebClientAuthentication = .none
+    ) throws(WebSignInError) {
         self.clientId = clientId
         self.transport = transport
         discovery = try ProviderDiscovery(issuer: issuer, transport: transport, log: log)
-        tokens = WebTokenClient(transport: transport, log: log)
+        tokens = WebTokenClient(transport: transport, log: log, authentication: authentication)
         self.clock = clock
         self.log = log
     }

@@ -176,7 +176,9 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
     public var isInvalidGrant: Bool { code == .invalidGrant }
 
     /// The provider says the app is misconfigured (`invalid_client`, `unauthorized_client`,
-    /// `unsupported_response_type`, `unsupported_grant_type`, `invalid_scope`): a developer error.
+    /// `unsupported_response_type`, `unsupported_grant_type`, `invalid_scope`), refused its client
+    /// authentication, or refused a client registration (`invalid_redirect_uri`,
+    /// `invalid_client_metadata`, …): a developer error.
     public var isConfigurationError: Bool { code == .configuration }
 
     /// The provider answered with an error: any OAuth error answer (``serverError`` says which, and
@@ -194,7 +196,8 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
     public var isUnexpectedResponse: Bool { code == .unexpectedResponse }
 
     /// The provider does not offer what was asked for: its metadata names no endpoint for it (such
-    /// as no `device_authorization_endpoint` for a device code sign-in). Nothing was sent to it.
+    /// as no `device_authorization_endpoint` for a device code sign-in, or no `registration_endpoint`
+    /// for dynamic client registration). Nothing was sent to it.
     public var isUnsupported: Bool { code == .unsupported }
 
     /// The device code expired before the user approved the sign-in: the provider answered
@@ -321,6 +324,10 @@ extension WebSignInError {
         case "invalid_grant", "invalid_code": code = .invalidGrant
         case "invalid_client", "unauthorized_client", "unsupported_response_type", "unsupported_grant_type",
             "invalid_scope":
+            code = .configuration
+        // RFC 7591 §3.2.2: the registration request itself is wrong.
+        case "invalid_redirect_uri", "invalid_client_metadata", "invalid_software_statement",
+            "unapproved_software_statement":
             code = .configuration
         default: code = .server
         }

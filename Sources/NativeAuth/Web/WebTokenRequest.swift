@@ -18,7 +18,8 @@ enum WebGrant: Sendable, Equatable {
     }
 }
 
-/// One token endpoint request of the web client: a form body for a public client (no secret).
+/// One token endpoint request of the web client: the grant's form body, as a public client sends
+/// it; ``WebTokenClient`` adds the client authentication of its configuration.
 struct WebTokenRequest: Sendable {
     let tokenEndpoint: URL
     let clientId: String
@@ -152,14 +153,16 @@ struct WebTokenAnswer: Sendable, Equatable {
     }
 }
 
-/// Redeems grants at the token endpoint through the transport.
+/// Redeems grants at the token endpoint through the transport, authenticated as `authentication` says.
 struct WebTokenClient: Sendable {
     let transport: any HTTPTransport
     let log: Log
+    let authentication: WebClientAuthentication
 
-    init(transport: any HTTPTransport, log: Log = Log(logger: nil)) {
+    init(transport: any HTTPTransport, log: Log = Log(logger: nil), authentication: WebClientAuthentication = .none) {
         self.transport = transport
         self.log = log
+        self.authentication = authentication
     }
 
     /// Exchanges the callback's code for tokens, with the request's PKCE verifier and redirect URI.
@@ -193,12 +196,19 @@ struct WebTokenClient: Sendable {
                 "The token endpoint must be https (http for loopback hosts only).", correlationId: request.correlationId
             )
         }
+        let form = authentication.authenticated(request.form, clientId: request.clientId)
         log(
             .debug, "token request",
-            ["grant": request.grant.name, "fields": request.form.names.joined(separator: ",")],
+            [
+                "grant": request.grant.name, "fields": form.names.joined(separator: ","),
+                "authentication": authentication.methodName,
+            ],
+            correlationId: request.correlationId)
+        let httpRequest = authentication.request(
+            url: request.tokenEndpoint, form: request.form, clientId: request.clientId,
             correlationId: request.correlationId)
         let response = try await WebHTTP.send(
-            request.httpRequest, through: transport, log: log, correlationId: request.correlationId
+            httpRequest, through: transport, log: log, correlationId: request.correlationId
         ) { error in
             WebSignInError(.network, correlationId: request.correlationId, underlyingError: error)
         }

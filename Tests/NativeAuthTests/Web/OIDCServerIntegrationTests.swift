@@ -101,7 +101,7 @@ struct OIDCTestLogin {
 @Suite(
     "Web sign-in against a real OpenID Connect server (glewlwyd)",
     .enabled(if: OIDCServerEnvironment.issuer != nil, OIDCServerEnvironment.skipReason),
-    .serialized, .timeLimit(.minutes(1)))
+    .serialized, .oidcServerExclusive, .timeLimit(.minutes(1)))
 struct OIDCServerIntegrationTests {
     let login = OIDCTestLogin(issuer: OIDCServerEnvironment.issuer ?? URL(fileURLWithPath: "/"))
 

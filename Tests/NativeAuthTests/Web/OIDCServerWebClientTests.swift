@@ -27,7 +27,7 @@ struct CookieBrowserAgent: ExternalUserAgent {
 @Suite(
     "Web client against a real OpenID Connect server (glewlwyd)",
     .enabled(if: OIDCServerEnvironment.issuer != nil, OIDCServerEnvironment.skipReason),
-    .serialized, .timeLimit(.minutes(1)))
+    .serialized, .oidcServerExclusive, .timeLimit(.minutes(1)))
 struct OIDCServerWebClientTests {
     let login = OIDCTestLogin(issuer: OIDCServerEnvironment.issuer ?? URL(fileURLWithPath: "/"))
 

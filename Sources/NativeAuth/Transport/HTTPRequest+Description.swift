@@ -1,0 +1,28 @@
+import Foundation
+
+extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// Headers whose values are credentials: shown as `<redacted>`.
+    static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+
+    /// The method, the URL without its query, the headers (credential headers redacted) and the
+    /// body's size. Never a query, a body or an `Authorization` value: they carry tokens, codes
+    /// and client secrets.
+    public var description: String {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let hadQuery = components?.percentEncodedQuery != nil
+        components?.percentEncodedQuery = nil
+        components?.fragment = nil
+        let target = (components?.string ?? "<url>") + (hadQuery ? "?<redacted>" : "")
+        let headerText = headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
+            "\(name): " + (Self.credentialHeaders.contains(name.lowercased()) ? "<redacted>" : value)
+        }
+        let bodyText = body.map { "\($0.count) bytes" } ?? "none"
+        return "HTTPRequest(\(method) \(target), headers: [\(headerText.joined(separator: ", "))], body: \(bodyText))"
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// Only the description, so that `dump()` shows no credential or body byte.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}

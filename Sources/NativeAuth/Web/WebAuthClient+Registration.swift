@@ -1,0 +1,122 @@
+public import Foundation
+
+extension WebAuthClient {
+    /// Registers a new client at the provider of `issuer` (OAuth 2.0 Dynamic Client Registration,
+    /// RFC 7591): finds its `registration_endpoint` by discovery, then posts the request's client
+    /// metadata as JSON.
+    ///
+    /// A static function: there is no client id yet, and the result is what a ``WebAuthClient``
+    /// is then made with (``ClientRegistration/clientId`` and, for a confidential client,
+    /// ``ClientRegistration/clientAuthentication``). Register once and keep the result; a new
+    /// registration on every launch leaves many clients behind at the provider.
+    ///
+    /// ```swift
+    /// let registration = try await WebAuthClient.register(
+    ///     ClientRegistrationRequest(redirectURIs: [redirectURI], clientName: "Example CLI"), issuer: issuer)
+    /// let client = try WebAuthClient(issuer: issuer, clientId: registration.clientId, redirectURI: redirectURI)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: the client metadata; by default a public native client (see ``ClientRegistrationRequest``).
+    ///   - issuer: the provider's issuer, as for ``init(issuer:clientId:redirectURI:transport:credentialStore:configuration:)``.
+    ///   - transport: where requests go; `URLSessionTransport` by default.
+    ///   - initialAccessToken: the bearer token a provider with protected registration gave out
+    ///     (RFC 7591 §3); `nil` for open registration. Never logged.
+    ///   - logger: receives the log records of the registration; `nil` logs nothing.
+    /// - Returns: the registered client.
+    /// - Throws: ``WebSignInError``: ``WebSignInError/isInvalidParameters`` for a request that
+    ///   cannot be sent (nothing is sent); ``WebSignInError/isDiscoveryFailed``;
+    ///   ``WebSignInError/isUnsupported`` when the provider publishes no `registration_endpoint`;
+    ///   ``WebSignInError/isInvalidRedirectURI`` and ``WebSignInError/isInvalidClientMetadata``
+    ///   (with the provider's ``WebSignInError/serverErrorDescription``) when it refuses the
+    ///   metadata; ``WebSignInError/isNetworkError``, ``WebSignInError/isServerError``,
+    ///   ``WebSignInError/isUnexpectedResponse``.
+    public static func register(
+        _ request: ClientRegistrationRequest, issuer: URL, transport: any HTTPTransport = URLSessionTransport(),
+        initialAccessToken: String? = nil, logger: (any NativeAuthLogger)? = nil
+    ) async throws(WebSignInError) -> ClientRegistration {
+        let correlationId = UUID()
+        let log = Log(logger: logger)
+        do {
+            try request.validate()
+        } catch {
+            throw error.with(correlationId: correlationId)
+        }
+        let discovery = try ProviderDiscovery(issuer: issuer, transport: transport, log: log)
+        let metadata = try await discovery.metadata(correlationId: correlationId)
+        guard let endpoint = metadata.registrationEndpoint else {
+            throw WebSignInError(
+                .unsupported, note: "The provider publishes no 'registration_endpoint'.", correlationId: correlationId)
+        }
+        return try await send(
+            request, to: endpoint, transport: transport, initialAccessToken: initialAccessToken, log: log,
+            correlationId: correlationId)
+    }
+
+    /// Registers a new client at `registrationEndpoint`, for a provider that publishes no discovery
+    /// document; otherwise the same as ``register(_:issuer:transport:initialAccessToken:logger:)``.
+    ///
+    /// - Parameters:
+    ///   - request: the client metadata.
+    ///   - registrationEndpoint: the provider's registration endpoint: https, or http on a loopback host.
+    ///   - transport: where requests go; `URLSessionTransport` by default.
+    ///   - initialAccessToken: the bearer token for protected registration; `nil` for open registration.
+    ///   - logger: receives the log records of the registration; `nil` logs nothing.
+    /// - Returns: the registered client.
+    /// - Throws: ``WebSignInError``, as ``register(_:issuer:transport:initialAccessToken:logger:)``.
+    public static func register(
+        _ request: ClientRegistrationRequest, registrationEndpoint: URL,
+        transport: any HTTPTransport = URLSessionTransport(), initialAccessToken: String? = nil,
+        logger: (any NativeAuthLogger)? = nil
+    ) async throws(WebSignInError) -> ClientRegistration {
+        let correlationId = UUID()
+        do {
+            try request.validate()
+        } catch {
+            throw error.with(correlationId: correlationId)
+        }
+        return try await send(
+            request, to: registrationEndpoint, transport: transport, initialAccessToken: initialAccessToken,
+            log: Log(logger: logger), correlationId: correlationId)
+    }
+
+    private static func send(
+        _ request: ClientRegistrationRequest, to endpoint: URL, transport: any HTTPTransport,
+        initialAccessToken: String?, log: Log, correlationId: UUID
+    ) async throws(WebSignInError) -> ClientRegistration {
+        if EndpointPolicy.problem(with: endpoint, field: "registration_endpoint") != nil {
+            throw .invalidParameters(
+                "The registration endpoint must be https (http for loopback hosts only).", correlationId: correlationId)
+        }
+        var headers = WebHTTP.headers(correlationId: correlationId, form: false)
+        headers["Content-Type"] = "application/json"
+        let token = initialAccessToken.flatMap { $0.isEmpty ? nil : Secret($0) }
+        if let token { headers["Authorization"] = "Bearer " + token.reveal }
+        log(
+            .debug, "client registration",
+            [
+                "grantTypes": request.grantTypes.joined(separator: " "),
+                "authMethod": request.tokenEndpointAuthMethod, "initialAccessToken": token == nil ? "no" : "yes",
+            ],
+            correlationId: correlationId)
+        let response = try await WebHTTP.send(
+            HTTPRequest(method: "POST", url: endpoint, headers: headers, body: Data(request.document.description.utf8)),
+            through: transport, log: log, correlationId: correlationId
+        ) { error in
+            WebSignInError(.network, correlationId: correlationId, underlyingError: error)
+        }
+        do {
+            let registration = try ClientRegistration(response, correlationId: correlationId)
+            log(
+                .info, "client registered",
+                ["clientSecret": registration.secret == nil ? "no" : "yes"], correlationId: correlationId)
+            return registration
+        } catch {
+            log(
+                .debug, "client registration refused",
+                ["status": "\(response.statusCode)", "error": error.serverError.map { String($0.prefix(80)) } ?? ""],
+                correlationId: correlationId)
+            throw error
+        }
+    }
+}
