@@ -78,7 +78,7 @@ func waitForDeviceSignIn(_ state: DeviceSignInState, bound: Duration = .seconds(
 @Suite(
     "Device code sign-in against a real OpenID Connect server (glewlwyd)",
     .enabled(if: OIDCServerEnvironment.issuer != nil, OIDCServerEnvironment.skipReason),
-    .serialized, .timeLimit(.minutes(1)))
+    .serialized, .oidcServerExclusive, .timeLimit(.minutes(1)))
 struct OIDCServerDeviceTests {
     let login = OIDCTestLogin(issuer: OIDCServerEnvironment.issuer ?? URL(fileURLWithPath: "/"))
 
