@@ -43,11 +43,14 @@ struct AccountRecordJSONTests {
                 signInScopes: (0..<Int.random(in: 0..<3, using: &random)).map { _ in Self.text(&random) },
                 accessTokens: tokens)
             let written = try #require(record.encodedJSON())
-            #expect(try decoder.decode(AccountRecord.self, from: written) == record)
-            #expect(
-                try decoder.decode(AccountRecord.self, from: written)
-                    == decoder.decode(AccountRecord.self, from: encoder.encode(record)))
-            #expect(try JSONValue.parse(written) == JSONValue.parse(encoder.encode(record)))
+            let byFoundation = try encoder.encode(record)
+            let readBack: AccountRecord = try decoder.decode(AccountRecord.self, from: written)
+            let foundationReadBack: AccountRecord = try decoder.decode(AccountRecord.self, from: byFoundation)
+            #expect(readBack == record)
+            #expect(readBack == foundationReadBack)
+            let document: JSONValue = try JSONValue.parse(written)
+            let foundationDocument: JSONValue = try JSONValue.parse(byFoundation)
+            #expect(document == foundationDocument)
         }
     }
 
