@@ -251,6 +251,8 @@ struct ServerRobustnessTests {
     func connectionCap() async throws {
         var configuration = EmulatorServer.Configuration()
         configuration.maxConnections = 4
+        // The idle connections must hold their slots for the whole test, however loaded the machine.
+        configuration.requestTimeout = .seconds(600)
         let served = try ServedTenant(configuration: configuration)
         #expect(served.server.maxConnections == 4)
         let port = served.port
