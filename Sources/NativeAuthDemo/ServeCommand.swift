@@ -78,6 +78,8 @@ enum ServeCommand {
             "  authority:   \(server.authority.absoluteString)",
             "  client id:   \(server.tenant.clientId)",
             "  control API: \(server.controlURL.absoluteString)",
+            "  discovery:   \(server.authority.absoluteString)/v2.0/.well-known/openid-configuration",
+            "  issuer:      \(server.tenant.issuerIdentifier) (the iss of ID tokens)",
         ]
         if options.manualClock { lines.append("  clock:       manual (POST \(server.controlURL.path)/clock/advance)") }
         if options.latencyMilliseconds > 0 {

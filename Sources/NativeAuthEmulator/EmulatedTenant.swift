@@ -241,13 +241,19 @@ public final class EmulatedTenant: HTTPTransport, Sendable {
     ///   then not received); `URLError(.networkConnectionLost)` for a forced
     ///   ``ForcedAnswer/networkFailure``.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await send(request, publicOrigin: nil)
+    }
+
+    /// Answers `request` as ``send(_:)`` does; the web endpoints write their own URLs on
+    /// `publicOrigin` (`http://127.0.0.1:PORT`, from an ``EmulatorServer``) when it is given.
+    func send(_ request: HTTPRequest, publicOrigin: String?) async throws -> HTTPResponse {
         try Task.checkCancellation()
         let latency = settings.latency
         if latency > 0 {
             // On the tenant's clock: a test moves a manual clock instead of waiting.
             try await state.withLock { $0.environment.clock }.sleep(seconds: latency)
         }
-        switch state.withLock({ $0.handle(request) }) {
+        switch state.withLock({ $0.handle(request, publicOrigin: publicOrigin) }) {
         case .response(let response):
             return response
         case .networkFailure:

@@ -66,14 +66,18 @@ extension TenantState {
     /// How long a sign-in page stays usable once shown.
     static let signInPageLifetime: TimeInterval = 3600
 
-    /// `https://{sub}.ciamlogin.com/{tenantId}`: the base of the endpoints the discovery document names.
-    var webBase: String { "https://\(environment.host)/\(environment.tenantId)" }
+    /// `https://{sub}.ciamlogin.com/{tenantId}`: the base of the endpoints the discovery document
+    /// names; on the server's origin (`http://127.0.0.1:PORT/{tenantId}`) when served over HTTP, so
+    /// a browser or a URLSession client can reach them. The issuer stays as it is either way.
+    func webBase(_ call: Call) -> String {
+        "\(call.publicOrigin ?? "https://\(environment.host)")/\(environment.tenantId)"
+    }
 
-    func webURL(_ endpoint: EmulatorEndpoint) -> String { webBase + "/" + endpoint.rawValue }
+    func webURL(_ endpoint: EmulatorEndpoint, _ call: Call) -> String { webBase(call) + "/" + endpoint.rawValue }
 
     mutating func webResponse(_ call: Call) -> HTTPResponse {
         switch call.endpoint {
-        case .openIDConfiguration: return document(discoveryDocument, call: call)
+        case .openIDConfiguration: return document(discoveryDocument(call), call: call)
         case .keys:
             let key = EmulatorSigningKey.test.jwk(issuer: issuer)
             return document(["keys": .array([.object(key)])], call: call)
@@ -93,13 +97,14 @@ extension TenantState {
     /// no `authorization_response_iss_parameter_supported` (no `iss` comes back with the code). It
     /// leaves out what the emulator does not serve: `userinfo_endpoint` (Microsoft Graph),
     /// `device_authorization_endpoint` and `kerberos_endpoint`; and `form_post` from the response modes.
-    var discoveryDocument: JSONObject {
+    /// Served over HTTP, the endpoints are on the server's origin instead (see ``webBase(_:)``).
+    func discoveryDocument(_ call: Call) -> JSONObject {
         [
-            "token_endpoint": .string(webURL(.token)),
+            "token_endpoint": .string(webURL(.token, call)),
             "token_endpoint_auth_methods_supported": .array([
                 "client_secret_post", "private_key_jwt", "client_secret_basic",
             ]),
-            "jwks_uri": .string(webURL(.keys)),
+            "jwks_uri": .string(webURL(.keys, call)),
             "response_modes_supported": .array(["query", "fragment"]),
             "subject_types_supported": .array(["pairwise"]),
             "id_token_signing_alg_values_supported": .array(["RS256"]),
@@ -107,10 +112,10 @@ extension TenantState {
             "scopes_supported": .array(["openid", "profile", "email", "offline_access"]),
             "issuer": .string(issuer),
             "request_uri_parameter_supported": false,
-            "authorization_endpoint": .string(webURL(.authorize)),
+            "authorization_endpoint": .string(webURL(.authorize, call)),
             "http_logout_supported": true,
             "frontchannel_logout_supported": true,
-            "end_session_endpoint": .string(webURL(.logout)),
+            "end_session_endpoint": .string(webURL(.logout, call)),
             "claims_supported": .array([
                 "sub", "iss", "aud", "exp", "iat", "auth_time", "acr", "nonce", "preferred_username", "name", "tid",
                 "ver", "at_hash", "c_hash", "email",

@@ -23,6 +23,10 @@ struct Call: Sendable {
     let now: Date
     /// The request's `client-request-id`, echoed back.
     let correlationId: String?
+    /// The origin the client reached the tenant at (`http://127.0.0.1:PORT`), when an
+    /// ``EmulatorServer`` serves it; `nil` in process. The server passes it alongside the request,
+    /// never in a header, so no request can change the URLs the tenant writes.
+    var publicOrigin: String? = nil
 }
 
 /// What ``EmulatedTenant/send(_:)`` does with a request.
@@ -60,14 +64,15 @@ struct TenantState: Sendable {
 
     // MARK: - Answering a request
 
-    mutating func handle(_ request: HTTPRequest) -> Outcome {
+    mutating func handle(_ request: HTTPRequest, publicOrigin: String? = nil) -> Outcome {
         receivedRequests.append(request)
         let now = serverNow
         let correlationId = request.header("client-request-id")
         guard let endpoint = route(request) else {
             return .response(notFound(request, now: now, correlationId: correlationId))
         }
-        let call = Call(request: request, endpoint: endpoint, now: now, correlationId: correlationId)
+        let call = Call(
+            request: request, endpoint: endpoint, now: now, correlationId: correlationId, publicOrigin: publicOrigin)
         if let answer = takeForcedAnswer(for: endpoint) {
             switch answer {
             case .lostAfterProcessing:

@@ -140,13 +140,22 @@ actor ProviderDiscovery {
     /// Entra External ID (CIAM) publishes its issuer on the tenant id rather than on the name the
     /// app configures: for a configured host `{name}.ciamlogin.com`, an issuer
     /// `https://{tenant-id}.ciamlogin.com/{tenant-id}/v2.0` (the same GUID twice) is accepted. This
-    /// exception holds for `ciamlogin.com` authorities only.
+    /// exception holds for `ciamlogin.com` authorities, and for `http` loopback ones (below).
+    ///
+    /// An `http` issuer on a loopback host (`127.0.0.1`, `localhost`, `[::1]`) is a tenant served on
+    /// this machine, such as the emulator's HTTP server, which serves the CIAM discovery document
+    /// unchanged: its `issuer` names the tenant's ciamlogin.com origin, which the loopback URL can
+    /// never equal. So a loopback issuer accepts the same CIAM tenant form, and nothing else. The
+    /// document's endpoints must still be `https` or loopback `http`, and ID tokens must still carry
+    /// exactly the issuer the document names. Authorities on any other host are not affected.
     static func issuerMatches(configured: URL, found: String) -> Bool {
         if trimmingOneSlash(configured.absoluteString) == trimmingOneSlash(found) { return true }
-        guard let host = configured.host?.lowercased(), host.hasSuffix(".ciamlogin.com"),
-            configured.scheme?.lowercased() == "https"
-        else { return false }
-        return isCIAMTenantIssuer(found)
+        guard let host = configured.host?.lowercased() else { return false }
+        switch configured.scheme?.lowercased() {
+        case "https" where host.hasSuffix(".ciamlogin.com"): return isCIAMTenantIssuer(found)
+        case "http" where EndpointPolicy.isLoopback(host): return isCIAMTenantIssuer(found)
+        default: return false
+        }
     }
 
     /// `https://{guid}.ciamlogin.com/{guid}/v2.0`, the same GUID twice, nothing else.

@@ -42,7 +42,8 @@ struct EmulatorRequestHandler: Sendable {
             }
         }
         do {
-            return .respond(Self.loopbackResponse(try await tenant.send(forwarded)))
+            return .respond(
+                Self.loopbackResponse(try await tenant.send(forwarded, publicOrigin: publicOrigin(for: request))))
         } catch {
             // A forced network fault, or serving stopped: the client sees the connection lost in
             // the middle of the answer. (Closing before any byte would make HTTP clients quietly
@@ -65,10 +66,30 @@ struct EmulatorRequestHandler: Sendable {
                 headers[header.name] = header.value
             }
         }
-        let host = request.header("Host") ?? baseURL.host.map { "\($0):\(baseURL.port ?? 80)" } ?? "127.0.0.1"
-        headers["Forwarded"] = "host=\"\(host)\";proto=http"
+        headers["Forwarded"] = "host=\"\(clientHost(for: request))\";proto=http"
         return HTTPRequest(
             method: request.method, url: url, headers: headers, body: request.body.isEmpty ? nil : Data(request.body))
+    }
+
+    /// The host and port the client reached the server at: its `Host` header when that names a
+    /// loopback host on the server's port (`127.0.0.1:PORT`, `localhost:PORT`, `[::1]:PORT`), the
+    /// server's own address otherwise. A client cannot make the tenant name another host.
+    func clientHost(for request: LoopbackHTTPRequest) -> String {
+        let own = "\(baseURL.host ?? "127.0.0.1"):\(baseURL.port ?? 80)"
+        guard let given = request.header("Host")?.trimmingCharacters(in: .whitespaces).lowercased(),
+            let components = URLComponents(string: "http://" + given), let host = components.host,
+            components.port == baseURL.port, components.path.isEmpty, components.user == nil,
+            components.query == nil, components.fragment == nil,
+            ["127.0.0.1", "localhost", "[::1]", "::1"].contains(host)
+        else { return own }
+        return given
+    }
+
+    /// `http://{clientHost}`: the origin the tenant writes its web endpoints' URLs on. It goes to
+    /// the tenant alongside the request rather than in a header, so it is the server's word alone:
+    /// a `Forwarded` header a client sends is dropped, and one in an in-process request is ignored.
+    func publicOrigin(for request: LoopbackHTTPRequest) -> String {
+        "http://" + clientHost(for: request)
     }
 
     /// The answer whose head is written, and body never, when the tenant answers with a network fault.

@@ -16,7 +16,9 @@ import NativeAuth
 /// Every request outside ``controlPath`` is handed to ``EmulatedTenant/send(_:)``, with its URL
 /// rewritten from `http://127.0.0.1:PORT/{path}` to the tenant's own origin (`https://{subdomain}.ciamlogin.com/{path}`),
 /// which is what the tenant routes on; whatever the tenant answers is written back. A `Forwarded`
-/// header (RFC 7239) tells the tenant the host and scheme the client used. When the tenant answers
+/// header (RFC 7239) tells the tenant the host and scheme the client used, and the tenant's web
+/// endpoints (discovery, the sign-in page) write their URLs on the server's origin,
+/// `http://127.0.0.1:PORT`, so browsers and URLSession clients can follow them. When the tenant answers
 /// with a network fault (a forced ``ForcedAnswer/networkFailure``, ``ForcedAnswer/timeout``,
 /// ``ForcedAnswer/cannotConnect`` or ``ForcedAnswer/lostAfterProcessing``), the head of an answer
 /// is written and then the connection is closed, so the client sees the connection lost in the

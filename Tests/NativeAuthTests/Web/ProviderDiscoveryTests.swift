@@ -125,6 +125,39 @@ struct ProviderDiscoveryTests {
         }
     }
 
+    @Test func ciamTenantIssuerIsAcceptedForLoopbackHTTPAuthorities() async throws {
+        let tenant = "9188040d-6c67-4c5b-b112-36a304b66dad"
+        let tenantIssuer = "https://\(tenant).ciamlogin.com/\(tenant)/v2.0"
+        for authority in [
+            "http://127.0.0.1:8123/contoso.onmicrosoft.com/v2.0", "http://localhost:8123/contoso/v2.0",
+            "http://[::1]:8123/contoso/v2.0",
+        ] {
+            let transport = ScriptedTransport([
+                (
+                    ".well-known/openid-configuration",
+                    .json(200, discoveryDocument(issuer: tenantIssuer, base: authority))
+                )
+            ])
+            let metadata = try await discover(transport, issuer: authority)
+            #expect(metadata.issuer == tenantIssuer, "\(authority)")
+        }
+        let loopback = "http://127.0.0.1:8123/contoso.onmicrosoft.com/v2.0"
+        // Only the CIAM tenant form: any other issuer is still refused for a loopback authority.
+        for bad in [
+            "https://evil.example.com/tenant", "https://contoso.ciamlogin.com/contoso/v2.0",
+            "http://\(tenant).ciamlogin.com/\(tenant)/v2.0", "http://127.0.0.1:9999/contoso.onmicrosoft.com/v2.0",
+        ] {
+            let error = await discoveryError(discoveryDocument(issuer: bad, base: loopback), issuer: loopback)
+            #expect(error?.isDiscoveryFailed == true, "\(bad)")
+        }
+        // A non-loopback http issuer is refused before any request, and an https non-ciamlogin one
+        // still refuses the tenant form.
+        #expect(
+            !ProviderDiscovery.issuerMatches(configured: URL(string: "http://10.0.0.1/x/v2.0")!, found: tenantIssuer))
+        #expect(
+            !ProviderDiscovery.issuerMatches(configured: URL(string: "https://127.0.0.1/x/v2.0")!, found: tenantIssuer))
+    }
+
     @Test func httpIsRefusedExceptOnLoopback() async throws {
         let plain = await discoveryError(
             discoveryDocument(issuer: issuer, ["token_endpoint": "\"http://idp.example.com/token\""]))

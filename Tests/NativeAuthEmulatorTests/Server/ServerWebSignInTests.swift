@@ -1,0 +1,195 @@
+import Foundation
+import NativeAuth
+import NativeAuthEmulator
+import Testing
+
+/// A programmatic browser over real HTTP: it loads the authorization URL, fills in the sign-in
+/// page's form (its action and hidden fields read from the HTML), posts it, and returns the
+/// `Location` of the redirect without following it. It never listens on the redirect URI.
+struct HTTPFormBrowser: ExternalUserAgent {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// `URLSessionTransport` never follows a redirect, so a `302` comes back as it is.
+    let transport: URLSessionTransport
+    let username: String
+    let password: String
+
+    func authorize(url: URL, redirectURI: URL) async throws -> URL {
+        let page = try await transport.send(HTTPRequest(method: "GET", url: url))
+        guard page.statusCode == 200 else { throw Failure("the authorization URL answered \(page.statusCode)") }
+        let html = String(decoding: page.body, as: UTF8.self)
+        let form = try Self.form(in: html)
+        guard let action = URL(string: form.action, relativeTo: url)?.absoluteURL else {
+            throw Failure("the form action '\(form.action)' is not a URL")
+        }
+        var fields = form.hidden
+        fields.append(("username", username))
+        fields.append(("password", password))
+        fields.append(("action", "signin"))
+        let body = fields.map { Self.escape($0.0) + "=" + Self.escape($0.1) }.joined(separator: "&")
+        let answer = try await transport.send(
+            HTTPRequest(
+                method: "POST", url: action, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Data(body.utf8)))
+        guard answer.statusCode == 302, let location = answer.header("Location"), let callback = URL(string: location)
+        else { throw Failure("the form answered \(answer.statusCode) with no redirect") }
+        guard location.hasPrefix(redirectURI.absoluteString) else {
+            throw Failure("the redirect goes elsewhere than the redirect URI")
+        }
+        return callback
+    }
+
+    /// The `action` of the page's one form and its hidden inputs, HTML entities decoded.
+    static func form(in html: String) throws -> (action: String, hidden: [(String, String)]) {
+        guard let formTag = tags(named: "form", in: html).first, let action = attribute("action", in: formTag) else {
+            throw Failure("the page has no form")
+        }
+        let hidden = tags(named: "input", in: html)
+            .filter { attribute("type", in: $0) == "hidden" }
+            .compactMap { tag in attribute("name", in: tag).map { ($0, attribute("value", in: tag) ?? "") } }
+        return (action, hidden)
+    }
+
+    /// The opening tags `<name …>` in `html`.
+    static func tags(named name: String, in html: String) -> [Substring] {
+        var found: [Substring] = []
+        var rest = html[...]
+        while let start = rest.range(of: "<" + name + " "), let end = rest[start.upperBound...].firstIndex(of: ">") {
+            found.append(rest[start.lowerBound...end])
+            rest = rest[rest.index(after: end)...]
+        }
+        return found
+    }
+
+    /// The double-quoted value of `name` in `tag`.
+    static func attribute(_ name: String, in tag: Substring) -> String? {
+        guard let start = tag.range(of: " " + name + "=\""),
+            let end = tag[start.upperBound...].firstIndex(of: "\"")
+        else { return nil }
+        return unescape(String(tag[start.upperBound..<end]))
+    }
+
+    static func unescape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    static func escape(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}
+
+/// The tenant's OpenID Connect endpoints over loopback HTTP: the URLs it writes name the server,
+/// and the SDK's browser fallback works against it end to end.
+@Suite("Emulator server: web sign-in over loopback HTTP", .timeLimit(.minutes(2)))
+struct ServerWebSignInTests {
+    static let redirect = URL(string: "http://127.0.0.1:8765/callback")!
+    static let browserUser = "bo@contoso.com"
+    static let browserPassword = "Browser-Only-1"
+
+    func served() throws -> ServedTenant {
+        let served = try ServedTenant { $0.redirectURIs = [Self.redirect.absoluteString] }
+        served.tenant.addUser(
+            EmulatedUser(
+                username: Self.browserUser, password: Self.browserPassword, attributes: ["displayName": "Bo Browser"],
+                requiresBrowser: true))
+        return served
+    }
+
+    func discovery(_ served: ServedTenant, headers: [String: String] = [:]) async throws -> [String: Any] {
+        let url = try #require(
+            URL(string: served.server.authority.absoluteString + "/v2.0/.well-known/openid-configuration"))
+        let response = try await served.transport.send(HTTPRequest(method: "GET", url: url, headers: headers))
+        #expect(response.statusCode == 200)
+        return try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+    }
+
+    @Test("discovery over HTTP names the server's endpoints and keeps the issuer")
+    func discoveryNamesTheServer() async throws {
+        let served = try served()
+        let tenant = served.tenant
+        let origin = "http://127.0.0.1:\(served.port)/\(tenant.tenantId)"
+        let document = try await discovery(served)
+        #expect(document["issuer"] as? String == tenant.issuerIdentifier)
+        #expect(document["authorization_endpoint"] as? String == origin + "/oauth2/v2.0/authorize")
+        #expect(document["token_endpoint"] as? String == origin + "/oauth2/v2.0/token")
+        #expect(document["jwks_uri"] as? String == origin + "/discovery/v2.0/keys")
+        #expect(document["end_session_endpoint"] as? String == origin + "/oauth2/v2.0/logout")
+
+        // A client's own `Forwarded` header changes nothing.
+        let spoofed = try await discovery(served, headers: ["Forwarded": "host=\"evil.example.com\";proto=https"])
+        #expect(spoofed["token_endpoint"] as? String == origin + "/oauth2/v2.0/token")
+
+        // Nor does a `Host` that is not this server on loopback.
+        let path = "/contoso.onmicrosoft.com/v2.0/.well-known/openid-configuration"
+        let raw = try await RawHTTP.exchange(
+            port: served.port, "GET \(path) HTTP/1.1\r\nHost: evil.example.com\r\nConnection: close\r\n\r\n")
+        let body = try #require(raw.responses.first).text
+        #expect(body.contains("\"http://127.0.0.1:\(served.port)/\(tenant.tenantId)/oauth2/v2.0/token\""))
+        #expect(!body.contains("evil.example.com"))
+
+        // `localhost` on the server's port is how the client reached it: the URLs say so.
+        let local = try await RawHTTP.exchange(
+            port: served.port, "GET \(path) HTTP/1.1\r\nHost: localhost:\(served.port)\r\nConnection: close\r\n\r\n")
+        #expect(
+            try #require(local.responses.first).text.contains(
+                "\"http://localhost:\(served.port)/\(tenant.tenantId)/oauth2/v2.0/token\""))
+
+        // In process, the tenant names its ciamlogin.com origin, whatever the request's headers.
+        let inProcess = try await tenant.send(
+            HTTPRequest(
+                method: "GET", url: tenant.authority.appendingPathComponent("v2.0/.well-known/openid-configuration"),
+                headers: ["Forwarded": "host=\"127.0.0.1:1\";proto=http"]))
+        let inProcessDocument = try #require(
+            try JSONSerialization.jsonObject(with: inProcess.body) as? [String: Any])
+        #expect(
+            inProcessDocument["token_endpoint"] as? String
+                == "https://contoso.ciamlogin.com/\(tenant.tenantId)/oauth2/v2.0/token")
+        await served.server.stop()
+    }
+
+    @Test("a browser-required user continues in a browser over HTTP, then refreshes")
+    func continueInBrowserOverHTTP() async throws {
+        let served = try served()
+        let tenant = served.tenant
+        let client = try served.client()
+        let error = try await #require(throws: SignInStartError.self) {
+            try await client.signIn(SignInParameters(username: Self.browserUser, scopes: ["api://contoso/read"]))
+        }
+        #expect(error.isBrowserRequired)
+
+        let browser = HTTPFormBrowser(
+            transport: served.transport, username: Self.browserUser, password: Self.browserPassword)
+        let account = try await error.continueInBrowser(redirectURI: Self.redirect, using: browser)
+        #expect(account.account.username == Self.browserUser)
+        #expect(account.account.claims.preferredUsername == Self.browserUser)
+        #expect(account.account.claims.tenantId == tenant.tenantId)
+        #expect(account.account.claims.issuer == tenant.issuerIdentifier)
+
+        // The signed ID token was checked with the keys, fetched over HTTP from the server.
+        let paths = tenant.receivedRequests.map { "\($0.method) \($0.url.path)" }
+        let base = "/\(tenant.tenantId)"
+        #expect(
+            paths == [
+                "POST /contoso.onmicrosoft.com/oauth2/v2.0/initiate",
+                "GET /contoso.onmicrosoft.com/v2.0/.well-known/openid-configuration",
+                "GET \(base)/oauth2/v2.0/authorize", "POST \(base)/login", "POST \(base)/oauth2/v2.0/token",
+                "GET \(base)/discovery/v2.0/keys",
+            ])
+
+        // It refreshes natively at the tenant's token endpoint, over HTTP.
+        let first = try await account.getAccessToken()
+        let before = tenant.receivedRequests.count
+        let refreshed = try await account.getAccessToken(forceRefresh: true)
+        #expect(refreshed.accessToken != first.accessToken)
+        #expect(tenant.receivedRequests.count == before + 1)
+        #expect(tenant.receivedRequests.last?.url.path == "/contoso.onmicrosoft.com/oauth2/v2.0/token")
+        await served.server.stop()
+    }
+}
