@@ -54,7 +54,7 @@ struct URLSessionTransportFailureTests {
         #expect(error?.code == .cannotConnectToHost)
     }
 
-    @Test("a server that never answers makes send throw URLError(.timedOut) soon after the timeout")
+    @Test("a server that never answers makes send throw URLError(.timedOut), not before the timeout")
     func timeout() async throws {
         let gate = LoopbackHTTPServer.Gate()
         let server = try LoopbackHTTPServer { _ in .hold(gate, then: .text(200, "too late")) }
@@ -69,7 +69,9 @@ struct URLSessionTransportFailureTests {
         let elapsed = clock.now - start
 
         #expect(error?.code == .timedOut)
-        #expect(elapsed < .seconds(15))
+        // Only a lower bound: how long after the timeout it ends depends on the machine's load
+        // (20 s was seen under ThreadSanitizer); the suite's time limit bounds it.
+        #expect(elapsed >= .milliseconds(900))
         gate.open()
     }
 
