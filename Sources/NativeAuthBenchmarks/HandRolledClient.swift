@@ -75,8 +75,8 @@ final class HandRolledClient: @unchecked Sendable {
         try decoder.decode(ContinuationAnswer.self, from: try await post(path, fields))
     }
 
-    /// Email code sign-in: initiate, challenge, token with the code.
-    func signInWithCode(username: String, code: String, scopes: [String]) async throws {
+    /// The first two steps of every sign-in: initiate, then challenge.
+    private func initiateAndChallenge(username: String) async throws -> ContinuationAnswer {
         let started = try await continuation(
             "oauth2/v2.0/initiate",
             [("client_id", clientId), ("username", username), ("challenge_type", "oob password redirect")])
@@ -86,6 +86,12 @@ final class HandRolledClient: @unchecked Sendable {
                 ("client_id", clientId), ("continuation_token", started.continuation_token ?? ""),
                 ("challenge_type", "oob password redirect"),
             ])
+        return challenge
+    }
+
+    /// Email code sign-in: initiate, challenge, token with the code.
+    func signInWithCode(username: String, code: String, scopes: [String]) async throws {
+        let challenge = try await initiateAndChallenge(username: username)
         guard challenge.challenge_type == "oob", let token = challenge.continuation_token else {
             throw Failure(what: "challenge")
         }
@@ -99,15 +105,7 @@ final class HandRolledClient: @unchecked Sendable {
 
     /// Password sign-in: initiate, challenge, token with the password.
     func signInWithPassword(username: String, password: String, scopes: [String]) async throws {
-        let started = try await continuation(
-            "oauth2/v2.0/initiate",
-            [("client_id", clientId), ("username", username), ("challenge_type", "oob password redirect")])
-        let challenge = try await continuation(
-            "oauth2/v2.0/challenge",
-            [
-                ("client_id", clientId), ("continuation_token", started.continuation_token ?? ""),
-                ("challenge_type", "oob password redirect"),
-            ])
+        let challenge = try await initiateAndChallenge(username: username)
         guard challenge.challenge_type == "password", let token = challenge.continuation_token else {
             throw Failure(what: "challenge")
         }

@@ -25,27 +25,18 @@ enum Base64URL {
     static func decode(_ string: String) -> Data? {
         var body = Substring(string).utf8
         while body.last == UInt8(ascii: "=") { body = body.dropLast() }
-        guard body.count % 4 != 1 else { return nil }
-        var output: [UInt8] = []
-        output.reserveCapacity(body.count * 3 / 4)
-        var pending: UInt32 = 0
-        var pendingBits: UInt32 = 0
-        for character in body {
-            guard let value = sextet(character) else { return nil }
-            pending = pending << 6 | UInt32(value)
-            pendingBits += 6
-            if pendingBits >= 8 {
-                pendingBits -= 8
-                output.append(UInt8(truncatingIfNeeded: pending >> pendingBits))
-                pending &= (1 << pendingBits) - 1
-            }
-        }
-        return Data(output)
+        return decodeBits(body, allowingSpareBits: true).map { Data($0) }
     }
 
     /// Decodes unpadded base64url in its one canonical spelling, as JWS segments are written: only
     /// alphabet characters, no padding, and zero spare bits in the last character; `nil` otherwise.
     static func decodeCanonical(_ text: some Collection<UInt8>) -> [UInt8]? {
+        decodeBits(text, allowingSpareBits: false)
+    }
+
+    /// Unpadded base64url to bytes; `nil` for a character outside the alphabet or a length no
+    /// encoding has (4n + 1). Non-zero spare bits in the last character are refused unless allowed.
+    private static func decodeBits(_ text: some Collection<UInt8>, allowingSpareBits: Bool) -> [UInt8]? {
         var output: [UInt8] = []
         output.reserveCapacity(text.count * 3 / 4)
         var pending: UInt32 = 0
@@ -60,9 +51,9 @@ enum Base64URL {
                 pending &= (1 << pendingBits) - 1
             }
         }
-        // 0, 2 or 4 spare bits remain after 4n, 4n + 3 or 4n + 2 characters, and they must be zero;
-        // 6 (after 4n + 1 characters) cannot happen in any encoding.
-        guard pendingBits < 6, pending == 0 else { return nil }
+        // 0, 2 or 4 spare bits remain after 4n, 4n + 3 or 4n + 2 characters; 6 (after 4n + 1
+        // characters) cannot happen in any encoding.
+        guard pendingBits < 6, allowingSpareBits || pending == 0 else { return nil }
         return output
     }
 

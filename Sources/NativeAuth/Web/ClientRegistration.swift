@@ -158,15 +158,10 @@ public struct ClientRegistration: Sendable {
         func unexpected(_ note: String) -> WebSignInError {
             WebSignInError(.unexpectedResponse, note: note, httpStatusCode: status, correlationId: correlationId)
         }
-        guard response.body.count <= WebHTTP.maximumBodySize else { throw unexpected("The answer is over 1 MiB.") }
-        let members = response.body.isEmpty ? nil : (try? JSONValue.parse(response.body))?.objectValue
+        let members = try WebHTTP.members(
+            of: response, success: { $0 == 200 || $0 == 201 }, correlationId: correlationId)
 
         guard status == 200 || status == 201 else {
-            if let members, let error = members["error"]?.stringValue, !error.isEmpty {
-                throw WebSignInError.oauth(
-                    error: error, description: members["error_description"]?.stringValue,
-                    uri: members["error_uri"]?.stringValue, status: status, correlationId: correlationId)
-            }
             switch status {
             case 401, 403:
                 throw WebSignInError(

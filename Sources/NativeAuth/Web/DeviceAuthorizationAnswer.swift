@@ -32,16 +32,9 @@ struct DeviceAuthorizationAnswer: Sendable, Equatable {
         func unexpected(_ note: String) -> WebSignInError {
             WebSignInError(.unexpectedResponse, note: note, httpStatusCode: status, correlationId: correlationId)
         }
-        guard response.body.count <= WebHTTP.maximumBodySize else { throw unexpected("The answer is over 1 MiB.") }
-        let object = response.body.isEmpty ? nil : (try? JSONValue.parse(response.body))?.objectValue
-        let fields = object.map(WireObject.init)
+        let fields = try WebHTTP.members(of: response, correlationId: correlationId).map(WireObject.init)
 
         guard (200...299).contains(status) else {
-            if let fields, let error = fields.string("error"), !error.isEmpty {
-                throw WebSignInError.oauth(
-                    error: error, description: fields.string("error_description"), uri: fields.string("error_uri"),
-                    status: status, correlationId: correlationId)
-            }
             switch status {
             case 429, 500...599:
                 throw WebSignInError(.server, httpStatusCode: status, correlationId: correlationId)

@@ -6,6 +6,27 @@ enum WebHTTP {
     /// The largest answer the web client reads: discovery documents and token answers are far smaller.
     static let maximumBodySize = 1 << 20
 
+    /// Reads a JSON answer: refuses one over ``maximumBodySize``, and turns an answer whose status
+    /// is not a `success` and that names an OAuth `error` into its typed error (RFC 6749 §5.2).
+    /// Returns the body's members; `nil` for an empty body or one that is not a JSON object.
+    static func members(
+        of response: HTTPResponse, success: (Int) -> Bool = { (200...299).contains($0) }, correlationId: UUID?
+    ) throws(WebSignInError) -> [String: JSONValue]? {
+        let status = response.statusCode
+        guard response.body.count <= maximumBodySize else {
+            throw WebSignInError(
+                .unexpectedResponse, note: "The answer is over 1 MiB.", httpStatusCode: status,
+                correlationId: correlationId)
+        }
+        let members = response.body.isEmpty ? nil : (try? JSONValue.parse(response.body))?.objectValue
+        if !success(status), let members, let error = members["error"]?.stringValue, !error.isEmpty {
+            throw WebSignInError.oauth(
+                error: error, description: members["error_description"]?.stringValue,
+                uri: members["error_uri"]?.stringValue, status: status, correlationId: correlationId)
+        }
+        return members
+    }
+
     /// Headers sent with every request of the web client.
     static func headers(correlationId: UUID?, form: Bool) -> [String: String] {
         var headers = [

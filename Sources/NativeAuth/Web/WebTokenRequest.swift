@@ -105,16 +105,9 @@ struct WebTokenAnswer: Sendable, Equatable {
         func unexpected(_ note: String) -> WebSignInError {
             WebSignInError(.unexpectedResponse, note: note, httpStatusCode: status, correlationId: correlationId)
         }
-        guard response.body.count <= WebHTTP.maximumBodySize else { throw unexpected("The answer is over 1 MiB.") }
-        let object = response.body.isEmpty ? nil : (try? JSONValue.parse(response.body))?.objectValue
-        let fields = object.map(WireObject.init)
+        let fields = try WebHTTP.members(of: response, correlationId: correlationId).map(WireObject.init)
 
         guard (200...299).contains(status) else {
-            if let fields, let error = fields.string("error"), !error.isEmpty {
-                throw WebSignInError.oauth(
-                    error: error, description: fields.string("error_description"), uri: fields.string("error_uri"),
-                    status: status, correlationId: correlationId)
-            }
             switch status {
             case 400 where response.body.isEmpty:
                 // Some providers (glewlwyd) refuse an unknown or expired refresh token with a bare 400.
