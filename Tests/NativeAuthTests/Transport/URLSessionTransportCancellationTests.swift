@@ -6,7 +6,7 @@ import Testing
 /// transport usable.
 @Suite("URLSessionTransport: cancellation", .timeLimit(.minutes(1)))
 struct URLSessionTransportCancellationTests {
-    @Test("cancelling while the server holds the answer throws CancellationError promptly")
+    @Test("cancelling while the server holds the answer throws CancellationError, not a timeout")
     func cancelInFlight() async throws {
         let gate = LoopbackHTTPServer.Gate()
         let server = try LoopbackHTTPServer { request in
@@ -18,14 +18,13 @@ struct URLSessionTransportCancellationTests {
 
         let inFlight = Task { try await transport.send(HTTPRequest(method: "POST", url: server.url("/held"))) }
         _ = await server.waitForRequests(count: 1)
-        let clock = ContinuousClock()
-        let start = clock.now
         inFlight.cancel()
         let result = await inFlight.result
-        let elapsed = clock.now - start
 
+        // The server still holds the answer (the gate opens only at the end) and the timeout is
+        // 40 s: ending with CancellationError at all shows the cancellation ended the call. No
+        // wall-clock bound: under ThreadSanitizer on two cores even a prompt end took over 10 s.
         #expect(throws: CancellationError.self) { try result.get() }
-        #expect(elapsed < .seconds(10))
 
         let after = try await transport.send(HTTPRequest(method: "GET", url: server.url("/after")))
         #expect(after.statusCode == 200)
