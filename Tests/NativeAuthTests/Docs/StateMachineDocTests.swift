@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct StateMachineDocTests {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let sources = repository.appendingPathComponent("Sources/NativeAuth")
+    static let document = repository.appendingPathComponent("Docs/StateMachine.md")
+
+    @Test func theCheckedInDocumentIsGeneratedFromTheCurrentSources() throws {
+        let generated = try StateMachineDocument.read(sourcesAt: Self.sources).markdown()
+        if ProcessInfo.processInfo.environment["NATIVEAUTH_UPDATE_DOCS"] == "1" {
+            try generated.write(to: Self.document, atomically: true, encoding: .utf8)
+        }
+        let checkedIn = try? String(contentsOf: Self.document, encoding: .utf8)
+        #expect(
+            checkedIn == generated,
+            """
+            Docs/StateMachine.md is stale: a state, a result or a call changed. Regenerate it with \
+            `NATIVEAUTH_UPDATE_DOCS=1 swift test --filter StateMachineDocTests` and commit it.
+            """)
+    }
+
+    @Test func everyNativeFlowStateIsInTheDocument() throws {
+        let document = try StateMachineDocument.read(sourcesAt: Self.sources)
+        let webStates = try StateMachineDocument.read(sourcesAt: Self.sources.appendingPathComponent("Web"))
+            .surface.classes
+        let reached = Set(
+            StateMachineDocument.flows.flatMap { document.edges(ofFlowStartingWith: $0.start) }.compactMap(\.to))
+        let states = document.surface.classes.filter { $0.hasSuffix("State") }.subtracting(webStates)
+        #expect(states.count >= 13)
+        #expect(states.subtracting(reached).isEmpty, "states no flow reaches: \(states.subtracting(reached).sorted())")
+        #expect(reached.contains(StateMachineDocument.signedIn))
+        #expect(
+            document.sharedStates == [
+                "AwaitingMFAState", "MFARequiredState", "RegisterStrongAuthState",
+                "RegisterStrongAuthVerificationRequiredState",
+            ])
+    }
+
+    @Test func theSignInFlowHasItsKnownSteps() throws {
+        let edges = try StateMachineDocument.read(sourcesAt: Self.sources).edges(ofFlowStartingWith: "signIn")
+        func has(_ from: String, _ call: String, _ outcome: String?, _ to: String?) -> Bool {
+            edges.contains { $0.from == from && $0.call == call && $0.outcome == outcome && $0.to == to }
+        }
+        #expect(has("[*]", "signIn", "codeRequired", "SignInCodeRequiredState"))
+        #expect(has("SignInCodeRequiredState", "submitCode", "completed", "UserAccountResult"))
+        #expect(has("SignInCodeRequiredState", "resendCode", nil, "SignInCodeRequiredState"))
+        #expect(has("AwaitingMFAState", "requestChallenge", nil, "MFARequiredState"))
+        #expect(edges.first { $0.call == "submitPassword" }?.throwsType == "PasswordRequiredError")
+    }
+
+    @Test func aNewStateWithoutRegeneratingMakesTheDocumentStale() throws {
+        let current = try StateMachineDocument.read(sourcesAt: Self.sources)
+        var surface = current.surface
+        surface.scan(
+            """
+            /// A new step.
+            public final class SignInExtraStepState: Sendable {}
+            extension SignInPasswordRequiredState {
+                public func submitExtra(_ value: String) async throws(PasswordRequiredError) -> SignInExtraStepState {
+                    fatalError("\\(value) {")
+                }
+            }
+            """)
+        let changed = StateMachineDocument(surface: surface).markdown()
+        #expect(changed != current.markdown())
+        #expect(changed.contains("SignInPasswordRequiredState --> SignInExtraStepState: submitExtra"))
+    }
+
+    @Test func theScannerIgnoresBracesInCommentsAndStrings() {
+        var scanner = SwiftSurfaceScanner()
+        scanner.scan(
+            #"""
+            // } a stray brace in a comment
+            public enum OddResult: Sendable {
+                /* { */ case next(OddState, sentTo: String)
+                case done
+                var text: String { "}\("{" + "\(1)")" + """
+                    } "quoted" {
+                    """ }
+            }
+            public final class OddState {
+                public func go(_ items: [String] = ["}"]) async throws(OddError) -> OddResult { fatalError() }
+                public func go(delegate: any OddDelegate) {}
+                func hidden() -> OddState { self }
+            }
+            """#)
+        #expect(
+            scanner.enumCases["OddResult"]
+                == [
+                    .init(name: "next", associatedTypes: ["OddState", "String"]),
+                    .init(name: "done", associatedTypes: []),
+                ])
+        #expect(
+            scanner.methods["OddState"]
+                == [
+                    .init(name: "go", returns: "OddResult", throwsType: "OddError", takesDelegate: false),
+                    .init(name: "go", returns: nil, throwsType: nil, takesDelegate: true),
+                ])
+        #expect(scanner.classes == ["OddState"])
+    }
+}
