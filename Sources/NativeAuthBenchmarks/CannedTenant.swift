@@ -5,6 +5,8 @@ import NativeAuth
 /// hand-rolled baseline are timed on identical answers. It records the form field names of each
 /// request when asked to, which is how the benchmark checks both clients send the same fields.
 final class CannedTenant: HTTPTransport, Sendable {
+    // swift-format-ignore: NeverForceUnwrap
+    // A literal that is a valid URL.
     static let authority = URL(string: "https://contoso.ciamlogin.com/contoso.onmicrosoft.com")!
     static let clientId = "3b7a8c5e-1f2d-4e6a-9b0c-7d8e9f0a1b2c"
 
