@@ -32,7 +32,7 @@ public final class NativeAuthClient: Sendable {
     }
 
     /// The platform's default credential store: the keychain on Apple platforms
-    /// (``KeychainCredentialStore``), and on Linux a ``FileCredentialStore`` in
+    /// (`KeychainCredentialStore`), and on Linux a ``FileCredentialStore`` in
     /// `$XDG_DATA_HOME/<applicationName>/credentials` (or `~/.local/share/…`).
     ///
     /// - Parameter applicationName: names the directory on Linux; the process name when `nil`.

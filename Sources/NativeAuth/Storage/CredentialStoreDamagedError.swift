@@ -31,7 +31,9 @@ public struct CredentialStoreDamagedError: Error, LocalizedError, CustomStringCo
     /// Creates the error for a store of your own whose item under `key` can never be read; the
     /// SDK then reads it as "no account" (and reports it) instead of "store unavailable".
     ///
-    /// - Parameter reason: what is wrong, in plain language, without the item's contents.
+    /// - Parameters:
+    ///   - key: the key the damaged item is stored under.
+    ///   - reason: what is wrong, in plain language, without the item's contents.
     public init(key: String, reason: String) {
         self.init(key: key, code: .other(reason))
     }
