@@ -128,8 +128,8 @@ extension DemoApp {
     func continueInBrowser(after error: some NativeAuthError, username: String, startedOn: NativeAuthClient) async
         -> UserAccountResult?
     {
-        let reason = error.redirectReason.map { " (\($0))" } ?? ""
-        Terminal.say("🌐 The tenant asks for this sign-in to go on in the browser\(reason).")
+        let reason = error.redirectReason.map { ": \($0)" } ?? "."
+        Terminal.say("🌐 The tenant asks for this sign-in to go on in the browser\(reason)")
         guard let client = browserClient() else { return nil }
         guard client === startedOn else {
             return await signInWithBrowser(loginHint: username, correlationId: error.correlationId)
@@ -172,7 +172,12 @@ extension DemoApp {
     private func inBrowser(
         _ signIn: (LoopbackUserAgent, URL) async throws(WebSignInError) -> UserAccountResult
     ) async -> UserAccountResult? {
-        let agent = LoopbackUserAgent(timeout: browser.timeout, openBrowser: browser.open)
+        let open = browser.open
+        let minutes = max(1, Int(browser.timeout.components.seconds / 60))
+        let agent = LoopbackUserAgent(timeout: browser.timeout) { url in
+            try await open(url)
+            Terminal.say("Waiting for the browser to come back to this demo (at most \(minutes) min) …")
+        }
         let redirectURI: URL
         do {
             redirectURI = try agent.prepare()
@@ -180,8 +185,6 @@ extension DemoApp {
             Terminal.say("❌ The browser sign-in cannot start: \(error.description)")
             return nil
         }
-        let minutes = max(1, Int(browser.timeout.components.seconds / 60))
-        Terminal.say("Waiting for the browser to come back to \(redirectURI.absoluteString) (at most \(minutes) min) …")
         let watcher = emulatorRoute?.watchOutbox()
         defer { watcher?.cancel() }
         do {

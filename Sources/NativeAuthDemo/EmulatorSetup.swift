@@ -35,6 +35,13 @@ enum EmulatorSetup {
                 requiresMethodRegistration: true),
             "password \(demoPassword), then must register a strong authentication method"
         ),
+        (
+            EmulatedUser(
+                username: "hedy@example.com", password: demoPassword,
+                attributes: ["displayName": "Hedy Lamarr", "givenName": "Hedy", "surname": "Lamarr"],
+                requiresBrowser: true),
+            "password \(demoPassword), signs in only in the browser (a native sign-in goes there)"
+        ),
     ]
 
     /// The attributes sign-up asks for; the country's pattern shows how values are validated.

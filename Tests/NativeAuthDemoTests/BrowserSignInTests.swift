@@ -100,6 +100,32 @@ struct BrowserSignInTests {
         await app.shutdown()
     }
 
+    @Test("the demo users include one the tenant sends to the browser, so the fallback can be tried")
+    func demoBrowserUser() async throws {
+        let (app, _) = try demo { tenant in
+            FormPostingBrowser(tenant: tenant, passwords: ["hedy@example.com": EmulatorSetup.demoPassword]).opener
+        }
+        #expect(EmulatorSetup.users.contains { $0.user.requiresBrowser && $0.user.username == "hedy@example.com" })
+        guard case .inBrowser(let account?) = await app.startSignIn(SignInParameters(username: "hedy@example.com"))
+        else {
+            Issue.record("hedy's sign-in did not go on in the browser")
+            return
+        }
+        #expect(account.account.username == "hedy@example.com")
+        await app.shutdown()
+    }
+
+    @Test("a passwordless user signs in on the served page with the code the tenant emailed")
+    func passwordlessInBrowser() async throws {
+        let (app, route) = try demo { tenant in
+            FormPostingBrowser(tenant: tenant, passwords: [:]).opener
+        }
+        let account = try #require(await app.signInWithBrowser(loginHint: "grace@example.com"))
+        #expect(account.account.username == "grace@example.com")
+        #expect(route.tenant.outbox.contains { $0.to == "grace@example.com" })
+        await app.shutdown()
+    }
+
     @Test("a browser that cannot be opened ends the sign-in with a message, and the demo goes on")
     func browserLaunchFailure() async throws {
         struct NoBrowser: Error {}
