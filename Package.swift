@@ -30,6 +30,9 @@ let package = Package(
         .testTarget(
             name: "NativeAuthEmulatorTests", dependencies: ["NativeAuth", "NativeAuthEmulator"],
             swiftSettings: strict),
+        .testTarget(
+            name: "NativeAuthDemoTests", dependencies: ["NativeAuthDemo", "NativeAuth", "NativeAuthEmulator"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,7 +5,7 @@ extension DemoApp {
     /// Signs a new user up: the password can be given now or when the server asks for it; then
     /// the emailed code, the attributes the tenant requires, and sign-in.
     func signUp() async throws(EndOfInput) {
-        var username = try Prompt.text("Email address: ")
+        var username = try Prompt.email("Email address: ")
         while true {
             let password = try Prompt.optionalPassword("Password (empty: the server asks for it later)")
             let start: SignUpStartResult
@@ -14,10 +14,10 @@ extension DemoApp {
             } catch {
                 Terminal.say("❌ " + ErrorMessage.of(error))
                 guard error.isStateStillUsable else { return }
-                if error.isInvalidUsername { username = try Prompt.text("Email address: ") }
+                if error.isInvalidUsername { username = try Prompt.email("Email address: ") }
                 continue
             }
-            finishSignIn(try await SignUpSteps.continueFrom(start, scopes: scopes))
+            finishSignIn(try await SignUpSteps.continueFrom(start, scopes: scopes, then: signInSteps(for: username)))
             return
         }
     }
@@ -32,6 +32,7 @@ extension DemoApp {
             Terminal.say("❌ " + ErrorMessage.of(error))
             return
         }
-        finishSignIn(try await ResetPasswordSteps.continueFrom(start, scopes: scopes))
+        finishSignIn(
+            try await ResetPasswordSteps.continueFrom(start, scopes: scopes, then: signInSteps(for: username)))
     }
 }

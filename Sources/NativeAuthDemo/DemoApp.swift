@@ -11,8 +11,10 @@ final class DemoApp {
         let action: (DemoApp) async throws(EndOfInput) -> Void
     }
 
-    let client: NativeAuthClient
-    /// The transport the client uses, also used to call the protected resource.
+    /// The client every action uses. On the emulated tenant, a browser sign-in moves it to the
+    /// tenant served over HTTP (see ``EmulatorBrowserRoute``).
+    private(set) var client: NativeAuthClient
+    /// The transport used to call the protected resource.
     let transport: any HTTPTransport
     /// The API to call with the access token, if any.
     let resourceURL: URL?
@@ -22,13 +24,35 @@ final class DemoApp {
     private var lastToken: String?
     /// Session events, shown before each menu.
     let feed: SessionFeed
+    /// How a browser sign-in shows the sign-in page.
+    let browser: BrowserSettings
+    /// On the emulated tenant, how the browser reaches it; `nil` on a real tenant, which the
+    /// browser reaches as the client does.
+    let emulatorRoute: EmulatorBrowserRoute?
 
-    init(client: NativeAuthClient, transport: any HTTPTransport, resourceURL: URL?, scopes: [String]) {
+    init(
+        client: NativeAuthClient, transport: any HTTPTransport, resourceURL: URL?, scopes: [String],
+        browser: BrowserSettings = BrowserSettings(), emulatorRoute: EmulatorBrowserRoute? = nil
+    ) {
         self.client = client
         feed = SessionFeed(client: client)
         self.transport = transport
         self.resourceURL = resourceURL
         self.scopes = scopes
+        self.browser = browser
+        self.emulatorRoute = emulatorRoute
+    }
+
+    /// Moves the demo to `newClient` (same client id and credential store), following its
+    /// session events too.
+    func use(_ newClient: NativeAuthClient) {
+        client = newClient
+        feed.follow(newClient)
+    }
+
+    /// Stops what the demo started (the served emulated tenant).
+    func shutdown() async {
+        await emulatorRoute?.stop()
     }
 
     /// The menu. To add an action, add a method (below, or in an extension) and a line here.
@@ -52,6 +76,10 @@ final class DemoApp {
         items.append(MenuItem(key: "7", title: "Sign up") { app throws(EndOfInput) in try await app.signUp() })
         items.append(
             MenuItem(key: "8", title: "Reset password") { app throws(EndOfInput) in try await app.resetPassword() })
+        items.append(
+            MenuItem(key: "9", title: "Sign in with the browser") { app throws(EndOfInput) in
+                try await app.signInWithBrowserFromMenu()
+            })
         return items
     }
 
@@ -87,14 +115,36 @@ final class DemoApp {
     /// the account has one and the app supports passwords).
     func signInWithCode() async throws(EndOfInput) {
         let username = try Prompt.text("Email address: ")
-        let start: SignInStartResult
+        switch await startSignIn(SignInParameters(username: username, scopes: scopes)) {
+        case .started(let start, let steps): finishSignIn(try await steps.continueFrom(start))
+        case .inBrowser(let account): finishSignIn(account)
+        case .failed: return
+        }
+    }
+
+    /// How starting a sign-in went.
+    enum SignInStart {
+        /// The native flow goes on from `start`, with `steps`.
+        case started(SignInStartResult, SignInSteps)
+        /// The tenant required the browser, and the sign-in went on there.
+        case inBrowser(UserAccountResult?)
+        /// The start failed, and the demo said why.
+        case failed(SignInStartError)
+    }
+
+    /// Starts a native sign-in; when the tenant answers that the browser is required, goes on in
+    /// the browser.
+    func startSignIn(_ parameters: SignInParameters) async -> SignInStart {
+        let startedOn = client
         do {
-            start = try await client.signIn(SignInParameters(username: username, scopes: scopes))
+            return .started(try await startedOn.signIn(parameters), signInSteps(for: parameters.username))
+        } catch  where error.isBrowserRequired {
+            return .inBrowser(
+                await continueInBrowser(after: error, username: parameters.username, startedOn: startedOn))
         } catch {
             Terminal.say("❌ " + ErrorMessage.of(error))
-            return
+            return .failed(error)
         }
-        finishSignIn(try await SignInSteps.continueFrom(start))
     }
 
     /// Signs in with the username and password given together.
@@ -102,20 +152,19 @@ final class DemoApp {
         var username = try Prompt.text("Email address: ")
         for _ in 1...SignInSteps.passwordAttempts {
             let password = try Prompt.password("Password")
-            let start: SignInStartResult
-            do {
-                start = try await client.signIn(
-                    SignInParameters(username: username, password: password, scopes: scopes))
-            } catch {
-                Terminal.say("❌ " + ErrorMessage.of(error))
+            switch await startSignIn(SignInParameters(username: username, password: password, scopes: scopes)) {
+            case .failed(let error):
                 guard error.isStateStillUsable else { return }
                 if error.isInvalidUsername { username = try Prompt.text("Email address: ") }
                 continue
+            case .inBrowser(let account):
+                finishSignIn(account)
+            case .started(let start, let steps):
+                if case .codeRequired = start {
+                    Terminal.say("This account signs in with a code, not a password.")
+                }
+                finishSignIn(try await steps.continueFrom(start))
             }
-            if case .codeRequired = start {
-                Terminal.say("This account signs in with a code, not a password.")
-            }
-            finishSignIn(try await SignInSteps.continueFrom(start))
             return
         }
         Terminal.say("Too many wrong passwords; back to the menu.")
@@ -219,7 +268,7 @@ final class DemoApp {
             Terminal.say("❌ " + (error.errorDescription ?? "The credential store could not be read."))
             return nil
         }
-        Terminal.say("Nobody is signed in: sign in first (1 or 2).")
+        Terminal.say("Nobody is signed in: sign in first (1, 2 or 9).")
         return nil
     }
 

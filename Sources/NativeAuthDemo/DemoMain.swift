@@ -33,12 +33,14 @@ struct DemoMain {
             app = tenantApp(
                 authority: authority, clientId: clientId, resource: resource, scopes: scopes, storage: storage)
         }
+        Interrupt.installForRun()
         await app.greet()
         do {
             try await app.run()
         } catch {
             // Standard input ended: a clean exit, as after "0) Quit".
         }
+        await app.shutdown()
         Terminal.say("Bye.")
     }
 
@@ -59,14 +61,19 @@ struct DemoMain {
         }
     }
 
-    static func emulatorApp(scopes: [String], storage: Options.Storage) -> DemoApp {
+    /// The demo on the emulated tenant, in process. A browser sign-in serves the same tenant on
+    /// 127.0.0.1 (see ``EmulatorBrowserRoute``); `browser` says how the sign-in page is shown.
+    static func emulatorApp(
+        scopes: [String], storage: Options.Storage, browser: BrowserSettings = BrowserSettings()
+    ) -> DemoApp {
         let tenant = EmulatorSetup.makeTenant()
         var snapshotFile: URL?
         if case .directory(let directory) = storage {
             snapshotFile = directory.appendingPathComponent("emulated-tenant.json")
             EmulatorSetup.restore(tenant, from: snapshotFile)
         }
-        let transport = EmailPrintingTransport(tenant: tenant, snapshotFile: snapshotFile)
+        let printer = OutboxPrinter()
+        let transport = EmailPrintingTransport(tenant: tenant, snapshotFile: snapshotFile, printer: printer)
         let configuration: NativeAuthConfiguration
         do {
             configuration = try NativeAuthConfiguration(
@@ -78,9 +85,11 @@ struct DemoMain {
         Terminal.say("Native authentication demo")
         Terminal.say(EmulatorSetup.banner(for: tenant))
         let store = credentialStore(storage)
+        let route = EmulatorBrowserRoute(tenant: tenant, snapshotFile: snapshotFile, printer: printer, store: store)
         return DemoApp(
             client: NativeAuthClient(configuration: configuration, transport: transport, credentialStore: store),
-            transport: transport, resourceURL: tenant.url(for: .resource), scopes: scopes)
+            transport: transport, resourceURL: tenant.url(for: .resource), scopes: scopes, browser: browser,
+            emulatorRoute: route)
     }
 
     static func tenantApp(

@@ -35,6 +35,13 @@ enum EmulatorSetup {
                 requiresMethodRegistration: true),
             "password \(demoPassword), then must register a strong authentication method"
         ),
+        (
+            EmulatedUser(
+                username: "hedy@example.com", password: demoPassword,
+                attributes: ["displayName": "Hedy Lamarr", "givenName": "Hedy", "surname": "Lamarr"],
+                requiresBrowser: true),
+            "password \(demoPassword), signs in only in the browser (a native sign-in goes there)"
+        ),
     ]
 
     /// The attributes sign-up asks for; the country's pattern shows how values are validated.
@@ -70,12 +77,26 @@ enum EmulatorSetup {
             try FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700])
-            try tenant.snapshot().write(to: file, options: .atomic)
+            try snapshotFileContents(tenant.snapshot()).write(to: file, options: .atomic)
             // It holds the demo users' passwords and refresh tokens: owner only.
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         } catch {
             Terminal.sayError("nativeauth: could not save the emulated tenant to \(file.path)")
         }
+    }
+
+    /// What the snapshot file says about itself, in a top-level `note` that loading ignores.
+    static let snapshotNote =
+        "Written by the nativeauth demo for its emulated tenant. It holds the users' passwords in plain text and their refresh tokens: test data only; never put a real password here. Delete the file to start with a fresh tenant."
+
+    /// The snapshot with ``snapshotNote`` as its first field. The emulator writes a JSON object,
+    /// and ignores fields it does not know when it loads one; anything else is kept as it is.
+    static func snapshotFileContents(_ snapshot: Data) -> Data {
+        guard snapshot.first == UInt8(ascii: "{"), snapshot.dropFirst().first != UInt8(ascii: "}") else {
+            return snapshot
+        }
+        let note = "{\"note\":\"\(snapshotNote)\","
+        return Data(note.utf8) + snapshot.dropFirst()
     }
 
     /// The lines that introduce the emulated tenant.
@@ -109,17 +130,25 @@ struct EmailPrintingTransport: HTTPTransport {
     let tenant: EmulatedTenant
     /// Where the tenant's users and refresh tokens are saved after every answer, if anywhere.
     let snapshotFile: URL?
-    private let printer = OutboxPrinter()
+    /// What carries the requests: the tenant itself (in process), or HTTP to the tenant served
+    /// on 127.0.0.1.
+    let forward: any HTTPTransport
+    let printer: OutboxPrinter
 
-    init(tenant: EmulatedTenant, snapshotFile: URL? = nil) {
+    init(
+        tenant: EmulatedTenant, snapshotFile: URL? = nil, forward: (any HTTPTransport)? = nil,
+        printer: OutboxPrinter = OutboxPrinter()
+    ) {
         self.tenant = tenant
         self.snapshotFile = snapshotFile
+        self.forward = forward ?? tenant
+        self.printer = printer
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         defer { EmulatorSetup.save(tenant, to: snapshotFile) }
         do {
-            let response = try await tenant.send(request)
+            let response = try await forward.send(request)
             await printer.showNew(in: tenant.outbox)
             return response
         } catch {

@@ -103,6 +103,18 @@ enum ErrorMessage {
         return common(error)
     }
 
+    static func of(_ error: WebSignInError) -> String {
+        if error.isCancelled { return "The browser sign-in was cancelled." }
+        if error.isAccessDenied { return "The sign-in was cancelled on the sign-in page." }
+        if let agent = error.underlyingError as? ExternalUserAgentError {
+            if agent.isTimedOut {
+                return "Nobody signed in in the browser in time; choose the browser sign-in again to retry."
+            }
+            if agent.isBrowserLaunchFailed { return "No browser could be opened: \(agent.description)" }
+        }
+        return "The browser sign-in failed: \(error.description)"
+    }
+
     /// What every step can answer.
     static func common(_ error: some NativeAuthError) -> String {
         if error.isBrowserRequired {

@@ -45,8 +45,10 @@ enum Options: Equatable {
     }
 
     static let usage = """
-        Usage: nativeauth [--authority URL --client-id ID [--resource URL] [--scope SCOPE]...]
+        Usage: nativeauth [--authority URL --client-id ID [--resource URL]] [--scope SCOPE]...
+                          [--data-dir DIR | --in-memory]
                nativeauth web --issuer URL --client-id ID [--scope SCOPE]... [--port N | --device]
+                              [--data-dir DIR | --in-memory]
                nativeauth serve [--port N] [--seed FILE] [--latency MS] [--manual-clock]
                                 [--tenant NAME] [--client-id ID]
                nativeauth --help
@@ -54,7 +56,9 @@ enum Options: Equatable {
         An interactive demo of native authentication with Microsoft Entra External ID.
 
         With no options it runs on an emulated tenant inside the process, seeded with demo users,
-        and shows the codes that tenant sends by email.
+        and shows the codes that tenant sends by email. Its menu entry "Sign in with the browser"
+        (and a sign-in the tenant sends to the browser) serves that tenant on 127.0.0.1 and opens
+        your browser on its sign-in page, or prints the address to open.
 
         Options:
           --authority URL    the tenant's authority, such as
@@ -67,6 +71,7 @@ enum Options: Equatable {
                              the emulated tenant's users and refresh tokens); by default
                              ~/.local/share/nativeauth-demo
           --in-memory        keep nothing: every run starts signed out with a fresh tenant
+                             (not together with --data-dir)
           -h, --help         show this help
 
         --authority and --client-id go together. Input can be piped; the demo ends at end of input.
@@ -101,7 +106,7 @@ enum Options: Equatable {
         var clientId: String?
         var resource: URL?
         var scopes: [String] = []
-        var storage = Storage.directory(defaultDataDirectory)
+        var storageGiven: Storage?
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             let (name, inlineValue) = split(argument)
@@ -117,6 +122,7 @@ enum Options: Equatable {
                 return .help
             case "--authority":
                 authority = try url(value(), for: name)
+                if let authority { try checkCiamloginHost(authority) }
             case "--client-id":
                 let id = try value().trimmingCharacters(in: .whitespaces)
                 guard !id.isEmpty else { throw Invalid(reason: "--client-id needs a value.") }
@@ -125,16 +131,13 @@ enum Options: Equatable {
                 resource = try url(value(), for: name)
             case "--scope":
                 scopes += try value().split(separator: " ").map(String.init)
-            case "--data-dir":
-                let path = try value()
-                guard !path.isEmpty else { throw Invalid(reason: "--data-dir needs a directory.") }
-                storage = .directory(URL(fileURLWithPath: (path as NSString).expandingTildeInPath, isDirectory: true))
-            case "--in-memory":
-                storage = .memory
+            case "--data-dir", "--in-memory":
+                storageGiven = try parseStorage(name, inlineValue: inlineValue, after: storageGiven, value: value)
             default:
                 throw Invalid(reason: "Unknown argument '\(argument)'.")
             }
         }
+        let storage = storageGiven ?? .directory(defaultDataDirectory)
         switch (authority, clientId) {
         case (nil, nil):
             guard resource == nil else {
@@ -186,15 +189,7 @@ enum Options: Equatable {
                 guard inlineValue == nil else { throw Invalid(reason: "--device takes no value.") }
                 device = true
             case "--data-dir", "--in-memory":
-                guard storage == nil else { throw Invalid(reason: "--data-dir and --in-memory exclude each other.") }
-                if name == "--in-memory" {
-                    storage = .memory
-                } else {
-                    let path = try value()
-                    guard !path.isEmpty else { throw Invalid(reason: "--data-dir needs a directory.") }
-                    storage = .directory(
-                        URL(fileURLWithPath: (path as NSString).expandingTildeInPath, isDirectory: true))
-                }
+                storage = try parseStorage(name, inlineValue: inlineValue, after: storage, value: value)
             default: throw Invalid(reason: "Unknown argument '\(argument)' for web.")
             }
         }
@@ -256,6 +251,42 @@ enum Options: Equatable {
             }
         }
         return .serve(options)
+    }
+
+    /// `--data-dir DIR` or `--in-memory`, refused when the other one (or the same one) came before:
+    /// keeping nothing and keeping things in a directory cannot both be meant.
+    private static func parseStorage(
+        _ name: String, inlineValue: String?, after earlier: Storage?, value: () throws(Invalid) -> String
+    ) throws(Invalid) -> Storage {
+        switch (earlier, name) {
+        case (.memory?, "--data-dir"), (.directory?, "--in-memory"):
+            throw Invalid(
+                reason:
+                    "--in-memory and --data-dir contradict each other: --in-memory keeps nothing, --data-dir says where to keep the account. Give one of them."
+            )
+        case (_?, _):
+            throw Invalid(reason: "\(name) is given twice.")
+        case (nil, "--in-memory"):
+            guard inlineValue == nil else { throw Invalid(reason: "--in-memory takes no value.") }
+            return .memory
+        case (nil, _):
+            let path = try value()
+            guard !path.isEmpty else { throw Invalid(reason: "--data-dir needs a directory.") }
+            return .directory(URL(fileURLWithPath: (path as NSString).expandingTildeInPath, isDirectory: true))
+        }
+    }
+
+    /// Refuses a `ciamlogin.com` host whose tenant subdomain has more than one label, such as
+    /// `a.b.ciamlogin.com`: the tenant's subdomain is a single DNS label (`contoso.ciamlogin.com`).
+    static func checkCiamloginHost(_ authority: URL) throws(Invalid) {
+        guard let host = authority.host?.lowercased(), host.hasSuffix(".ciamlogin.com") else { return }
+        let subdomain = host.dropLast(".ciamlogin.com".count)
+        guard subdomain.contains(".") else { return }
+        let labels = subdomain.split(separator: ".", omittingEmptySubsequences: false).count
+        throw Invalid(
+            reason:
+                "--authority: the tenant subdomain before ciamlogin.com must be a single label (such as contoso.ciamlogin.com), but '\(subdomain)' in '\(host)' has \(labels) labels."
+        )
     }
 
     /// `--name=value` as `("--name", "value")`; anything else as `(argument, nil)`.

@@ -20,6 +20,16 @@ enum Prompt {
         }
     }
 
+    /// Asks for an email address until it has the basic shape of one (see ``EmailAddress``), so
+    /// that a typo is caught before anything else is asked.
+    static func email(_ question: String) throws(EndOfInput) -> String {
+        while true {
+            let answer = try text(question)
+            guard let problem = EmailAddress.problem(with: answer) else { return answer }
+            Terminal.say("   That does not look like an email address: \(problem).")
+        }
+    }
+
     /// Asks for a password, hidden when possible; an empty one is refused.
     static func password(_ question: String) throws(EndOfInput) -> String {
         while true {
@@ -92,5 +102,30 @@ enum Prompt {
                 return .code(answer)
             }
         }
+    }
+}
+
+/// The basic shape of an email address, checked before a flow starts: `name@domain.tld`, one `@`,
+/// no spaces, a domain of dot-separated labels. The server has the last word; this only catches
+/// typos early.
+enum EmailAddress {
+    /// What is wrong with `text` as an email address, or `nil` when it has the shape of one.
+    static func problem(with text: String) -> String? {
+        if text.isEmpty { return "it is empty" }
+        if text.contains(where: { $0.isWhitespace }) { return "it holds a space" }
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        if parts.count == 1 { return "it has no @" }
+        if parts.count > 2 { return "it has more than one @" }
+        let (local, domain) = (parts[0], parts[1])
+        if local.isEmpty { return "nothing comes before the @" }
+        if domain.isEmpty { return "no domain comes after the @" }
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        if labels.count < 2 { return "the domain '\(domain)' has no dot (such as example.com)" }
+        if labels.contains(where: \.isEmpty) { return "the domain '\(domain)' has an empty part between dots" }
+        let allowed = { (character: Character) in character.isLetter || character.isNumber || character == "-" }
+        if let label = labels.first(where: { !$0.allSatisfy(allowed) || $0.hasPrefix("-") || $0.hasSuffix("-") }) {
+            return "the domain part '\(label)' may hold only letters, digits and inner hyphens"
+        }
+        return nil
     }
 }

@@ -4,8 +4,10 @@ import NativeAuth
 /// them in. Returns the signed-in account, or `nil` after saying why the flow ended.
 enum ResetPasswordSteps {
     /// Continues from what ``NativeAuthClient/resetPassword(_:)`` returned.
-    static func continueFrom(_ start: ResetPasswordStartResult, scopes: [String]) async throws(EndOfInput)
-        -> UserAccountResult?
+    ///
+    /// - Parameter steps: the sign-in that follows, once the password is changed.
+    static func continueFrom(_ start: ResetPasswordStartResult, scopes: [String], then steps: SignInSteps)
+        async throws(EndOfInput) -> UserAccountResult?
     {
         let codeState: ResetPasswordCodeRequiredState
         switch start {
@@ -25,6 +27,6 @@ enum ResetPasswordSteps {
         }
         guard let changed else { return nil }
         Terminal.say("✅ Password changed.")
-        return try await SharedSteps.signIn(after: changed, scopes: scopes)
+        return try await SharedSteps.signIn(after: changed, scopes: scopes, steps: steps)
     }
 }

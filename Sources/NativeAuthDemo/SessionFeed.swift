@@ -1,23 +1,31 @@
 import Foundation
 import NativeAuth
 
-/// Collects the client's session events as they happen, so the menu can show them.
+/// Collects the session events of the demo's client as they happen, so the menu can show them.
+/// When the demo moves to another client (the emulated tenant served over HTTP for a browser
+/// sign-in), the feed follows that one too.
 final class SessionFeed: Sendable {
-    /// Guarded by `lock`; the feed's task appends, the menu drains.
+    /// Guarded by `lock`; the feed's tasks append, the menu drains.
     private let lock = NSLock()
     nonisolated(unsafe) private var pending: [SessionEvent] = []
-    private let task: Task<Void, Never>
+    nonisolated(unsafe) private var tasks: [Task<Void, Never>] = []
 
     init(client: NativeAuthClient) {
-        let events = client.sessionEvents()
-        let box = Box()
-        task = Task {
-            for await event in events { box.feed?.append(event) }
-        }
-        box.feed = self
+        follow(client)
     }
 
-    deinit { task.cancel() }
+    deinit { lock.withLock { tasks.forEach { $0.cancel() } } }
+
+    /// Collects the events of `client` too.
+    func follow(_ client: NativeAuthClient) {
+        let events = client.sessionEvents()
+        let box = Box()
+        box.feed = self
+        let task = Task {
+            for await event in events { box.feed?.append(event) }
+        }
+        lock.withLock { tasks.append(task) }
+    }
 
     private func append(_ event: SessionEvent) {
         lock.withLock { pending.append(event) }
@@ -35,7 +43,7 @@ final class SessionFeed: Sendable {
 
     /// Lets the feed's task reach the feed without keeping it alive.
     private final class Box: @unchecked Sendable {
-        // Written once, before any event can arrive.
+        // Written once, before the task that reads it starts.
         weak var feed: SessionFeed?
     }
 }

@@ -92,16 +92,17 @@ enum SharedSteps {
 
     /// Signs in with the state a sign-up or a password reset ended in, then goes on exactly like
     /// any other sign-in (a second factor, a method to register).
-    static func signIn(after state: some SignInAfterFlowState, scopes: [String]) async throws(EndOfInput)
-        -> UserAccountResult?
+    static func signIn(after state: some SignInAfterFlowState, scopes: [String], steps: SignInSteps)
+        async throws(EndOfInput) -> UserAccountResult?
     {
         let result: SignInResult
         do {
             result = try await state.signIn(scopes: scopes)
         } catch {
+            if error.isBrowserRequired, let account = await steps.ended(by: error) { return account }
             Terminal.say("❌ Signing in failed: " + ErrorMessage.common(error) + " Sign in from the menu.")
             return nil
         }
-        return try await SignInSteps.continueFrom(result)
+        return try await steps.continueFrom(result)
     }
 }

@@ -2,12 +2,25 @@ import NativeAuth
 
 /// Walks the user through every step sign-in can lead to, until they are signed in (the account
 /// is returned) or the flow ends (`nil`, after saying why).
-enum SignInSteps {
+struct SignInSteps {
     /// How many wrong passwords the demo accepts before going back to the menu.
     static let passwordAttempts = 3
 
+    /// Who is signing in, as typed.
+    let username: String
+    /// Continues in the browser after an error that says the browser is required, when the demo
+    /// can; `nil` when it cannot.
+    var continueInBrowser: ((any NativeAuthError) async -> UserAccountResult?)?
+
+    /// Where a flow that cannot go on natively leads: to the browser when the server asks for it
+    /// and the demo can open one, else back to the menu (`nil`).
+    func ended(by error: some NativeAuthError) async -> UserAccountResult? {
+        guard error.isBrowserRequired, let continueInBrowser else { return nil }
+        return await continueInBrowser(error)
+    }
+
     /// Continues from what ``NativeAuthClient/signIn(_:)`` returned.
-    static func continueFrom(_ start: SignInStartResult) async throws(EndOfInput) -> UserAccountResult? {
+    func continueFrom(_ start: SignInStartResult) async throws(EndOfInput) -> UserAccountResult? {
         switch start {
         case .codeRequired(let state, _, _, _):
             return try await enterCode(state)
@@ -27,7 +40,7 @@ enum SignInSteps {
     }
 
     /// Continues from what a code, a password or a second factor led to.
-    static func continueFrom(_ result: SignInResult) async throws(EndOfInput) -> UserAccountResult? {
+    func continueFrom(_ result: SignInResult) async throws(EndOfInput) -> UserAccountResult? {
         switch result {
         case .completed(let account):
             return account
@@ -44,14 +57,14 @@ enum SignInSteps {
     // MARK: - First factor
 
     /// Asks for the emailed code until it is right; "r" sends a new one.
-    static func enterCode(_ state: SignInCodeRequiredState) async throws(EndOfInput) -> UserAccountResult? {
+    func enterCode(_ state: SignInCodeRequiredState) async throws(EndOfInput) -> UserAccountResult? {
         guard let result = try await SharedSteps.enterCode(state, flow: "sign-in") else { return nil }
         return try await continueFrom(result)
     }
 
     /// Asks for the password until it is right, a few times at most.
-    static func enterPassword(_ state: SignInPasswordRequiredState) async throws(EndOfInput) -> UserAccountResult? {
-        for _ in 1...passwordAttempts {
+    func enterPassword(_ state: SignInPasswordRequiredState) async throws(EndOfInput) -> UserAccountResult? {
+        for _ in 1...Self.passwordAttempts {
             let password = try Prompt.password("Password")
             let result: SignInResult
             do {
@@ -59,7 +72,7 @@ enum SignInSteps {
             } catch {
                 Terminal.say("❌ " + ErrorMessage.of(error))
                 if error.isStateStillUsable { continue }
-                return nil
+                return await ended(by: error)
             }
             return try await continueFrom(result)
         }
@@ -70,7 +83,7 @@ enum SignInSteps {
     // MARK: - Multi-factor authentication
 
     /// Lets the user choose where the second-factor code goes, then asks for it.
-    static func chooseSecondFactor(_ state: AwaitingMFAState, methods: [AuthMethod]) async throws(EndOfInput)
+    func chooseSecondFactor(_ state: AwaitingMFAState, methods: [AuthMethod]) async throws(EndOfInput)
         -> UserAccountResult?
     {
         Terminal.say("🔐 This account needs a second factor.")
@@ -79,7 +92,8 @@ enum SignInSteps {
             return nil
         }
         while true {
-            guard let method = try Prompt.choose("Where should the code go?", from: methods, label: describe) else {
+            guard let method = try Prompt.choose("Where should the code go?", from: methods, label: Self.describe)
+            else {
                 Terminal.say("Sign-in cancelled.")
                 return nil
             }
@@ -89,14 +103,14 @@ enum SignInSteps {
             } catch {
                 Terminal.say("❌ " + ErrorMessage.of(error))
                 if error.isStateStillUsable { continue }
-                return nil
+                return await ended(by: error)
             }
             return try await enterSecondFactorCode(challenged, method: method)
         }
     }
 
     /// Asks for the second-factor code until it is right; "r" sends a new one to the same method.
-    static func enterSecondFactorCode(_ first: MFARequiredState, method: AuthMethod) async throws(EndOfInput)
+    func enterSecondFactorCode(_ first: MFARequiredState, method: AuthMethod) async throws(EndOfInput)
         -> UserAccountResult?
     {
         var state = first
@@ -112,7 +126,7 @@ enum SignInSteps {
                     Terminal.say("A new code was sent to \(state.sentTo); the previous one no longer works.")
                 } catch {
                     Terminal.say("❌ " + ErrorMessage.of(error))
-                    guard error.isStateStillUsable else { return nil }
+                    guard error.isStateStillUsable else { return await ended(by: error) }
                 }
             case .code(let code):
                 let result: SignInResult
@@ -121,7 +135,7 @@ enum SignInSteps {
                 } catch {
                     Terminal.say("❌ " + ErrorMessage.of(error))
                     if error.isStateStillUsable { continue }
-                    return nil
+                    return await ended(by: error)
                 }
                 return try await continueFrom(result)
             }
@@ -131,7 +145,7 @@ enum SignInSteps {
     // MARK: - Registering a strong authentication method
 
     /// Lets the user choose a kind of method and a contact to register, then verifies it.
-    static func registerMethod(_ state: RegisterStrongAuthState, methods: [AuthMethod]) async throws(EndOfInput)
+    func registerMethod(_ state: RegisterStrongAuthState, methods: [AuthMethod]) async throws(EndOfInput)
         -> UserAccountResult?
     {
         Terminal.say("🛡  Before signing in, this account must register a strong authentication method.")
@@ -139,20 +153,20 @@ enum SignInSteps {
             Terminal.say("❌ The server offered no method to register; sign in with the browser instead.")
             return nil
         }
-        guard let method = try Prompt.choose("What would you like to register?", from: methods, label: describe)
+        guard let method = try Prompt.choose("What would you like to register?", from: methods, label: Self.describe)
         else {
             Terminal.say("Sign-in cancelled.")
             return nil
         }
         while true {
-            let contact = try Prompt.text("\(contactName(of: method).capitalizedFirst) to register: ")
+            let contact = try askContact(for: method)
             let result: RegisterStrongAuthChallengeResult
             do {
                 result = try await state.challengeAuthMethod(authMethod: method, verificationContact: contact)
             } catch {
                 Terminal.say("❌ " + ErrorMessage.of(error))
                 if error.isStateStillUsable { continue }
-                return nil
+                return await ended(by: error)
             }
             return try await continueRegistration(result, method: method, contact: contact)
         }
@@ -160,7 +174,7 @@ enum SignInSteps {
 
     /// Continues from a registration challenge: a code to enter, or done when the contact was
     /// already verified.
-    static func continueRegistration(_ result: RegisterStrongAuthChallengeResult, method: AuthMethod, contact: String)
+    func continueRegistration(_ result: RegisterStrongAuthChallengeResult, method: AuthMethod, contact: String)
         async throws(EndOfInput) -> UserAccountResult?
     {
         switch result {
@@ -177,7 +191,7 @@ enum SignInSteps {
     }
 
     /// Asks for the code sent to the contact being registered; "r" sends a new one.
-    static func verifyRegistration(
+    func verifyRegistration(
         _ first: RegisterStrongAuthVerificationRequiredState, sentTo firstSentTo: String, codeLength: Int?,
         method: AuthMethod, contact: String
     ) async throws(EndOfInput) -> UserAccountResult? {
@@ -196,7 +210,7 @@ enum SignInSteps {
                     resent = try await state.challengeAuthMethod(authMethod: method, verificationContact: contact)
                 } catch {
                     Terminal.say("❌ " + ErrorMessage.of(error))
-                    guard error.isStateStillUsable else { return nil }
+                    guard error.isStateStillUsable else { return await ended(by: error) }
                     continue
                 }
                 switch resent {
@@ -213,7 +227,7 @@ enum SignInSteps {
                 } catch {
                     Terminal.say("❌ " + ErrorMessage.of(error))
                     if error.isStateStillUsable { continue }
-                    return nil
+                    return await ended(by: error)
                 }
                 Terminal.say("✅ \(contact) is registered.")
                 return try await continueFrom(result)
@@ -229,6 +243,24 @@ enum SignInSteps {
         case .email: "Email to \(method.loginHint)"
         case .sms: "Text message to \(method.loginHint)"
         case .other(let name): "\(name) to \(method.loginHint)"
+        }
+    }
+
+    /// Asks for the contact to register, saying where the code will go: for an email method, the
+    /// address typed (Enter: the one signed in with, already verified, so it registers at once).
+    func askContact(for method: AuthMethod) throws(EndOfInput) -> String {
+        let name = Self.contactName(of: method)
+        guard method.channel == .email, EmailAddress.problem(with: username) == nil else {
+            Terminal.say("The code to confirm it goes to the \(name) you type.")
+            return try Prompt.text("\(name.capitalizedFirst) to register: ")
+        }
+        Terminal.say("The code to confirm it goes to the address you type. Press Enter to register \(username),")
+        Terminal.say("the address you are signing in with: it is already verified, so no code is needed.")
+        while true {
+            let answer = try Terminal.read("Email address to register [\(username)]: ")
+            if answer.isEmpty { return username }
+            guard let problem = EmailAddress.problem(with: answer) else { return answer }
+            Terminal.say("   That does not look like an email address: \(problem).")
         }
     }
 

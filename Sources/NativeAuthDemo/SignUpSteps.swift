@@ -5,13 +5,15 @@ import NativeAuth
 /// saying why the flow ended.
 enum SignUpSteps {
     /// Continues from what ``NativeAuthClient/signUp(_:)`` returned.
-    static func continueFrom(_ start: SignUpStartResult, scopes: [String]) async throws(EndOfInput)
-        -> UserAccountResult?
+    ///
+    /// - Parameter steps: the sign-in that follows, once the account exists.
+    static func continueFrom(_ start: SignUpStartResult, scopes: [String], then steps: SignInSteps)
+        async throws(EndOfInput) -> UserAccountResult?
     {
         switch start {
         case .codeRequired(let state, _, _, _):
             guard let result = try await SharedSteps.enterCode(state, flow: "sign-up") else { return nil }
-            return try await continueFrom(result, scopes: scopes)
+            return try await continueFrom(result, scopes: scopes, then: steps)
         case .attributesInvalid(let names):
             Terminal.say("❌ The server refused these attributes: \(names.joined(separator: ", ")). Please start again.")
             return nil
@@ -22,18 +24,20 @@ enum SignUpSteps {
     }
 
     /// Continues from what a code, a password or attributes led to.
-    static func continueFrom(_ result: SignUpResult, scopes: [String]) async throws(EndOfInput) -> UserAccountResult? {
+    static func continueFrom(_ result: SignUpResult, scopes: [String], then steps: SignInSteps)
+        async throws(EndOfInput) -> UserAccountResult?
+    {
         switch result {
         case .completed(let state):
             Terminal.say("✅ Account created.")
-            return try await SharedSteps.signIn(after: state, scopes: scopes)
+            return try await SharedSteps.signIn(after: state, scopes: scopes, steps: steps)
         case .passwordRequired(let state):
             Terminal.say("The server asks you to choose a password.")
             let next = try await SharedSteps.choosePassword("Password", flow: "sign-up", submit: state.submitPassword)
             guard let next else { return nil }
-            return try await continueFrom(next, scopes: scopes)
+            return try await continueFrom(next, scopes: scopes, then: steps)
         case .attributesRequired(let attributes, let state):
-            return try await enterAttributes(attributes, state: state, scopes: scopes)
+            return try await enterAttributes(attributes, state: state, scopes: scopes, then: steps)
         @unknown default:
             Terminal.say("The server asked for a step this demo does not know; please sign up again.")
             return nil
@@ -42,7 +46,8 @@ enum SignUpSteps {
 
     /// Asks for each attribute the server wants; when some values are refused, asks for those again.
     static func enterAttributes(
-        _ required: [RequiredAttribute], state: SignUpAttributesRequiredState, scopes: [String]
+        _ required: [RequiredAttribute], state: SignUpAttributesRequiredState, scopes: [String],
+        then steps: SignInSteps
     ) async throws(EndOfInput) -> UserAccountResult? {
         Terminal.say("The server needs a few details about you.")
         var values = UserAttributes()
@@ -61,7 +66,7 @@ enum SignUpSteps {
                 asking = refused.isEmpty ? required : refused
                 continue
             }
-            return try await continueFrom(result, scopes: scopes)
+            return try await continueFrom(result, scopes: scopes, then: steps)
         }
     }
 

@@ -45,12 +45,21 @@ enum Terminal {
     /// - Throws: ``EndOfInput`` when standard input has ended.
     static func read(_ prompt: String) throws(EndOfInput) -> String {
         write(prompt)
-        guard let line = readLine(strippingNewline: true) else {
-            write("\n")
-            throw EndOfInput()
-        }
+        guard let line = readLineEndingOutput() else { throw EndOfInput() }
         if !inputIsTerminal { write(line + "\n") }
         return line.trimmingSpaces
+    }
+
+    /// Reads one line without its line break. On a terminal, when the line did not end with one
+    /// (Ctrl-D after some text, or at once: the end of input), a line break is written, so that
+    /// what the demo says next starts on a line of its own.
+    private static func readLineEndingOutput() -> String? {
+        let line = readLine(strippingNewline: false)
+        guard let line, line.hasSuffix("\n") else {
+            if inputIsTerminal || line == nil { write("\n") }
+            return line
+        }
+        return String(line.dropLast(line.hasSuffix("\r\n") ? 2 : 1))
     }
 
     /// Whether standard input is a terminal (and not a pipe or a file).
@@ -71,11 +80,10 @@ enum Terminal {
             write("\(question) (input is hidden): ")
             line = readLine(strippingNewline: true)
             EchoGuard.restore()
-            write("\n")
+            write("\n")  // the typed line break was not echoed either
         } else {
             write("\(question) (input is visible): ")
-            line = readLine(strippingNewline: true)
-            if line == nil { write("\n") }
+            line = readLineEndingOutput()
         }
         guard let line else { throw EndOfInput() }
         return line
@@ -100,18 +108,15 @@ private enum Glue {
 private enum EchoGuard {
     // Written only on the thread that reads input, before the signal handler that reads it is
     // installed; the handler only reads it. Plain C state is what a signal handler can touch.
-    nonisolated(unsafe) private static var saved = termios()
-    nonisolated(unsafe) private static var active = false
+    nonisolated(unsafe) static var saved = termios()
+    nonisolated(unsafe) static var active = false
 
     static func turnEchoOff() -> Bool {
         guard tcgetattr(0, &saved) == 0 else { return false }
         var quiet = saved
         quiet.c_lflag &= ~tcflag_t(ECHO)
         active = true
-        signal(SIGINT) { _ in
-            if EchoGuard.active { tcsetattr(0, TCSANOW, &EchoGuard.saved) }
-            _exit(130)
-        }
+        Interrupt.install()
         guard tcsetattr(0, TCSANOW, &quiet) == 0 else {
             restore()
             return false
@@ -122,7 +127,34 @@ private enum EchoGuard {
     static func restore() {
         tcsetattr(0, TCSANOW, &saved)
         active = false
-        signal(SIGINT, SIG_DFL)
+        Interrupt.uninstallUnlessKept()
+    }
+}
+
+/// Ctrl-C at a prompt: the terminal's echo is restored if a password was being typed, the line is
+/// ended, so that the shell's prompt does not follow the demo's on the same line, and the demo
+/// exits with status 130 (the shell's convention for SIGINT).
+enum Interrupt {
+    /// Set once, before the handler is installed for the whole run; read by ``uninstallUnlessKept()``.
+    nonisolated(unsafe) private static var kept = false
+
+    /// Installs the handler for the rest of the run (the interactive menu).
+    static func installForRun() {
+        kept = true
+        install()
+    }
+
+    fileprivate static func install() {
+        signal(SIGINT) { _ in
+            if EchoGuard.active { tcsetattr(0, TCSANOW, &EchoGuard.saved) }
+            var newline: UInt8 = 10
+            _ = Glue.write(1, &newline, 1)
+            _exit(130)
+        }
+    }
+
+    fileprivate static func uninstallUnlessKept() {
+        if !kept { signal(SIGINT, SIG_DFL) }
     }
 }
 
