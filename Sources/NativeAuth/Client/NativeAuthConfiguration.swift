@@ -121,8 +121,9 @@ public struct NativeAuthConfiguration: Sendable {
         let ciamSuffix = ".ciamlogin.com"
         if host.hasSuffix(ciamSuffix) {
             let subdomain = String(host.dropLast(ciamSuffix.count))
-            guard !subdomain.isEmpty, !subdomain.contains(".") else {
-                throw NativeAuthConfigurationError(.invalidAuthority)
+            guard !subdomain.isEmpty else { throw NativeAuthConfigurationError(.invalidAuthority) }
+            guard !subdomain.contains(".") else {
+                throw NativeAuthConfigurationError(.multiLabelCIAMHost(subdomain))
             }
             if path.isEmpty { path = "/\(subdomain).onmicrosoft.com" }
         }
@@ -164,6 +165,7 @@ public struct NativeAuthConfigurationError: Error, LocalizedError, CustomStringC
         case invalidAuthority
         case insecureAuthority
         case invalidTenantSubdomain
+        case multiLabelCIAMHost(String)
         case noChallengeTypes
         case invalidHeaderName(String)
         case reservedHeaderName(String, prefix: String)
@@ -178,7 +180,10 @@ public struct NativeAuthConfigurationError: Error, LocalizedError, CustomStringC
     public var isInvalidClientId: Bool { code == .emptyClientId || code == .invalidClientId }
     /// The authority is not a URL the SDK can use (including plain `http` to a non-loopback host).
     public var isInvalidAuthority: Bool {
-        [.invalidAuthority, .insecureAuthority, .invalidTenantSubdomain].contains(code)
+        switch code {
+        case .invalidAuthority, .insecureAuthority, .invalidTenantSubdomain, .multiLabelCIAMHost: true
+        default: false
+        }
     }
     /// No challenge type was given; at least one of `oob` and `password` is needed.
     public var isMissingChallengeTypes: Bool { code == .noChallengeTypes }
@@ -199,6 +204,8 @@ public struct NativeAuthConfigurationError: Error, LocalizedError, CustomStringC
             "The authority is not a valid https URL without query, fragment or user info (for example https://contoso.ciamlogin.com/contoso.onmicrosoft.com)."
         case .insecureAuthority: "The authority uses http; only https is allowed, except for loopback hosts."
         case .invalidTenantSubdomain: "The tenant subdomain is not a valid DNS label."
+        case .multiLabelCIAMHost(let subdomain):
+            "The authority's host puts '\(subdomain)' before .ciamlogin.com; a ciamlogin.com host has exactly one label there, the tenant subdomain (for example https://contoso.ciamlogin.com/)."
         case .noChallengeTypes: "At least one challenge type (oob or password) is required."
         case .invalidHeaderName(let name): "The custom header name '\(name)' is invalid: it must start with 'x-'."
         case .reservedHeaderName(let name, let prefix):

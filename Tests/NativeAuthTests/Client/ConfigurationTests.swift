@@ -48,6 +48,16 @@ struct ConfigurationTests {
         #expect(throws: NativeAuthConfigurationError.self) { try NativeAuthConfiguration(clientId: "c", authority: url) }
     }
 
+    @Test func aMultiLabelCIAMHostIsNamedAsSuch() throws {
+        let url = try #require(URL(string: "https://contoso.eu.ciamlogin.com/contoso.onmicrosoft.com"))
+        let error = try #require(throws: NativeAuthConfigurationError.self) {
+            try NativeAuthConfiguration(clientId: "c", authority: url)
+        }
+        #expect(error.isInvalidAuthority)
+        #expect(error.description.contains("'contoso.eu'"))
+        #expect(error.description.contains("exactly one label"))
+    }
+
     @Test func tenantSubdomain() throws {
         let configuration = try NativeAuthConfiguration(clientId: "c", tenantSubdomain: "Contoso")
         #expect(configuration.authority.absoluteString == "https://contoso.ciamlogin.com/contoso.onmicrosoft.com")
