@@ -261,8 +261,9 @@ final class AccountStore {
     /// - Throws: when the account item cannot be written (the cleanup is tried regardless).
     func replace(with record: AccountRecord, isolation: isolated (any Actor)? = #isolation) async throws {
         var earlier = leftovers.union(index.values)
-        if let stored = await readIndex() { earlier.formUnion(stored.tokens.values) }
-        let hadIndex = !earlier.isEmpty || indexSession != nil
+        let stored = await readIndex()
+        if let stored { earlier.formUnion(stored.tokens.values) }
+        let hadIndex = stored != nil || !earlier.isEmpty
         index = [:]
         indexSession = record.session
         probed = []
