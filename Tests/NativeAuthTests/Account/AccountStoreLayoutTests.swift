@@ -203,6 +203,23 @@ struct AccountStoreLayoutTests {
         #expect(store.operations.first { if case .remove = $0 { true } else { false } } == .remove(Self.accountKey))
     }
 
+    @Test func twoClientsOnOneStoreKeepEachOthersIndexEntriesAndASignOutRemovesBoth() async throws {
+        let store = RecordingStore()
+        let a = try await signedIn(makeClient(store))
+        let b = try #require(try await makeClient(store).currentAccount())
+        answer(2, scope: "api://r1/read")
+        _ = try await a.getAccessToken(scopes: ["api://r1/read"])
+        // B adopts the refresh token A rotated, and lists its scope set next to A's.
+        answer(3, scope: "api://r2/read")
+        _ = try await b.getAccessToken(scopes: ["api://r2/read"])
+        #expect(formFields(transport.requests.last!).contains("refresh_token=refresh-2"))
+        let indexItem = try #require(store.items[Self.indexKey])
+        let index = try #require(AccountStoreLayout.index(from: indexItem))
+        #expect(Set(index.tokens.keys) == ["api://r1/read", "api://r2/read"])
+        #expect(await a.signOut().removedFromStore)
+        #expect(store.items.isEmpty)
+    }
+
     // MARK: Crash safety
 
     /// The highest number `n` of the `access-n` tokens in `items`, and of the refresh token in
