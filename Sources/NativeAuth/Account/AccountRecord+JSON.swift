@@ -4,7 +4,11 @@ extension AccountRecord {
     /// The record as JSON, written by hand: the same document `JSONEncoder` writes with
     /// `.secondsSince1970` dates (keys in another order), at a fraction of the cost. `nil` for a
     /// date that is not finite, which only `JSONEncoder`'s error path can report.
-    func encodedJSON() -> Data? {
+    ///
+    /// `inline`, when given, replaces ``accessTokens`` in the document: the account item of the
+    /// per-token layout keeps only some tokens inline.
+    func encodedJSON(inline: [String: CachedAccessToken]? = nil) -> Data? {
+        let accessTokens = inline ?? accessTokens
         var out: [UInt8] = []
         out.reserveCapacity(
             idToken.utf8.count + (refreshToken?.utf8.count ?? 0)
@@ -24,23 +28,19 @@ extension AccountRecord {
         }
         JSONWriter.member("signInScopes", &out)
         JSONWriter.strings(signInScopes, &out)
+        if let session {
+            JSONWriter.member("session", &out)
+            JSONWriter.string(session, &out)
+        }
         JSONWriter.member("accessTokens", &out)
         out.append(UInt8(ascii: "{"))
         var first = true
         for (key, token) in accessTokens {
-            guard token.expiresOn.timeIntervalSince1970.isFinite else { return nil }
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
             JSONWriter.string(key, &out)
             out.append(UInt8(ascii: ":"))
-            out.append(UInt8(ascii: "{"))
-            JSONWriter.member("token", first: true, &out)
-            JSONWriter.string(token.token, &out)
-            JSONWriter.member("expiresOn", &out)
-            out.append(contentsOf: "\(token.expiresOn.timeIntervalSince1970)".utf8)
-            JSONWriter.member("scopes", &out)
-            JSONWriter.strings(token.scopes, &out)
-            out.append(UInt8(ascii: "}"))
+            guard JSONWriter.token(token, &out) else { return nil }
         }
         out.append(UInt8(ascii: "}"))
         out.append(UInt8(ascii: "}"))
@@ -57,6 +57,21 @@ enum JSONWriter {
     }
 
     static func integer(_ value: Int, _ out: inout [UInt8]) { out.append(contentsOf: String(value).utf8) }
+
+    /// A cached access token as an object; `false` (and a partial object) for a date that is not
+    /// finite.
+    static func token(_ token: AccountRecord.CachedAccessToken, _ out: inout [UInt8]) -> Bool {
+        guard token.expiresOn.timeIntervalSince1970.isFinite else { return false }
+        out.append(UInt8(ascii: "{"))
+        member("token", first: true, &out)
+        string(token.token, &out)
+        member("expiresOn", &out)
+        out.append(contentsOf: "\(token.expiresOn.timeIntervalSince1970)".utf8)
+        member("scopes", &out)
+        strings(token.scopes, &out)
+        out.append(UInt8(ascii: "}"))
+        return true
+    }
 
     static func strings(_ values: [String], _ out: inout [UInt8]) {
         out.append(UInt8(ascii: "["))

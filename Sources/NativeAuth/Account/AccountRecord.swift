@@ -1,8 +1,13 @@
 import Foundation
 
 /// What is stored for the signed-in account, in the SDK's own versioned format.
+///
+/// Format 1 kept the whole record, every cached access token included, in one store item.
+/// Format 2 (current) is the account item of the per-token layout (see ``AccountStore``): the
+/// same fields, a ``session`` that binds the account's other items to it, and only the access
+/// token of the sign-in scopes inline; other scope sets' tokens live in items of their own.
 struct AccountRecord: Codable, Sendable, Equatable {
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     var version: Int = AccountRecord.currentVersion
     /// A stable identifier: `uid.utid` from client_info, or `oid.tid` from the ID token.
@@ -15,8 +20,13 @@ struct AccountRecord: Codable, Sendable, Equatable {
     var refreshToken: String?
     /// The scopes asked for at sign-in (without the OpenID defaults).
     var signInScopes: [String]
-    /// Cached access tokens by scope key.
+    /// Cached access tokens by scope key: in memory, those loaded so far; in a stored account
+    /// item, those kept inline.
     var accessTokens: [String: CachedAccessToken]
+    /// Random, new at every sign-in: the index and token items written for this sign-in carry it,
+    /// so an item left over from an earlier account is never taken for one of this account's.
+    /// `nil` in a format 1 record.
+    var session: String?
 
     struct CachedAccessToken: Codable, Sendable, Equatable {
         var token: String
@@ -44,7 +54,7 @@ struct AccountRecord: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, identifier, username, idToken, refreshToken, signInScopes, accessTokens
+        case version, identifier, username, idToken, refreshToken, signInScopes, accessTokens, session
     }
 
     init(from decoder: any Decoder) throws {
@@ -57,6 +67,7 @@ struct AccountRecord: Codable, Sendable, Equatable {
             signInScopes: try container.decode([String].self, forKey: .signInScopes),
             accessTokens: try container.decode([String: CachedAccessToken].self, forKey: .accessTokens))
         version = try container.decode(Int.self, forKey: .version)
+        session = try container.decodeIfPresent(String.self, forKey: .session)
     }
 
     /// The cache key of a scope set: sorted, de-duplicated, without the OpenID defaults.

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Whose account a token answer is for, and the cached token it makes.
+extension AccountManager {
+    /// Why a refresh answer cannot belong to the account of `record` (`nil` when it can), and the
+    /// claims of the answer's new ID token, decoded once.
+    static func checkIdentity(_ answer: TokenAnswer, record: AccountRecord) -> (problem: String?, claims: Claims?) {
+        let old = record.claims
+        var claims = old
+        var newClaims: Claims?
+        if let idToken = answer.idToken {
+            guard let payload = JWT.payload(of: idToken.reveal) else {
+                return ("The new ID token cannot be read.", nil)
+            }
+            claims = Claims(payload)
+            newClaims = claims
+            for (name, before, after) in [
+                ("sub", old.subject, claims.subject), ("oid", old.objectId, claims.objectId),
+                ("tid", old.tenantId, claims.tenantId),
+            ] {
+                if let before, !before.isEmpty, before != after {
+                    return ("The new ID token's '\(name)' is not the signed-in account's.", nil)
+                }
+            }
+        }
+        let identifier = identifier(clientInfo: answer.clientInfo, claims: claims, username: record.username)
+        guard identifier == record.identifier else { return ("The answer is for another account.", nil) }
+        return (nil, newClaims)
+    }
+
+    func cachedToken(from answer: TokenAnswer, requested: [String]) -> AccountRecord.CachedAccessToken {
+        let now = clock.now()
+        let lifetime: TimeInterval
+        if let expiresIn = answer.expiresIn {
+            // Relative to our clock on receipt: immune to any skew between the clocks.
+            lifetime = TimeInterval(expiresIn)
+        } else if let exp = Claims(JWT.payload(of: answer.accessToken.reveal) ?? [:]).expiresAt {
+            // The token's absolute expiry is on the server's clock: correct it by the measured skew.
+            lifetime = min(
+                exp.timeIntervalSince(now.addingTimeInterval(serverClockOffset)),
+                TimeInterval(TokenAnswer.maximumLifetime))
+        } else {
+            lifetime = 0
+        }
+        let scopes = answer.scopes.isEmpty ? requested : answer.scopes
+        return .init(
+            token: answer.accessToken.reveal, expiresOn: now.addingTimeInterval(max(0, lifetime)), scopes: scopes)
+    }
+
+    static func identifier(clientInfo: String?, claims: Claims, username: String) -> String {
+        if let clientInfo, let data = Base64URL.decode(clientInfo), let info = try? JSONValue.parse(data),
+            let uid = info["uid"]?.stringValue, let utid = info["utid"]?.stringValue, !uid.isEmpty, !utid.isEmpty
+        {
+            return "\(uid).\(utid)"
+        }
+        func nonEmpty(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
+        if let oid = nonEmpty(claims.objectId) { return nonEmpty(claims.tenantId).map { "\(oid).\($0)" } ?? oid }
+        return nonEmpty(claims.subject) ?? username.lowercased()
+    }
+
+}

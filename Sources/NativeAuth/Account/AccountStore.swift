@@ -1,0 +1,322 @@
+import Foundation
+
+/// Reads and writes one client's account in its credential store, in the per-token layout of
+/// ``AccountStoreLayout``, and migrates a format 1 record to it at the first write.
+///
+/// Owned by an ``AccountManager`` and run on its actor (every async method takes the caller's
+/// isolation), so its state needs no lock of its own.
+///
+/// Write order, so that a crash between any two writes loses no usable credential and never
+/// leaves the account unreadable:
+/// - a refresh writes the index first when its scope set is new (so a sign-out finds the token
+///   item), then the account item when it changed (a rotated refresh token is stored before
+///   anything that depends on it), then the token item;
+/// - a migration first rewrites the account item with every token still inline (the rotated
+///   refresh token is safe at once), then the index, the token items, and last the account item
+///   without the tokens that now have items;
+/// - a sign-out removes the account item first (the account is gone for every reader), then the
+///   token items, and the index last, so a retry still finds what is left.
+///
+/// A token item that is missing, damaged or of another session reads as no cached token.
+final class AccountStore {
+    let store: any CredentialStore
+    /// The account item's key; the other items' keys derive from it.
+    let key: String
+    private let log: Log
+
+    /// The account item's bytes as this client last wrote or read them.
+    private var lastStored: Data?
+    /// Item key by scope key, as last read or written, for ``indexSession``.
+    private var index: [String: String] = [:]
+    /// The session ``index`` belongs to; `nil` until the index could be read.
+    private var indexSession: String?
+    /// Scope keys whose token item was read (or found missing or damaged) since the index was.
+    private var probed: Set<String> = []
+    /// Items of an earlier account still to be removed.
+    private var leftovers: Set<String> = []
+    /// The account item still holds tokens that belong in token items (a format 1 record).
+    private var needsLayout = false
+    /// Scope keys whose token item could not be written yet.
+    private var unsaved: Set<String> = []
+
+    init(store: any CredentialStore, key: String, log: Log) {
+        self.store = store
+        self.key = key
+        self.log = log
+    }
+
+    /// What the store holds for this client.
+    enum StoredAccount {
+        case absent
+        /// Damaged, or written in a newer format: reported, and read as no account.
+        case unusable
+        case record(AccountRecord)
+        /// The very bytes this client last wrote or read: nothing changed there.
+        case unchanged
+    }
+
+    // MARK: Reading
+
+    /// Reads and decodes the account item. A damaged or newer-format item is reported and read
+    /// as no account (it stays in the store until a sign-in replaces it); an unreadable store
+    /// throws.
+    func readAccount(unchangedIfSame: Bool = false, isolation: isolated (any Actor)? = #isolation)
+        async throws(CredentialStoreError) -> StoredAccount
+    {
+        let data: Data?
+        do {
+            data = try await store.data(forKey: key)
+        } catch {
+            if error is CredentialStoreDamagedError || error is CredentialStoreVersionError {
+                log(.error, "stored account cannot be read; ignored", ["error": "\(error)"])
+                lastStored = nil
+                return .unusable
+            }
+            log(.error, "credential store unreadable", ["error": String(describing: type(of: error))])
+            throw CredentialStoreError(error, isReadFailure: true)
+        }
+        guard let data else {
+            lastStored = nil
+            return .absent
+        }
+        if unchangedIfSame, data == lastStored { return .unchanged }
+        do {
+            let decoded = try AccountStoreLayout.decoder.decode(AccountRecord.self, from: data)
+            guard decoded.version <= AccountRecord.currentVersion else {
+                log(.error, "stored account has a newer format; ignored", ["version": "\(decoded.version)"])
+                lastStored = nil
+                return .unusable
+            }
+            lastStored = data
+            return .record(decoded)
+        } catch {
+            log(.error, "stored account is damaged; ignored", ["bytes": "\(data.count)"])
+            lastStored = nil
+            return .unusable
+        }
+    }
+
+    /// Takes `record` as the account now in the store: reads its index (when it has one) and
+    /// notes whether it still needs rewriting in this layout. Reads no token item.
+    func adopt(_ record: AccountRecord, isolation: isolated (any Actor)? = #isolation) async {
+        index = [:]
+        indexSession = nil
+        probed = []
+        unsaved = []
+        let signInKey = AccountRecord.scopeKey(record.signInScopes)
+        needsLayout =
+            record.version < AccountRecord.currentVersion || record.session == nil
+            || record.accessTokens.keys.contains { $0 != signInKey }
+        guard let session = record.session else { return }
+        let stored = await readIndex()
+        if let stored, stored.session != session {
+            leftovers.formUnion(stored.tokens.values)
+        } else if let stored {
+            index = stored.tokens
+        }
+        if stored != nil || !indexReadFailed { indexSession = session }
+    }
+
+    private var indexReadFailed = false
+
+    /// The stored index, `nil` when there is none, it is damaged, or the store cannot be read.
+    private func readIndex(isolation: isolated (any Actor)? = #isolation) async -> AccountStoreLayout.Index? {
+        indexReadFailed = false
+        let data: Data?
+        do {
+            data = try await store.data(forKey: AccountStoreLayout.indexKey(key))
+        } catch {
+            indexReadFailed = true
+            log(.warning, "token index unreadable", ["error": String(describing: type(of: error))])
+            return nil
+        }
+        guard let data else { return nil }
+        guard let index = AccountStoreLayout.index(from: data) else {
+            log(.warning, "token index damaged; ignored", ["bytes": "\(data.count)"])
+            return nil
+        }
+        return index
+    }
+
+    /// The stored access token of `scopeKey` when it has not been read yet: `nil` when there is
+    /// none, or it is damaged, of another session, or cannot be read (a refresh follows).
+    func token(for scopeKey: String, of record: AccountRecord, isolation: isolated (any Actor)? = #isolation) async
+        -> AccountRecord.CachedAccessToken?
+    {
+        guard let session = record.session, !probed.contains(scopeKey) else { return nil }
+        if indexSession == session, index[scopeKey] == nil {
+            probed.insert(scopeKey)
+            return nil
+        }
+        let itemKey = index[scopeKey] ?? AccountStoreLayout.tokenKey(key, scopeKey: scopeKey)
+        let data: Data?
+        do {
+            data = try await store.data(forKey: itemKey)
+        } catch {
+            log(.warning, "cached token unreadable; refreshing", ["error": String(describing: type(of: error))])
+            return nil
+        }
+        probed.insert(scopeKey)
+        guard let data else { return nil }
+        guard let token = AccountStoreLayout.token(from: data, session: session, scopeKey: scopeKey) else {
+            log(.warning, "cached token damaged or stale; refreshing", ["bytes": "\(data.count)"])
+            return nil
+        }
+        return token
+    }
+
+    // MARK: Writing
+
+    /// Stores `record` after a change of the account or of the tokens of `changed` (scope keys).
+    /// Writes only what changed: the account item when its bytes differ, the index when a scope
+    /// set is new, and the token items of `changed` (and of earlier failed writes).
+    /// - Throws: the store's error; what was not written is written at the next save.
+    func save(
+        _ record: AccountRecord, changed: Set<String> = [], isolation: isolated (any Actor)? = #isolation
+    ) async throws {
+        guard let session = record.session else { return }
+        let signInKey = AccountRecord.scopeKey(record.signInScopes)
+        var pending = unsaved.union(changed)
+        if needsLayout { pending.formUnion(record.accessTokens.keys) }
+        pending.remove(signInKey)
+        pending = pending.filter { record.accessTokens[$0] != nil }
+        unsaved = pending
+        if needsLayout {
+            // Everything inline first: the newest refresh token is stored before anything else.
+            try await writeAccount(record, inline: nil)
+        }
+        if indexSession != session || pending.contains(where: { index[$0] == nil }) || !leftovers.isEmpty {
+            try await writeIndex(adding: pending, session: session)
+        }
+        let inline = record.accessTokens[signInKey].map { [signInKey: $0] } ?? [:]
+        if !needsLayout { try await writeAccount(record, inline: inline) }
+        for scopeKey in pending.sorted() {
+            guard let token = record.accessTokens[scopeKey] else { continue }
+            let item = AccountStoreLayout.TokenItem(session: session, scopeKey: scopeKey, token: token)
+            guard let data = AccountStoreLayout.encode(item) else { throw NotFiniteDate() }
+            try await store.setData(
+                data, forKey: index[scopeKey] ?? AccountStoreLayout.tokenKey(key, scopeKey: scopeKey))
+            unsaved.remove(scopeKey)
+            probed.insert(scopeKey)
+        }
+        if needsLayout {
+            // Last: the tokens now in items leave the account item.
+            try await writeAccount(record, inline: inline)
+            needsLayout = false
+        }
+    }
+
+    private struct NotFiniteDate: Error {}
+
+    /// Writes the account item with `inline` as its access tokens (all of them when `nil`),
+    /// unless the store already holds exactly those bytes.
+    private func writeAccount(
+        _ record: AccountRecord, inline: [String: AccountRecord.CachedAccessToken]?,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws {
+        var record = record
+        record.version = AccountRecord.currentVersion
+        let data: Data
+        if let encoded = record.encodedJSON(inline: inline) {
+            data = encoded
+        } else {
+            if let inline { record.accessTokens = inline }
+            data = try AccountStoreLayout.encoder.encode(record)
+        }
+        guard data != lastStored else { return }
+        try await store.setData(data, forKey: key)
+        lastStored = data
+    }
+
+    /// Writes the index with `adding` listed, keeping what another client on the store listed
+    /// for the same session; items of an earlier account are removed once it is written.
+    private func writeIndex(adding: Set<String>, session: String, isolation: isolated (any Actor)? = #isolation)
+        async throws
+    {
+        var tokens = indexSession == session ? index : [:]
+        if let stored = await readIndex() {
+            if stored.session == session {
+                tokens.merge(stored.tokens) { ours, _ in ours }
+            } else {
+                leftovers.formUnion(stored.tokens.values)
+            }
+        }
+        for scopeKey in adding where tokens[scopeKey] == nil {
+            tokens[scopeKey] = AccountStoreLayout.tokenKey(key, scopeKey: scopeKey)
+        }
+        let written = AccountStoreLayout.Index(session: session, tokens: tokens)
+        try await store.setData(AccountStoreLayout.encode(written), forKey: AccountStoreLayout.indexKey(key))
+        index = tokens
+        if indexSession != session { probed = [] }
+        indexSession = session
+        let ours = Set(tokens.values)
+        for item in leftovers where !ours.contains(item) {
+            if (try? await store.removeData(forKey: item)) != nil { leftovers.remove(item) }
+        }
+        leftovers.subtract(ours)
+    }
+
+    /// Stores a new sign-in's account item, replacing whatever the store held, and removes the
+    /// earlier account's token items and index.
+    /// - Throws: when the account item cannot be written (the cleanup is tried regardless).
+    func replace(with record: AccountRecord, isolation: isolated (any Actor)? = #isolation) async throws {
+        var earlier = leftovers.union(index.values)
+        let stored = await readIndex()
+        if let stored { earlier.formUnion(stored.tokens.values) }
+        let hadIndex = stored != nil || !earlier.isEmpty
+        index = [:]
+        indexSession = record.session
+        probed = []
+        unsaved = []
+        needsLayout = false
+        leftovers = earlier
+        var failure: (any Error)?
+        do {
+            let signInKey = AccountRecord.scopeKey(record.signInScopes)
+            try await writeAccount(record, inline: record.accessTokens.filter { $0.key == signInKey })
+        } catch {
+            failure = error
+        }
+        if hadIndex { await removeLeftovers() }
+        if let failure { throw failure }
+    }
+
+    /// Removes every item of the account: the account item first, then its token items and the
+    /// index.
+    /// - Throws: when any of them cannot be removed; a later call retries what is left.
+    func removeAll(isolation: isolated (any Actor)? = #isolation) async throws {
+        try await store.removeData(forKey: key)
+        lastStored = nil
+        leftovers.formUnion(index.values)
+        if let stored = await readIndex() { leftovers.formUnion(stored.tokens.values) }
+        index = [:]
+        indexSession = nil
+        probed = []
+        unsaved = []
+        needsLayout = false
+        guard await removeLeftovers() else { throw RemovalFailure() }
+    }
+
+    private struct RemovalFailure: Error {}
+
+    /// Removes the leftover token items, then the index once they are all gone; `true` when
+    /// everything was removed.
+    @discardableResult
+    private func removeLeftovers(isolation: isolated (any Actor)? = #isolation) async -> Bool {
+        for item in leftovers {
+            do {
+                try await store.removeData(forKey: item)
+                leftovers.remove(item)
+            } catch {
+                log(.error, "cached token could not be removed", ["error": String(describing: type(of: error))])
+            }
+        }
+        guard leftovers.isEmpty else { return false }
+        do {
+            try await store.removeData(forKey: AccountStoreLayout.indexKey(key))
+            return true
+        } catch {
+            return false
+        }
+    }
+}

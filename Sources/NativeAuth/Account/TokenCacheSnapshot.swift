@@ -1,0 +1,59 @@
+import Foundation
+
+/// The token cache as last written to the store, read without entering the account's actor: a
+/// cached `getAccessToken` is a lock and a hash lookup. Unusable until the store is read, while
+/// the record in memory is newer than the store's copy, and after a sign-out.
+final class TokenCacheSnapshot: Sendable {
+    private struct State: Sendable {
+        var usable = false
+        var identifier = ""
+        var signInKey = ""
+        var tokens: [String: AccountRecord.CachedAccessToken] = [:]
+        /// Scope keys of the scope lists callers asked for, so a repeated call computes none.
+        var keys: [[String]: String] = [:]
+    }
+
+    private let state = Locked(State())
+
+    /// Stops serving tokens until the next ``publish(_:)``.
+    func invalidate() { state.withLock { $0.usable = false } }
+
+    /// Serves the tokens of `record` (loaded so far); `nil` serves none.
+    func publish(_ record: AccountRecord?) {
+        state.withLock { state in
+            guard let record else {
+                state.usable = false
+                return
+            }
+            state.usable = true
+            state.identifier = record.identifier
+            state.signInKey = AccountRecord.scopeKey(record.signInScopes)
+            state.tokens = record.accessTokens
+        }
+    }
+
+    /// The cached token of `identifier` for `scopes`, valid after `validUntil`; `nil` otherwise.
+    func token(for identifier: String, scopes: [String], validUntil: Date) -> TokenResult? {
+        let found: (AccountRecord.CachedAccessToken?, Bool) = state.withLock { state in
+            guard state.usable, state.identifier == identifier else { return (nil, true) }
+            let key = scopes.isEmpty ? state.signInKey : state.keys[scopes]
+            guard let key else { return (nil, false) }
+            return (state.tokens[key], true)
+        }
+        if let token = found.0 {
+            return token.expiresOn > validUntil
+                ? TokenResult(accessToken: token.token, expiresOn: token.expiresOn, scopes: token.scopes) : nil
+        }
+        guard !found.1 else { return nil }
+        // First call with this scope list: compute its key once, outside the lock.
+        let key = AccountRecord.scopeKey(scopes)
+        let token: AccountRecord.CachedAccessToken? = state.withLock { state in
+            if state.keys.count >= 1024 { state.keys.removeAll(keepingCapacity: true) }
+            state.keys[scopes] = key
+            guard state.usable, state.identifier == identifier else { return nil }
+            return state.tokens[key]
+        }
+        guard let token, token.expiresOn > validUntil else { return nil }
+        return TokenResult(accessToken: token.token, expiresOn: token.expiresOn, scopes: token.scopes)
+    }
+}
