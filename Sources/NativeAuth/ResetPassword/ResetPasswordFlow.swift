@@ -40,19 +40,13 @@ enum ResetPasswordFlow {
         guard !username.isEmpty else {
             throw flow.fail(.invalidUsername, note: "The username is empty; nothing was sent.")
         }
-        let started = try await flow.request(
-            .resetPasswordStart(username: username), as: Failure.self, classify: Failure.classify
-        ) { reply throws(WireFailure) in try ContinuationAnswer(reply.object) }
-        let challenge = try await codeChallenge(token: started.continuationToken, flow: flow, as: Failure.self)
+        let started = try await flow.requestToken(
+            .resetPasswordStart(username: username), as: Failure.self, classify: Failure.classify)
+        let challenge = try await flow.requestCode(
+            .resetPasswordChallenge(continuationToken: started), as: Failure.self)
         return .codeRequired(
-            ResetPasswordCodeRequiredState(flow: flow, challenge: challenge), sentTo: challenge.sentTo,
+            ResetPasswordCodeRequiredState(step: CodeStep(flow: flow, challenge: challenge)), sentTo: challenge.sentTo,
             channel: challenge.channel, codeLength: challenge.codeLength)
-    }
-
-    static func codeChallenge<E: DetailedError>(token: Secret, flow: FlowContext, as errorType: E.Type) async throws(E)
-        -> CodeChallenge
-    {
-        try await flow.requestCode(.resetPasswordChallenge(continuationToken: token), as: E.self)
     }
 
     /// Submits the new password, then polls until the server says the reset is done.
@@ -60,11 +54,12 @@ enum ResetPasswordFlow {
     /// `pendingInterval` holds the poll interval while a submitted reset is still running on the
     /// server: an interrupted wait (cancellation, network, too many polls) leaves it set, and the
     /// next call resumes polling instead of submitting again, which the server would refuse.
-    static func submit(_ password: String, token: Secret, core: StateCore, pendingInterval: Locked<Int?>)
-        async throws(PasswordRequiredError) -> SignInAfterResetPasswordState
-    {
+    static func submit(
+        _ password: String, action: StateCore.Action, core: StateCore, pendingInterval: Locked<Int?>
+    ) async throws(PasswordRequiredError) -> SignInAfterResetPasswordState {
         typealias Failure = PasswordRequiredError
-        let flow = core.flow
+        let flow = action.flow
+        let token = action.token
         let classify = Failure.classify
         // Every poll sends the token `submit` returned, as Microsoft's clients do; a poll's own token
         // is only for what follows the reset (sign-in, or submitting again after `failed`).
@@ -74,10 +69,12 @@ enum ResetPasswordFlow {
             interval = pending
             flow.client.log(.debug, "password reset: resuming the wait", correlationId: flow.correlationId)
         } else {
-            let submitted = try await flow.request(
+            let outcome = try await flow.step(
                 .resetPasswordSubmit(continuationToken: token, newPassword: Secret(password)), as: Failure.self,
-                classify: classify
-            ) { reply throws(WireFailure) in try ResetSubmitAnswer(reply.object) }
+                classify: classify)
+            guard case .resetSubmitted(let submitted) = outcome else {
+                throw flow.unexpected(outcome, as: Failure.self, classify: classify)
+            }
             interval = submitted.pollInterval
             pollToken = submitted.continuationToken
             core.update(token: pollToken)
@@ -92,10 +89,13 @@ enum ResetPasswordFlow {
                 throw Failure(details: details)
             }
             let poll: PollAnswer
-            do {
-                poll = try await flow.request(
-                    .resetPasswordPollCompletion(continuationToken: pollToken), as: Failure.self, classify: classify
-                ) { reply throws(WireFailure) in try PollAnswer(reply.object) }
+            do throws(Failure) {
+                let outcome = try await flow.step(
+                    .resetPasswordPollCompletion(continuationToken: pollToken), as: Failure.self, classify: classify)
+                guard case .polled(let answer) = outcome else {
+                    throw flow.unexpected(outcome, as: Failure.self, classify: classify)
+                }
+                poll = answer
             } catch {
                 // The server answered: the job is over (a refused password may be submitted again).
                 if error.details.server != nil {
