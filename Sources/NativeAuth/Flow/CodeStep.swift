@@ -10,7 +10,7 @@ public import Foundation
 ///     // try await state.submitCode(code), or try await state.resendCode()
 /// }
 /// ```
-public protocol CodeRequiredState: AnyObject, Sendable, CustomStringConvertible {
+public protocol CodeRequiredState: AnyObject, Sendable, CustomStringConvertible, CustomReflectable {
     /// Where submitting the code leads (such as ``SignInResult``).
     associatedtype CodeResult: Sendable
     /// Why a submitted code did not lead on.
@@ -31,6 +31,11 @@ public protocol CodeRequiredState: AnyObject, Sendable, CustomStringConvertible 
     func submitCode(_ code: String) async throws(CodeError) -> CodeResult
     /// Sends a new code; the previous one stops working, and this state is spent.
     func resendCode() async throws(ResendError) -> Self
+}
+
+extension CodeRequiredState {
+    /// Reflection (`dump`, debuggers, `Mirror`) shows the description only, never the token inside.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 }
 
 /// What the code-entry states share: where the code went, the empty-code guard, resending and
@@ -55,9 +60,9 @@ struct CodeStep: Sendable {
     /// Runs the state's action with the trimmed code; an empty code fails before anything is sent
     /// and leaves the state usable.
     func submit<T, E: DetailedError>(
-        _ code: String, as errorType: E.Type, _ body: (Secret, StateCore.Action) async throws(E) -> T
+        _ code: String, as errorType: E.Type, _ body: (Secret, StateCore.Action) async throws(FlowError) -> T
     ) async throws(E) -> T {
-        try await core.run(E.self) { action throws(E) in
+        try await core.run(E.self) { action throws(FlowError) in
             let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !code.isEmpty else {
                 throw action.flow.fail(.invalidCode, note: "The code is empty; nothing was sent.")
@@ -71,8 +76,8 @@ struct CodeStep: Sendable {
         as errorType: E.Type, classify: (ServerError) -> ErrorKind? = { _ in nil },
         _ challenge: (Secret) -> WireCall
     ) async throws(E) -> CodeStep {
-        try await core.run(E.self) { action throws(E) in
-            let sent = try await action.flow.requestCode(challenge(action.token), as: E.self, classify: classify)
+        try await core.run(E.self) { action throws(FlowError) in
+            let sent = try await action.flow.requestCode(challenge(action.token), classify: classify)
             return CodeStep(flow: action.flow, challenge: sent)
         }
     }

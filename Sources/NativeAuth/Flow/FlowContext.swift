@@ -30,25 +30,22 @@ struct FlowContext: Sendable {
         NativeAuthErrorDetails(failure, correlationId: correlationId, classify: classify)
     }
 
-    /// Sends `call`; a failure, a refusal or a malformed answer is thrown as the step's error `E`
-    /// (a refusal named by `classify`). A next step is returned, for the step to follow or refuse.
-    func step<E: DetailedError>(
-        _ call: WireCall, as errorType: E.Type = E.self, classify: (ServerError) -> ErrorKind?
-    ) async throws(E) -> StepOutcome {
+    /// Sends `call`; a failure, a refusal or a malformed answer is thrown (a refusal named by
+    /// `classify`). A next step is returned, for the step to follow or refuse.
+    func step(_ call: WireCall, classify: (ServerError) -> ErrorKind?) async throws(FlowError) -> StepOutcome {
         switch await outcome(of: call) {
-        case .failure(let failure): throw E(details: details(of: failure, classify: classify))
-        case .success(.refused(let error)): throw E(details: details(of: .server(error), classify: classify))
-        case .success(.malformed(let answer)): throw E(details: details(of: .unexpected(answer), classify: classify))
+        case .failure(let failure): throw FlowError(details: details(of: failure, classify: classify))
+        case .success(.refused(let error)): throw FlowError(details: details(of: .server(error), classify: classify))
+        case .success(.malformed(let answer)):
+            throw FlowError(details: details(of: .unexpected(answer), classify: classify))
         case .success(let outcome): return outcome
         }
     }
 
-    /// The step's error for an outcome it cannot go on with: the server error it carries, or an
+    /// The error for an outcome the step cannot go on with: the server error it carries, or an
     /// unexpected answer naming what came.
-    func unexpected<E: DetailedError>(
-        _ outcome: StepOutcome, as errorType: E.Type = E.self, classify: (ServerError) -> ErrorKind?
-    ) -> E {
-        E(details: details(of: Self.failure(for: outcome), classify: classify))
+    func unexpected(_ outcome: StepOutcome, classify: (ServerError) -> ErrorKind?) -> FlowError {
+        FlowError(details: details(of: Self.failure(for: outcome), classify: classify))
     }
 
     static func failure(for outcome: StepOutcome) -> WireFailure {
@@ -65,37 +62,45 @@ struct FlowContext: Sendable {
     }
 
     /// Sends a call whose only expected answer is a code sent out of band.
-    func requestCode<E: DetailedError>(
-        _ call: WireCall, as errorType: E.Type = E.self, classify: (ServerError) -> ErrorKind? = { _ in nil }
-    ) async throws(E) -> CodeChallenge {
-        let outcome = try await step(call, as: E.self, classify: classify)
-        guard case .codeSent(let challenge) = outcome else { throw unexpected(outcome, as: E.self, classify: classify) }
+    func requestCode(_ call: WireCall, classify: (ServerError) -> ErrorKind? = { _ in nil }) async throws(FlowError)
+        -> CodeChallenge
+    {
+        let outcome = try await step(call, classify: classify)
+        guard case .codeSent(let challenge) = outcome else { throw unexpected(outcome, classify: classify) }
         return challenge
     }
 
     /// Sends a call whose only expected answer moves on with a continuation token.
-    func requestToken<E: DetailedError>(
-        _ call: WireCall, as errorType: E.Type = E.self, classify: (ServerError) -> ErrorKind?
-    ) async throws(E) -> Secret {
-        let outcome = try await step(call, as: E.self, classify: classify)
-        guard case .continued(let token?) = outcome else { throw unexpected(outcome, as: E.self, classify: classify) }
+    func requestToken(_ call: WireCall, classify: (ServerError) -> ErrorKind?) async throws(FlowError) -> Secret {
+        let outcome = try await step(call, classify: classify)
+        guard case .continued(let token?) = outcome else { throw unexpected(outcome, classify: classify) }
         return token
     }
 
     /// Checks that a claims request is a JSON object, before anything is sent.
-    static func validClaims<E: DetailedError>(_ claims: String?, correlationId: UUID, as errorType: E.Type) throws(E)
-        -> String?
-    {
+    static func validClaims(_ claims: String?, correlationId: UUID) throws(FlowError) -> String? {
         guard let claims = claims?.trimmingCharacters(in: .whitespacesAndNewlines), !claims.isEmpty else { return nil }
         guard let value = try? JSONValue.parse(Data(claims.utf8)), value.objectValue != nil else {
-            throw E(.invalidArgument, correlationId: correlationId, note: "The claims request is not a JSON object.")
+            throw FlowError(
+                .invalidArgument, correlationId: correlationId, note: "The claims request is not a JSON object.")
         }
         return claims
     }
 
-    func fail<E: DetailedError>(_ kind: ErrorKind, _ errorType: E.Type = E.self, note: String) -> E {
+    /// The same check, for a step outside the flow engine with its own error type.
+    static func validClaims<E: DetailedError>(_ claims: String?, correlationId: UUID, as errorType: E.Type) throws(E)
+        -> String?
+    {
+        do {
+            return try validClaims(claims, correlationId: correlationId)
+        } catch {
+            throw E(details: error.details)
+        }
+    }
+
+    func fail(_ kind: ErrorKind, note: String) -> FlowError {
         client.log(.debug, "request not sent: invalid input", ["reason": note], correlationId: correlationId)
-        return E(kind, correlationId: correlationId, note: note)
+        return FlowError(kind, correlationId: correlationId, note: note)
     }
 
     /// A flow context for the same flow with other scopes (sign-in after sign-up or reset).
@@ -107,15 +112,35 @@ struct FlowContext: Sendable {
     }
 
     /// The attributes as a form value, or the step's error naming the one that cannot be encoded.
-    func encode<E: DetailedError>(_ attributes: UserAttributes, as errorType: E.Type) throws(E) -> String? {
+    func encode(_ attributes: UserAttributes) throws(FlowError) -> String? {
         guard !attributes.isEmpty else { return nil }
         switch attributes.encoded() {
         case .success(let json): return json
         case .failure(let problem):
-            throw E(
+            throw FlowError(
                 details: NativeAuthErrorDetails(
                     .attributesInvalid, correlationId: correlationId, note: problem.note,
                     invalidAttributes: [problem.name]))
         }
+    }
+}
+
+/// The one error type of the flow engine. Each public action turns it into its own error type at
+/// its edge (``StateCore/run(_:_:)``), so the engine is compiled once, not once per error type.
+struct FlowError: DetailedError {
+    let details: NativeAuthErrorDetails
+    init(details: NativeAuthErrorDetails) { self.details = details }
+}
+
+extension ClientCore {
+    /// A new flow for `username` (trimmed) with no scopes of its own; an empty username fails
+    /// before anything is sent.
+    func startFlow(username: String, correlationId: UUID?) throws(FlowError) -> FlowContext {
+        let username = username.trimmingCharacters(in: .whitespacesAndNewlines)
+        let flow = flow(username: username, scopes: [], correlationId: correlationId)
+        guard !username.isEmpty else {
+            throw flow.fail(.invalidUsername, note: "The username is empty; nothing was sent.")
+        }
+        return flow
     }
 }

@@ -48,7 +48,9 @@ final class StateCore: Sendable {
 
     /// Runs one action of the state with the current continuation token. A thin typed wrapper
     /// over ``begin()`` and ``end(failure:)``.
-    func run<T, E: DetailedError>(_ errorType: E.Type, _ body: (Action) async throws(E) -> T) async throws(E) -> T {
+    func run<T, E: DetailedError>(_ errorType: E.Type, _ body: (Action) async throws(FlowError) -> T) async throws(E)
+        -> T
+    {
         let action: Action
         switch begin() {
         case .success(let claimed): action = claimed

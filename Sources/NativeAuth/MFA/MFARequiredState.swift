@@ -45,10 +45,10 @@ public final class MFARequiredState: CodeRequiredState {
     /// - Returns: where sign-in goes next.
     /// - Throws: ``MFASubmitChallengeError``; a wrong code leaves this state usable.
     public func submitChallenge(_ code: String) async throws(MFASubmitChallengeError) -> SignInResult {
-        try await step.submit(code, as: MFASubmitChallengeError.self) { code, action throws(MFASubmitChallengeError) in
+        try await step.submit(code, as: MFASubmitChallengeError.self) { code, action throws(FlowError) in
             try await SignInFlow.exchange(
                 .tokenWithMFACode(continuationToken: action.token, code: code, scopes: action.flow.scopes),
-                flow: action.flow, as: MFASubmitChallengeError.self, classify: MFASubmitChallengeError.classify)
+                flow: action.flow, classify: MFASubmitChallengeError.classify)
         }
     }
 
@@ -62,10 +62,10 @@ public final class MFARequiredState: CodeRequiredState {
     static func challenge(_ method: AuthMethod, on core: StateCore, methods: [AuthMethod])
         async throws(MFARequestChallengeError) -> MFARequiredState
     {
-        try await core.run(MFARequestChallengeError.self) { action throws(MFARequestChallengeError) in
+        try await core.run(MFARequestChallengeError.self) { action throws(FlowError) in
             let challenge = try await action.flow.requestCode(
                 .signInChallenge(continuationToken: action.token, methodId: method.id),
-                as: MFARequestChallengeError.self, classify: MFARequestChallengeError.classify)
+                classify: MFARequestChallengeError.classify)
             return MFARequiredState(
                 step: CodeStep(flow: action.flow, challenge: challenge), method: method, authMethods: methods)
         }

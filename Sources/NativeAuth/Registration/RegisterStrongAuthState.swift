@@ -41,7 +41,7 @@ public final class RegisterStrongAuthState: Sendable, CustomStringConvertible {
         async throws(RegisterStrongAuthChallengeError) -> RegisterStrongAuthChallengeResult
     {
         typealias Failure = RegisterStrongAuthChallengeError
-        return try await core.run(Failure.self) { action throws(Failure) in
+        return try await core.run(Failure.self) { action throws(FlowError) in
             let flow = action.flow
             let contact = contact.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !contact.isEmpty else {
@@ -50,7 +50,7 @@ public final class RegisterStrongAuthState: Sendable, CustomStringConvertible {
             let outcome = try await flow.step(
                 .registerChallenge(
                     continuationToken: action.token, target: contact, channel: method.channel.description),
-                as: Failure.self, classify: Failure.classify)
+                classify: Failure.classify)
             switch outcome {
             case .codeSent(let challenge):
                 let state = RegisterStrongAuthVerificationRequiredState(
@@ -61,10 +61,10 @@ public final class RegisterStrongAuthState: Sendable, CustomStringConvertible {
             case .preverified(let token):
                 return .completed(
                     try await RegisterStrongAuthVerificationRequiredState.complete(
-                        .registerContinueWithToken(continuationToken: token), flow: flow, as: Failure.self,
+                        .registerContinueWithToken(continuationToken: token), flow: flow,
                         classify: Failure.classify))
             default:
-                throw flow.unexpected(outcome, as: Failure.self, classify: Failure.classify)
+                throw flow.unexpected(outcome, classify: Failure.classify)
             }
         }
     }
@@ -104,11 +104,11 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
     /// - Throws: ``RegisterStrongAuthSubmitChallengeError``; a wrong code leaves this state usable.
     public func submitChallenge(_ code: String) async throws(RegisterStrongAuthSubmitChallengeError) -> SignInResult {
         typealias Failure = RegisterStrongAuthSubmitChallengeError
-        return try await step.submit(code, as: Failure.self) { code, action throws(Failure) in
+        return try await step.submit(code, as: Failure.self) { code, action throws(FlowError) in
             .completed(
                 try await Self.complete(
                     .registerContinueWithCode(continuationToken: action.token, code: code), flow: action.flow,
-                    as: Failure.self, classify: Failure.classify))
+                    classify: Failure.classify))
         }
     }
 
@@ -137,15 +137,15 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
 
     /// Registers the method with `call` (a code, or a contact verified already), then signs in
     /// with the token the server gives; a second factor after registration is not an answer.
-    static func complete<E: DetailedError>(
-        _ call: WireCall, flow: FlowContext, as errorType: E.Type, classify: (ServerError) -> ErrorKind?
-    ) async throws(E) -> UserAccountResult {
-        let continued = try await flow.requestToken(call, as: E.self, classify: classify)
+    static func complete(
+        _ call: WireCall, flow: FlowContext, classify: (ServerError) -> ErrorKind?
+    ) async throws(FlowError) -> UserAccountResult {
+        let continued = try await flow.requestToken(call, classify: classify)
         let result = try await SignInFlow.exchange(
             .tokenWithContinuationToken(continuationToken: continued, username: flow.username, scopes: flow.scopes),
-            flow: flow, as: E.self, classify: classify)
+            flow: flow, classify: classify)
         guard case .completed(let account) = result else {
-            throw E(
+            throw FlowError(
                 .unexpected(.init(problem: .unknownValue(field: "error", value: "second factor after registration"))),
                 correlationId: flow.correlationId, classify: classify)
         }

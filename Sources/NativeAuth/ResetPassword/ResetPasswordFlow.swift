@@ -31,19 +31,16 @@ enum ResetPasswordFlow {
     /// The note of errors raised while waiting for a submitted reset.
     static let waitNote = "The reset goes on on the server; call submitPassword again to keep waiting."
 
-    static func start(_ parameters: ResetPasswordParameters, client: ClientCore) async throws(ResetPasswordStartError)
+    static func start(_ parameters: ResetPasswordParameters, client: ClientCore) async throws(FlowError)
         -> ResetPasswordStartResult
     {
         typealias Failure = ResetPasswordStartError
-        let username = parameters.username.trimmingCharacters(in: .whitespacesAndNewlines)
-        let flow = client.flow(username: username, scopes: [], correlationId: parameters.correlationId)
-        guard !username.isEmpty else {
-            throw flow.fail(.invalidUsername, note: "The username is empty; nothing was sent.")
-        }
+        let flow = try client.startFlow(username: parameters.username, correlationId: parameters.correlationId)
+        let username = flow.username
         let started = try await flow.requestToken(
-            .resetPasswordStart(username: username), as: Failure.self, classify: Failure.classify)
+            .resetPasswordStart(username: username), classify: Failure.classify)
         let challenge = try await flow.requestCode(
-            .resetPasswordChallenge(continuationToken: started), as: Failure.self)
+            .resetPasswordChallenge(continuationToken: started))
         return .codeRequired(
             ResetPasswordCodeRequiredState(step: CodeStep(flow: flow, challenge: challenge)), sentTo: challenge.sentTo,
             channel: challenge.channel, codeLength: challenge.codeLength)
@@ -56,7 +53,7 @@ enum ResetPasswordFlow {
     /// next call resumes polling instead of submitting again, which the server would refuse.
     static func submit(
         _ password: String, action: StateCore.Action, core: StateCore, pendingInterval: Locked<Int?>
-    ) async throws(PasswordRequiredError) -> SignInAfterResetPasswordState {
+    ) async throws(FlowError) -> SignInAfterResetPasswordState {
         typealias Failure = PasswordRequiredError
         let flow = action.flow
         let token = action.token
@@ -70,10 +67,10 @@ enum ResetPasswordFlow {
             flow.client.log(.debug, "password reset: resuming the wait", correlationId: flow.correlationId)
         } else {
             let outcome = try await flow.step(
-                .resetPasswordSubmit(continuationToken: token, newPassword: Secret(password)), as: Failure.self,
+                .resetPasswordSubmit(continuationToken: token, newPassword: Secret(password)),
                 classify: classify)
             guard case .resetSubmitted(let submitted) = outcome else {
-                throw flow.unexpected(outcome, as: Failure.self, classify: classify)
+                throw flow.unexpected(outcome, classify: classify)
             }
             interval = submitted.pollInterval
             pollToken = submitted.continuationToken
@@ -86,14 +83,14 @@ enum ResetPasswordFlow {
             } catch {
                 var details = NativeAuthErrorDetails(.cancelled, correlationId: flow.correlationId, note: waitNote)
                 details.resetPending = true
-                throw Failure(details: details)
+                throw FlowError(details: details)
             }
             let poll: PollAnswer
-            do throws(Failure) {
+            do throws(FlowError) {
                 let outcome = try await flow.step(
-                    .resetPasswordPollCompletion(continuationToken: pollToken), as: Failure.self, classify: classify)
+                    .resetPasswordPollCompletion(continuationToken: pollToken), classify: classify)
                 guard case .polled(let answer) = outcome else {
-                    throw flow.unexpected(outcome, as: Failure.self, classify: classify)
+                    throw flow.unexpected(outcome, classify: classify)
                 }
                 poll = answer
             } catch {
@@ -105,7 +102,7 @@ enum ResetPasswordFlow {
                 // No usable answer: the reset goes on on the server and the next call keeps waiting.
                 var details = error.details
                 details.resetPending = true
-                throw Failure(details: details)
+                throw FlowError(details: details)
             }
             // A poll with the submit's token consumes nothing: the state keeps that token.
             core.update(token: poll.status == .failed ? (poll.continuationToken ?? pollToken) : pollToken)
@@ -120,13 +117,13 @@ enum ResetPasswordFlow {
                     core: StateCore(flow: flow, token: poll.continuationToken ?? Secret("")))
             case .failed:
                 pendingInterval.withLock { $0 = nil }
-                throw Failure(
+                throw FlowError(
                     .passwordResetFailed, correlationId: flow.correlationId, note: "Submit the new password again.")
             case .notStarted, .inProgress:
                 continue
             }
         }
-        throw Failure(.passwordResetPending, correlationId: flow.correlationId, note: waitNote)
+        throw FlowError(.passwordResetPending, correlationId: flow.correlationId, note: waitNote)
     }
 }
 
@@ -140,7 +137,7 @@ extension NativeAuthClient {
         do {
             return try await ResetPasswordFlow.start(parameters, client: core)
         } catch {
-            throw error.continuing(
+            throw ResetPasswordStartError(details: error.details).continuing(
                 core.context(username: parameters.username, scopes: [], correlationId: error.correlationId))
         }
     }

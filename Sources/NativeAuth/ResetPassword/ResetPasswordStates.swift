@@ -21,9 +21,9 @@ public final class ResetPasswordCodeRequiredState: CodeRequiredState {
     /// - Returns: the state to submit the new password on.
     /// - Throws: ``VerifyCodeError``; a wrong or empty code leaves this state usable.
     public func submitCode(_ code: String) async throws(VerifyCodeError) -> ResetPasswordRequiredState {
-        try await step.submit(code, as: VerifyCodeError.self) { code, action throws(VerifyCodeError) in
+        try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
             let token = try await action.flow.requestToken(
-                .resetPasswordContinue(continuationToken: action.token, code: code), as: VerifyCodeError.self,
+                .resetPasswordContinue(continuationToken: action.token, code: code),
                 classify: VerifyCodeError.classifyContinue)
             return ResetPasswordRequiredState(core: StateCore(flow: action.flow, token: token))
         }
@@ -64,7 +64,7 @@ public final class ResetPasswordRequiredState: Sendable, CustomStringConvertible
     ///   waiting for that reset instead of submitting `password` again.
     public func submitPassword(_ password: String) async throws(PasswordRequiredError) -> SignInAfterResetPasswordState
     {
-        try await core.run(PasswordRequiredError.self) { action throws(PasswordRequiredError) in
+        try await core.run(PasswordRequiredError.self) { action throws(FlowError) in
             guard !password.isEmpty else {
                 throw action.flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
             }
@@ -109,20 +109,20 @@ public final class SignInAfterResetPasswordState: Sendable, CustomStringConverti
     public func signIn(scopes: [String] = [], claims: String?) async throws(SignInAfterResetPasswordError)
         -> SignInResult
     {
-        try await core.run(SignInAfterResetPasswordError.self) { action throws(SignInAfterResetPasswordError) in
+        try await core.run(SignInAfterResetPasswordError.self) { action throws(FlowError) in
             let token = action.token
             let flow = action.flow.with(
                 scopes: scopes,
                 claims: try FlowContext.validClaims(
-                    claims, correlationId: action.flow.correlationId, as: SignInAfterResetPasswordError.self))
+                    claims, correlationId: action.flow.correlationId))
             guard !token.isEmpty else {
-                throw SignInAfterResetPasswordError(
+                throw FlowError(
                     .signInUnavailable, correlationId: flow.correlationId,
                     note: "The password was changed, but the server gave no token for sign-in after the reset.")
             }
             return try await SignInFlow.exchange(
                 .tokenWithContinuationToken(continuationToken: token, username: flow.username, scopes: scopes),
-                flow: flow, as: SignInAfterResetPasswordError.self, classify: SignInAfterResetPasswordError.classify)
+                flow: flow, classify: SignInAfterResetPasswordError.classify)
         }
     }
 

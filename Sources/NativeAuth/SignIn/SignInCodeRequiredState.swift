@@ -22,10 +22,10 @@ public final class SignInCodeRequiredState: CodeRequiredState {
     /// - Throws: ``VerifyCodeError``. A wrong or empty code (``VerifyCodeError/isInvalidCode``)
     ///   leaves this state usable, so the user can try again.
     public func submitCode(_ code: String) async throws(VerifyCodeError) -> SignInResult {
-        try await step.submit(code, as: VerifyCodeError.self) { code, action throws(VerifyCodeError) in
+        try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
             try await SignInFlow.exchange(
                 .tokenWithCode(continuationToken: action.token, code: code, scopes: action.flow.scopes),
-                flow: action.flow, as: VerifyCodeError.self, classify: VerifyCodeError.classify)
+                flow: action.flow, classify: VerifyCodeError.classify)
         }
     }
 

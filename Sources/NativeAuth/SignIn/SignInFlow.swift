@@ -3,14 +3,14 @@ import Foundation
 /// The sign-in engine: turns step outcomes into states and results. States call it; it knows
 /// nothing of delegates.
 enum SignInFlow {
-    static func start(_ parameters: SignInParameters, client: ClientCore) async throws(SignInStartError)
+    static func start(_ parameters: SignInParameters, client: ClientCore) async throws(FlowError)
         -> SignInStartResult
     {
         typealias Failure = SignInStartError
         let username = parameters.username.trimmingCharacters(in: .whitespacesAndNewlines)
         var flow = client.flow(username: username, scopes: parameters.scopes, correlationId: parameters.correlationId)
         flow.claims = try FlowContext.validClaims(
-            parameters.claims, correlationId: flow.correlationId, as: Failure.self)
+            parameters.claims, correlationId: flow.correlationId)
         guard !username.isEmpty else {
             throw flow.fail(.invalidUsername, note: "The username is empty; nothing was sent.")
         }
@@ -18,9 +18,9 @@ enum SignInFlow {
             throw flow.fail(.invalidCredentials, note: "The password is empty; nothing was sent.")
         }
         let initiated = try await flow.requestToken(
-            .signInInitiate(username: username), as: Failure.self, classify: Failure.classify)
+            .signInInitiate(username: username), classify: Failure.classify)
         let challenge = try await flow.step(
-            .signInChallenge(continuationToken: initiated, methodId: nil), as: Failure.self,
+            .signInChallenge(continuationToken: initiated, methodId: nil),
             classify: Failure.classify)
         switch challenge {
         case .codeSent(let code):
@@ -34,26 +34,26 @@ enum SignInFlow {
             let result = try await exchange(
                 .tokenWithPassword(
                     continuationToken: token, username: username, password: Secret(password), scopes: flow.scopes),
-                flow: flow, as: Failure.self, classify: Failure.classify)
+                flow: flow, classify: Failure.classify)
             return SignInStartResult(result)
         default:
-            throw flow.unexpected(challenge, as: Failure.self, classify: Failure.classify)
+            throw flow.unexpected(challenge, classify: Failure.classify)
         }
     }
 
     /// Calls the token endpoint and turns the outcome into a sign-in result: an account, or the
     /// multi-factor or method-registration step the server asks for.
-    static func exchange<E: DetailedError>(
-        _ call: WireCall, flow: FlowContext, as errorType: E.Type, classify: (ServerError) -> ErrorKind?
-    ) async throws(E) -> SignInResult {
-        let outcome = try await flow.step(.token(call, claims: flow.claims), as: E.self, classify: classify)
+    static func exchange(
+        _ call: WireCall, flow: FlowContext, classify: (ServerError) -> ErrorKind?
+    ) async throws(FlowError) -> SignInResult {
+        let outcome = try await flow.step(.token(call, claims: flow.claims), classify: classify)
         switch outcome {
         case .tokens(let answer):
             return .completed(await signedIn(answer, flow: flow))
         case .nextStep(let next, let token, _) where next == .mfa || next == .registration:
-            return try await introspect(next, token: token, flow: flow, as: E.self)
+            return try await introspect(next, token: token, flow: flow)
         default:
-            throw flow.unexpected(outcome, as: E.self, classify: classify)
+            throw flow.unexpected(outcome, classify: classify)
         }
     }
 
@@ -65,15 +65,15 @@ enum SignInFlow {
     }
 
     /// Lists the user's methods for the second factor or registration the server asked for.
-    private static func introspect<E: DetailedError>(
-        _ next: NextStep, token: Secret, flow: FlowContext, as errorType: E.Type
-    ) async throws(E) -> SignInResult {
+    private static func introspect(
+        _ next: NextStep, token: Secret, flow: FlowContext
+    ) async throws(FlowError) -> SignInResult {
         let mfa = next == .mfa
         let call: WireCall =
             mfa ? .signInIntrospect(continuationToken: token) : .registerIntrospect(continuationToken: token)
-        let outcome = try await flow.step(call, as: E.self) { _ in nil }
+        let outcome = try await flow.step(call) { _ in nil }
         guard case .methods(let introspection) = outcome else {
-            throw flow.unexpected(outcome, as: E.self) { _ in nil }
+            throw flow.unexpected(outcome) { _ in nil }
         }
         let methods = introspection.methods.map(AuthMethod.init)
         let core = StateCore(flow: flow, token: introspection.continuationToken)

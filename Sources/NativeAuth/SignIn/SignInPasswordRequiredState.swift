@@ -15,7 +15,7 @@ public final class SignInPasswordRequiredState: Sendable, CustomStringConvertibl
     /// - Throws: ``PasswordRequiredError``. A wrong or empty password
     ///   (``PasswordRequiredError/isInvalidPassword``) leaves this state usable.
     public func submitPassword(_ password: String) async throws(PasswordRequiredError) -> SignInResult {
-        try await core.run(PasswordRequiredError.self) { action throws(PasswordRequiredError) in
+        try await core.run(PasswordRequiredError.self) { action throws(FlowError) in
             guard !password.isEmpty else {
                 throw action.flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
             }
@@ -23,7 +23,7 @@ public final class SignInPasswordRequiredState: Sendable, CustomStringConvertibl
                 .tokenWithPassword(
                     continuationToken: action.token, username: action.flow.username, password: Secret(password),
                     scopes: action.flow.scopes),
-                flow: action.flow, as: PasswordRequiredError.self, classify: PasswordRequiredError.classify)
+                flow: action.flow, classify: PasswordRequiredError.classify)
         }
     }
 

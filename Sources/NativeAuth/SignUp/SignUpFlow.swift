@@ -2,47 +2,44 @@ import Foundation
 
 /// The sign-up engine.
 enum SignUpFlow {
-    static func start(_ parameters: SignUpParameters, client: ClientCore) async throws(SignUpStartError)
+    static func start(_ parameters: SignUpParameters, client: ClientCore) async throws(FlowError)
         -> SignUpStartResult
     {
         typealias Failure = SignUpStartError
-        let username = parameters.username.trimmingCharacters(in: .whitespacesAndNewlines)
-        let flow = client.flow(username: username, scopes: [], correlationId: parameters.correlationId)
-        guard !username.isEmpty else {
-            throw flow.fail(.invalidUsername, note: "The username is empty; nothing was sent.")
-        }
+        let flow = try client.startFlow(username: parameters.username, correlationId: parameters.correlationId)
+        let username = flow.username
         if let password = parameters.password, password.isEmpty {
-            throw flow.fail(.invalidPassword(nil), Failure.self, note: "The password is empty; nothing was sent.")
+            throw flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
         }
-        let attributes = try flow.encode(parameters.attributes, as: Failure.self)
+        let attributes = try flow.encode(parameters.attributes)
         let started: Secret
         do {
             started = try await flow.requestToken(
                 .signUpStart(
                     username: username, password: parameters.password.map(Secret.init), attributes: attributes),
-                as: Failure.self, classify: Failure.classify)
+                classify: Failure.classify)
         } catch let error where error.details.server?.has(.attributesInvalid) == true {
-            return .attributesInvalid(error.invalidAttributes)
+            return .attributesInvalid(error.details.invalidAttributes)
         }
-        let challenge = try await flow.requestCode(.signUpChallenge(continuationToken: started), as: Failure.self)
+        let challenge = try await flow.requestCode(.signUpChallenge(continuationToken: started))
         return .codeRequired(
             SignUpCodeRequiredState(step: CodeStep(flow: flow, challenge: challenge)), sentTo: challenge.sentTo,
             channel: challenge.channel, codeLength: challenge.codeLength)
     }
 
     /// Sends one `signup/v1.0/continue` and turns the outcome into the next step.
-    static func proceed<E: DetailedError>(
-        _ call: WireCall, flow: FlowContext, as errorType: E.Type, classify: (ServerError) -> ErrorKind?
-    ) async throws(E) -> SignUpResult {
-        let outcome = try await flow.step(call, as: E.self, classify: classify)
+    static func proceed(
+        _ call: WireCall, flow: FlowContext, classify: (ServerError) -> ErrorKind?
+    ) async throws(FlowError) -> SignUpResult {
+        let outcome = try await flow.step(call, classify: classify)
         switch outcome {
         case .continued(let token):
             // A success without a token still created the user; only sign-in after sign-up is unavailable.
             return .completed(SignInAfterSignUpState(flow: flow, token: token))
         case .nextStep(.credential, let token, _):
-            let answer = try await flow.step(.signUpChallenge(continuationToken: token), as: E.self, classify: classify)
+            let answer = try await flow.step(.signUpChallenge(continuationToken: token), classify: classify)
             guard case .passwordRequired(let token) = answer else {
-                throw flow.unexpected(answer, as: E.self, classify: classify)
+                throw flow.unexpected(answer, classify: classify)
             }
             return .passwordRequired(SignUpPasswordRequiredState(core: StateCore(flow: flow, token: token)))
         case .nextStep(.attributes, let token, let error):
@@ -51,7 +48,7 @@ enum SignUpFlow {
                 requiredAttributes: error.requiredAttributes.map(RequiredAttribute.init))
             return .attributesRequired(state.requiredAttributes, state)
         default:
-            throw flow.unexpected(outcome, as: E.self, classify: classify)
+            throw flow.unexpected(outcome, classify: classify)
         }
     }
 
@@ -74,7 +71,7 @@ extension NativeAuthClient {
         do {
             return try await SignUpFlow.start(parameters, client: core)
         } catch {
-            throw error.continuing(
+            throw SignUpStartError(details: error.details).continuing(
                 core.context(username: parameters.username, scopes: [], correlationId: error.correlationId))
         }
     }

@@ -21,10 +21,10 @@ public final class SignUpCodeRequiredState: CodeRequiredState {
     /// - Returns: the user was created, or the password or attributes the server wants next.
     /// - Throws: ``VerifyCodeError``; a wrong or empty code leaves this state usable.
     public func submitCode(_ code: String) async throws(VerifyCodeError) -> SignUpResult {
-        try await step.submit(code, as: VerifyCodeError.self) { code, action throws(VerifyCodeError) in
+        try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
             try await SignUpFlow.proceed(
                 .signUpContinueWithCode(continuationToken: action.token, code: code), flow: action.flow,
-                as: VerifyCodeError.self, classify: SignUpFlow.common)
+                classify: SignUpFlow.common)
         }
     }
 
@@ -56,14 +56,13 @@ public final class SignUpPasswordRequiredState: Sendable, CustomStringConvertibl
     /// - Throws: ``PasswordRequiredError``; a password the policy refuses
     ///   (``PasswordRequiredError/passwordPolicyViolation``) leaves this state usable.
     public func submitPassword(_ password: String) async throws(PasswordRequiredError) -> SignUpResult {
-        try await core.run(PasswordRequiredError.self) { action throws(PasswordRequiredError) in
+        try await core.run(PasswordRequiredError.self) { action throws(FlowError) in
             guard !password.isEmpty else {
                 throw action.flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
             }
             return try await SignUpFlow.proceed(
                 .signUpContinueWithPassword(continuationToken: action.token, password: Secret(password)),
-                flow: action.flow,
-                as: PasswordRequiredError.self
+                flow: action.flow
             ) { error in PasswordRequiredError.classify(error) ?? SignUpFlow.common(error) }
         }
     }
@@ -92,11 +91,11 @@ public final class SignUpAttributesRequiredState: Sendable, CustomStringConverti
     /// - Throws: ``AttributesRequiredError``; refused values (``AttributesRequiredError/isInvalidAttributes``)
     ///   leave this state usable.
     public func submitAttributes(_ attributes: UserAttributes) async throws(AttributesRequiredError) -> SignUpResult {
-        try await core.run(AttributesRequiredError.self) { action throws(AttributesRequiredError) in
-            let json = try action.flow.encode(attributes, as: AttributesRequiredError.self) ?? "{}"
+        try await core.run(AttributesRequiredError.self) { action throws(FlowError) in
+            let json = try action.flow.encode(attributes) ?? "{}"
             return try await SignUpFlow.proceed(
                 .signUpContinueWithAttributes(continuationToken: action.token, attributes: json), flow: action.flow,
-                as: AttributesRequiredError.self, classify: SignUpFlow.common)
+                classify: SignUpFlow.common)
         }
     }
 
@@ -138,20 +137,20 @@ public final class SignInAfterSignUpState: Sendable, CustomStringConvertible {
     /// - Throws: ``SignInAfterSignUpError``; ``SignInAfterSignUpError/isSignInUnavailable`` when
     ///   the server gave no token to continue with (see ``isSignInAvailable``).
     public func signIn(scopes: [String] = [], claims: String?) async throws(SignInAfterSignUpError) -> SignInResult {
-        try await core.run(SignInAfterSignUpError.self) { action throws(SignInAfterSignUpError) in
+        try await core.run(SignInAfterSignUpError.self) { action throws(FlowError) in
             let token = action.token
             let flow = action.flow.with(
                 scopes: scopes,
                 claims: try FlowContext.validClaims(
-                    claims, correlationId: action.flow.correlationId, as: SignInAfterSignUpError.self))
+                    claims, correlationId: action.flow.correlationId))
             guard !token.isEmpty else {
-                throw SignInAfterSignUpError(
+                throw FlowError(
                     .signInUnavailable, correlationId: flow.correlationId,
                     note: "The user was created, but the server gave no token for sign-in after sign-up.")
             }
             return try await SignInFlow.exchange(
                 .tokenWithContinuationToken(continuationToken: token, username: flow.username, scopes: scopes),
-                flow: flow, as: SignInAfterSignUpError.self, classify: SignInAfterSignUpError.classify)
+                flow: flow, classify: SignInAfterSignUpError.classify)
         }
     }
 
