@@ -169,33 +169,28 @@ extension DetailedError {
 
     /// Maps a failed call to this error type; `classify` names the kind of a server error for the step.
     init(_ failure: WireFailure, correlationId: UUID, classify: (ServerError) -> ErrorKind?) {
-        switch failure {
-        case .cancelled:
-            self.init(details: .init(.cancelled, correlationId: correlationId))
-        case .transport(let error):
-            self.init(details: .init(.network, correlationId: correlationId, underlyingError: error))
-        case .unexpected(let answer):
-            self.init(details: .init(.unexpectedResponse, correlationId: correlationId, unexpected: answer))
-        case .redirect(let reason):
-            self.init(details: .init(.browserRequired, correlationId: correlationId, redirectReason: reason))
-        case .server(let error):
-            let kind: ErrorKind
-            if error.isConfigurationError {
-                kind = .configuration
-            } else if let specific = classify(error) {
-                kind = specific
-            } else if error.isInvalidContinuationToken {
-                kind = .flowExpired
-            } else if error.isUserNotFound {
-                kind = .userNotFound
-            } else if error.isUserAlreadyExists {
-                kind = .userAlreadyExists
-            } else {
-                kind = .general
-            }
-            self.init(details: .init(kind, correlationId: correlationId, server: error))
-        }
+        self.init(details: NativeAuthErrorDetails(failure, correlationId: correlationId, classify: classify))
     }
 
     var kind: ErrorKind { details.kind }
+}
+
+extension NativeAuthErrorDetails {
+    /// The details of a failed call; `classify` names the kind of a server error for the step,
+    /// the catalogue's shared meanings name the rest.
+    init(_ failure: WireFailure, correlationId: UUID, classify: (ServerError) -> ErrorKind?) {
+        switch failure {
+        case .cancelled:
+            self.init(.cancelled, correlationId: correlationId)
+        case .transport(let error):
+            self.init(.network, correlationId: correlationId, underlyingError: error)
+        case .unexpected(let answer):
+            self.init(.unexpectedResponse, correlationId: correlationId, unexpected: answer)
+        case .redirect(let reason):
+            self.init(.browserRequired, correlationId: correlationId, redirectReason: reason)
+        case .server(let error):
+            let kind = error.isConfigurationError ? .configuration : classify(error) ?? error.sharedKind
+            self.init(kind, correlationId: correlationId, server: error)
+        }
+    }
 }

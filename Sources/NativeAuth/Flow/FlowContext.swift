@@ -1,7 +1,7 @@
 import Foundation
 
 /// What every step of one flow shares: the client, the correlation id, who is signing in, and
-/// the scopes to ask for at the end.
+/// the scopes to ask for at the end. The one caller of the wire client for the flows.
 struct FlowContext: Sendable {
     let client: ClientCore
     let correlationId: UUID
@@ -9,151 +9,138 @@ struct FlowContext: Sendable {
     let scopes: [String]
     /// An OIDC claims request sent with the flow's token request.
     var claims: String? = nil
+    /// Set while a state's action runs: marked when an answer uses up the state's token.
+    var tokenUse: Locked<Bool>? = nil
 
-    /// Sends `call` and decodes its answer, mapping any failure to the step's error type `E`.
-    func request<T, E: DetailedError>(
-        _ call: WireCall, as errorType: E.Type = E.self, classify: (ServerError) -> ErrorKind?,
-        decode: (WireClient.Reply) throws(WireFailure) -> T
-    ) async throws(E) -> T {
+    /// Sends `call` and returns its outcome, marking the running state's token as used when the
+    /// answer consumed it. Not generic: every step's call goes through this one body.
+    func outcome(of call: WireCall) async -> Result<StepOutcome, WireFailure> {
+        let sent: Result<StepOutcome, WireFailure>
         do {
-            let reply = try await client.wire.send(call, correlationId: correlationId)
-            return try reply.decode(decode)
+            sent = .success(try await client.wire.step(call, correlationId: correlationId))
         } catch {
-            throw E(error, correlationId: correlationId, classify: classify)
+            sent = .failure(error)
         }
+        if case .success(let outcome) = sent, outcome.consumesToken { tokenUse?.withLock { $0 = true } }
+        return sent
+    }
+
+    /// The error details of a call that did not give the step an outcome it can go on with.
+    func details(of failure: WireFailure, classify: (ServerError) -> ErrorKind?) -> NativeAuthErrorDetails {
+        NativeAuthErrorDetails(failure, correlationId: correlationId, classify: classify)
+    }
+
+    /// Sends `call`; a failure, a refusal or a malformed answer is thrown (a refusal named by
+    /// `classify`). A next step is returned, for the step to follow or refuse.
+    func step(_ call: WireCall, classify: (ServerError) -> ErrorKind?) async throws(FlowError) -> StepOutcome {
+        switch await outcome(of: call) {
+        case .failure(let failure): throw FlowError(details: details(of: failure, classify: classify))
+        case .success(.refused(let error)): throw FlowError(details: details(of: .server(error), classify: classify))
+        case .success(.malformed(let answer)):
+            throw FlowError(details: details(of: .unexpected(answer), classify: classify))
+        case .success(let outcome): return outcome
+        }
+    }
+
+    /// The error for an outcome the step cannot go on with: the server error it carries, or an
+    /// unexpected answer naming what came.
+    func unexpected(_ outcome: StepOutcome, classify: (ServerError) -> ErrorKind?) -> FlowError {
+        FlowError(details: details(of: Self.failure(for: outcome), classify: classify))
+    }
+
+    static func failure(for outcome: StepOutcome) -> WireFailure {
+        let value: String
+        switch outcome {
+        case .refused(let error), .nextStep(_, _, let error): return .server(error)
+        case .malformed(let answer): return .unexpected(answer)
+        case .passwordRequired: value = "password"
+        case .preverified: value = "preverified"
+        case .codeSent: value = "oob"
+        case .continued, .tokens, .methods, .resetSubmitted, .polled: value = "an answer of another step"
+        }
+        return .unexpected(.init(problem: .unknownValue(field: "challenge_type", value: value)))
     }
 
     /// Sends a call whose only expected answer is a code sent out of band.
-    func requestCode<E: DetailedError>(
-        _ call: WireCall, as errorType: E.Type = E.self, classify: (ServerError) -> ErrorKind? = { _ in nil }
-    ) async throws(E) -> CodeChallenge {
-        try await request(call, as: E.self, classify: classify) { reply throws(WireFailure) in
-            try ChallengeAnswer(reply.object).codeChallenge()
-        }
+    func requestCode(_ call: WireCall, classify: (ServerError) -> ErrorKind? = { _ in nil }) async throws(FlowError)
+        -> CodeChallenge
+    {
+        let outcome = try await step(call, classify: classify)
+        guard case .codeSent(let challenge) = outcome else { throw unexpected(outcome, classify: classify) }
+        return challenge
+    }
+
+    /// Sends a call whose only expected answer moves on with a continuation token.
+    func requestToken(_ call: WireCall, classify: (ServerError) -> ErrorKind?) async throws(FlowError) -> Secret {
+        let outcome = try await step(call, classify: classify)
+        guard case .continued(let token?) = outcome else { throw unexpected(outcome, classify: classify) }
+        return token
     }
 
     /// Checks that a claims request is a JSON object, before anything is sent.
-    static func validClaims<E: DetailedError>(_ claims: String?, correlationId: UUID, as errorType: E.Type) throws(E)
-        -> String?
-    {
+    static func validClaims(_ claims: String?, correlationId: UUID) throws(FlowError) -> String? {
         guard let claims = claims?.trimmingCharacters(in: .whitespacesAndNewlines), !claims.isEmpty else { return nil }
         guard let value = try? JSONValue.parse(Data(claims.utf8)), value.objectValue != nil else {
-            throw E(.invalidArgument, correlationId: correlationId, note: "The claims request is not a JSON object.")
+            throw FlowError(
+                .invalidArgument, correlationId: correlationId, note: "The claims request is not a JSON object.")
         }
         return claims
     }
 
-    func fail<E: DetailedError>(_ kind: ErrorKind, _ errorType: E.Type = E.self, note: String) -> E {
+    /// The same check, for a step outside the flow engine with its own error type.
+    static func validClaims<E: DetailedError>(_ claims: String?, correlationId: UUID, as errorType: E.Type) throws(E)
+        -> String?
+    {
+        do {
+            return try validClaims(claims, correlationId: correlationId)
+        } catch {
+            throw E(details: error.details)
+        }
+    }
+
+    func fail(_ kind: ErrorKind, note: String) -> FlowError {
         client.log(.debug, "request not sent: invalid input", ["reason": note], correlationId: correlationId)
-        return E(kind, correlationId: correlationId, note: note)
-    }
-}
-
-/// The part every state object shares: single-flight, spending, and the continuation token.
-///
-/// Rules (DESIGN.md): while one action runs, another fails at once and sends nothing; an action
-/// that succeeds spends the state; one that fails leaves it usable when the user can simply try
-/// again, and spends it when the flow cannot go on.
-final class StateCore: Sendable {
-    enum Phase: Sendable { case ready, busy, spent }
-
-    private struct Box: Sendable {
-        var phase: Phase
-        var token: Secret
-    }
-
-    let flow: FlowContext
-    private let box: Locked<Box>
-    /// Whether the server has moved past this state's token during the running action.
-    private let moved = Locked(false)
-
-    init(flow: FlowContext, token: Secret) {
-        self.flow = flow
-        box = Locked(Box(phase: .ready, token: token))
-    }
-
-    var phase: Phase { box.current.phase }
-    /// The continuation token the next action sends.
-    var currentToken: Secret { box.current.token }
-
-    /// Replaces the continuation token while an action runs, when the server issued a new one
-    /// that the next attempt must use.
-    func update(token: Secret) {
-        box.withLock { $0.token = token }
-        moved.withLock { $0 = false }
+        return FlowError(kind, correlationId: correlationId, note: note)
     }
 
     /// A flow context for the same flow with other scopes (sign-in after sign-up or reset).
-    func flow(scopes: [String], claims: String? = nil) -> FlowContext {
-        FlowContext(
-            client: flow.client, correlationId: flow.correlationId, username: flow.username, scopes: scopes,
-            claims: claims)
+    func with(scopes: [String], claims: String?) -> FlowContext {
+        var flow = FlowContext(
+            client: client, correlationId: correlationId, username: username, scopes: scopes, claims: claims)
+        flow.tokenUse = tokenUse
+        return flow
     }
 
-    /// Runs one action of the state with the current continuation token.
-    func run<T, E: DetailedError>(_ errorType: E.Type, _ body: (Secret) async throws(E) -> T) async throws(E) -> T {
-        let claimed: Result<Secret, E> = box.withLock { box in
-            switch box.phase {
-            case .busy: return .failure(E(.stateBusy, correlationId: flow.correlationId))
-            case .spent: return .failure(E(.stateSpent, correlationId: flow.correlationId))
-            case .ready:
-                box.phase = .busy
-                return .success(box.token)
-            }
-        }
-        let token = try claimed.get()
-        moved.withLock { $0 = false }
-        // Every answer that consumes a continuation token during the action marks it moved.
-        let result = await ActionProgress.$current.withValue(ActionProgress { [moved] in moved.withLock { $0 = true } })
-        {
-            await outcome { () async throws(E) -> T in try await body(token) }
-        }
-        switch result {
-        case .success(let value):
-            box.withLock { $0.phase = .spent }
-            return value
-        case .failure(let error):
-            let error = error.continuing(flow)
-            // A failure after the server moved past this state's token spends the state, whatever
-            // the failure: retrying would send a token the server no longer accepts.
-            let consumed = moved.current
-            let usable = error.kind.leavesStateUsable && !consumed
-            box.withLock { box in
-                box.phase = usable ? .ready : .spent
-                if let newToken = error.details.server?.continuationToken { box.token = newToken }
-            }
-            guard consumed else { throw error }
-            var details = error.details
-            details.stateConsumed = true
-            throw E(details: details)
-        }
-    }
-}
-
-/// The running state action, seen by the wire layer through a task-local value: an answer that
-/// consumes the continuation token (a success, or an error that moves the flow on) is reported
-/// to it.
-final class ActionProgress: Sendable {
-    @TaskLocal static var current: ActionProgress?
-
-    private let onMoved: @Sendable () -> Void
-
-    init(onMoved: @escaping @Sendable () -> Void) { self.onMoved = onMoved }
-
-    func serverMoved() { onMoved() }
-}
-
-extension FlowContext {
     /// The attributes as a form value, or the step's error naming the one that cannot be encoded.
-    func encode<E: DetailedError>(_ attributes: UserAttributes, as errorType: E.Type) throws(E) -> String? {
+    func encode(_ attributes: UserAttributes) throws(FlowError) -> String? {
         guard !attributes.isEmpty else { return nil }
         switch attributes.encoded() {
         case .success(let json): return json
         case .failure(let problem):
-            throw E(
+            throw FlowError(
                 details: NativeAuthErrorDetails(
                     .attributesInvalid, correlationId: correlationId, note: problem.note,
                     invalidAttributes: [problem.name]))
         }
+    }
+}
+
+/// The one error type of the flow engine. Each public action turns it into its own error type at
+/// its edge (``StateCore/run(_:_:)``), so the engine is compiled once, not once per error type.
+struct FlowError: DetailedError {
+    let details: NativeAuthErrorDetails
+    init(details: NativeAuthErrorDetails) { self.details = details }
+}
+
+extension ClientCore {
+    /// A new flow for `username` (trimmed) with no scopes of its own; an empty username fails
+    /// before anything is sent.
+    func startFlow(username: String, correlationId: UUID?) throws(FlowError) -> FlowContext {
+        let username = username.trimmingCharacters(in: .whitespacesAndNewlines)
+        let flow = flow(username: username, scopes: [], correlationId: correlationId)
+        guard !username.isEmpty else {
+            throw flow.fail(.invalidUsername, note: "The username is empty; nothing was sent.")
+        }
+        return flow
     }
 }

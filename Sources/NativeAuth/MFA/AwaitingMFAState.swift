@@ -19,9 +19,7 @@ public final class AwaitingMFAState: Sendable, CustomStringConvertible {
     /// - Returns: the state to submit the code on.
     /// - Throws: ``MFARequestChallengeError``; a blocked method leaves this state usable.
     public func requestChallenge(authMethod: AuthMethod) async throws(MFARequestChallengeError) -> MFARequiredState {
-        try await core.run(MFARequestChallengeError.self) { token throws(MFARequestChallengeError) in
-            try await MFARequiredState.challenge(authMethod, token: token, flow: core.flow, methods: authMethods)
-        }
+        try await MFARequiredState.challenge(authMethod, on: core, methods: authMethods)
     }
 
     /// The methods offered; never the token.

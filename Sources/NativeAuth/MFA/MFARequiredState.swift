@@ -1,22 +1,23 @@
 public import Foundation
 
 /// A multi-factor code was sent: submit it, or send one to a method again.
-public final class MFARequiredState: Sendable, CustomStringConvertible {
-    let core: StateCore
+public final class MFARequiredState: CodeRequiredState {
+    let step: CodeStep
+    var core: StateCore { step.core }
     /// Where the code was sent, masked.
-    public let sentTo: String
+    public var sentTo: String { step.sentTo }
     /// How the code was sent.
-    public let channel: ChannelType
+    public var channel: ChannelType { step.channel }
     /// How many characters the code has, when the server said.
-    public let codeLength: Int?
+    public var codeLength: Int? { step.codeLength }
     /// The user's methods, to send a code to another one.
     public let authMethods: [AuthMethod]
+    /// The method the code was sent to.
+    let method: AuthMethod
 
-    init(core: StateCore, challenge: CodeChallenge, authMethods: [AuthMethod]) {
-        self.core = core
-        sentTo = challenge.sentTo
-        channel = challenge.channel
-        codeLength = challenge.codeLength
+    init(step: CodeStep, method: AuthMethod, authMethods: [AuthMethod]) {
+        self.step = step
+        self.method = method
         self.authMethods = authMethods
     }
 
@@ -28,9 +29,15 @@ public final class MFARequiredState: Sendable, CustomStringConvertible {
     /// - Returns: a fresh state for the new code; this one is spent.
     /// - Throws: ``MFARequestChallengeError``.
     public func requestChallenge(authMethod: AuthMethod) async throws(MFARequestChallengeError) -> MFARequiredState {
-        try await core.run(MFARequestChallengeError.self) { token throws(MFARequestChallengeError) in
-            try await Self.challenge(authMethod, token: token, flow: core.flow, methods: authMethods)
-        }
+        try await Self.challenge(authMethod, on: core, methods: authMethods)
+    }
+
+    /// Sends a new code to the same method; the previous one stops working.
+    ///
+    /// - Returns: a fresh state for the new code; this one is spent.
+    /// - Throws: ``MFARequestChallengeError``.
+    public func resendCode() async throws(MFARequestChallengeError) -> MFARequiredState {
+        try await requestChallenge(authMethod: method)
     }
 
     /// Submits the code the user received.
@@ -38,27 +45,32 @@ public final class MFARequiredState: Sendable, CustomStringConvertible {
     /// - Returns: where sign-in goes next.
     /// - Throws: ``MFASubmitChallengeError``; a wrong code leaves this state usable.
     public func submitChallenge(_ code: String) async throws(MFASubmitChallengeError) -> SignInResult {
-        try await core.run(MFASubmitChallengeError.self) { token throws(MFASubmitChallengeError) in
-            let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !code.isEmpty else {
-                throw core.flow.fail(.invalidCode, note: "The code is empty; nothing was sent.")
-            }
-            return try await SignInFlow.exchange(
-                .tokenWithMFACode(continuationToken: token, code: Secret(code), scopes: core.flow.scopes),
-                flow: core.flow, as: MFASubmitChallengeError.self, classify: MFASubmitChallengeError.classify)
+        try await step.submit(code, as: MFASubmitChallengeError.self) { code, action throws(FlowError) in
+            try await SignInFlow.exchange(
+                .tokenWithMFACode(continuationToken: action.token, code: code, scopes: action.flow.scopes),
+                flow: action.flow, classify: MFASubmitChallengeError.classify)
         }
     }
 
-    static func challenge(_ method: AuthMethod, token: Secret, flow: FlowContext, methods: [AuthMethod])
+    /// Submits the code the user received: the same as ``submitChallenge(_:)``, named as on the
+    /// other code steps (``CodeRequiredState``).
+    public func submitCode(_ code: String) async throws(MFASubmitChallengeError) -> SignInResult {
+        try await submitChallenge(code)
+    }
+
+    /// Sends a code to `method` with the token of `core`'s state.
+    static func challenge(_ method: AuthMethod, on core: StateCore, methods: [AuthMethod])
         async throws(MFARequestChallengeError) -> MFARequiredState
     {
-        let challenge = try await flow.requestCode(
-            .signInChallenge(continuationToken: token, methodId: method.id), as: MFARequestChallengeError.self,
-            classify: MFARequestChallengeError.classify)
-        return MFARequiredState(
-            core: StateCore(flow: flow, token: challenge.continuationToken), challenge: challenge, authMethods: methods)
+        try await core.run(MFARequestChallengeError.self) { action throws(FlowError) in
+            let challenge = try await action.flow.requestCode(
+                .signInChallenge(continuationToken: action.token, methodId: method.id),
+                classify: MFARequestChallengeError.classify)
+            return MFARequiredState(
+                step: CodeStep(flow: action.flow, challenge: challenge), method: method, authMethods: methods)
+        }
     }
 
     /// Where the code went; never the code or token.
-    public var description: String { "MFARequiredState(sentTo: \(sentTo), channel: \(channel))" }
+    public var description: String { step.describe("MFARequiredState") }
 }

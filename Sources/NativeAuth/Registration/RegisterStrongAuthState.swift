@@ -33,49 +33,39 @@ public final class RegisterStrongAuthState: Sendable, CustomStringConvertible {
     public func challengeAuthMethod(authMethod: AuthMethod, verificationContact: String)
         async throws(RegisterStrongAuthChallengeError) -> RegisterStrongAuthChallengeResult
     {
-        try await core.run(RegisterStrongAuthChallengeError.self) { token throws(RegisterStrongAuthChallengeError) in
-            try await Self.challenge(
-                authMethod, contact: verificationContact, token: token, flow: core.flow, methods: authMethods)
-        }
+        try await Self.challenge(authMethod, contact: verificationContact, on: core, methods: authMethods)
     }
 
-    static func challenge(
-        _ method: AuthMethod, contact: String, token: Secret, flow: FlowContext, methods: [AuthMethod]
-    ) async throws(RegisterStrongAuthChallengeError) -> RegisterStrongAuthChallengeResult {
-        let contact = contact.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !contact.isEmpty else { throw flow.fail(.invalidInput, note: "The contact is empty; nothing was sent.") }
+    /// Registers `contact` for `method` with the token of `core`'s state.
+    static func challenge(_ method: AuthMethod, contact: String, on core: StateCore, methods: [AuthMethod])
+        async throws(RegisterStrongAuthChallengeError) -> RegisterStrongAuthChallengeResult
+    {
         typealias Failure = RegisterStrongAuthChallengeError
-        let answer = try await flow.request(
-            .registerChallenge(continuationToken: token, target: contact, channel: method.channel.description),
-            as: Failure.self, classify: Failure.classify
-        ) { reply throws(WireFailure) in try ChallengeAnswer(reply.object) }
-        switch answer {
-        case .code(let challenge):
-            let state = RegisterStrongAuthVerificationRequiredState(
-                core: StateCore(flow: flow, token: challenge.continuationToken), authMethods: methods,
-                challenge: challenge)
-            return .verificationRequired(
-                state, sentTo: challenge.sentTo, channel: challenge.channel, codeLength: challenge.codeLength)
-        case .preverified(let preverifiedToken):
-            let continued = try await flow.request(
-                .registerContinueWithToken(continuationToken: preverifiedToken), as: Failure.self,
-                classify: Failure.classify
-            ) { reply throws(WireFailure) in try ContinuationAnswer(reply.object) }
-            let result = try await SignInFlow.exchange(
-                .tokenWithContinuationToken(
-                    continuationToken: continued.continuationToken, username: flow.username, scopes: flow.scopes),
-                flow: flow, as: Failure.self, classify: Failure.classify)
-            guard case .completed(let account) = result else {
-                throw Failure(
-                    .unexpected(
-                        .init(problem: .unknownValue(field: "error", value: "second factor after registration"))),
-                    correlationId: flow.correlationId, classify: Failure.classify)
+        return try await core.run(Failure.self) { action throws(FlowError) in
+            let flow = action.flow
+            let contact = contact.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !contact.isEmpty else {
+                throw flow.fail(.invalidInput, note: "The contact is empty; nothing was sent.")
             }
-            return .completed(account)
-        case .password:
-            throw Failure(
-                .unexpected(.init(problem: .unknownValue(field: "challenge_type", value: "password"))),
-                correlationId: flow.correlationId, classify: Failure.classify)
+            let outcome = try await flow.step(
+                .registerChallenge(
+                    continuationToken: action.token, target: contact, channel: method.channel.description),
+                classify: Failure.classify)
+            switch outcome {
+            case .codeSent(let challenge):
+                let state = RegisterStrongAuthVerificationRequiredState(
+                    step: CodeStep(flow: flow, challenge: challenge), method: method, contact: contact,
+                    authMethods: methods)
+                return .verificationRequired(
+                    state, sentTo: challenge.sentTo, channel: challenge.channel, codeLength: challenge.codeLength)
+            case .preverified(let token):
+                return .completed(
+                    try await RegisterStrongAuthVerificationRequiredState.complete(
+                        .registerContinueWithToken(continuationToken: token), flow: flow,
+                        classify: Failure.classify))
+            default:
+                throw flow.unexpected(outcome, classify: Failure.classify)
+            }
         }
     }
 
@@ -85,22 +75,25 @@ public final class RegisterStrongAuthState: Sendable, CustomStringConvertible {
 
 /// A code was sent to the contact being registered: submit it, or challenge a contact again.
 public final class RegisterStrongAuthVerificationRequiredState: Sendable, CustomStringConvertible {
-    let core: StateCore
+    let step: CodeStep
+    var core: StateCore { step.core }
     /// The kinds of method the user can register.
     public let authMethods: [AuthMethod]
     /// Where the code was sent.
-    public let sentTo: String
+    public var sentTo: String { step.sentTo }
     /// How the code was sent.
-    public let channel: ChannelType
+    public var channel: ChannelType { step.channel }
     /// How many characters the code has, when the server said.
-    public let codeLength: Int?
+    public var codeLength: Int? { step.codeLength }
+    /// The method and contact being registered.
+    let method: AuthMethod
+    let contact: String
 
-    init(core: StateCore, authMethods: [AuthMethod], challenge: CodeChallenge) {
-        self.core = core
+    init(step: CodeStep, method: AuthMethod, contact: String, authMethods: [AuthMethod]) {
+        self.step = step
+        self.method = method
+        self.contact = contact
         self.authMethods = authMethods
-        sentTo = challenge.sentTo
-        channel = challenge.channel
-        codeLength = challenge.codeLength
     }
 
     /// The flow's correlation id.
@@ -111,21 +104,18 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
     /// - Throws: ``RegisterStrongAuthSubmitChallengeError``; a wrong code leaves this state usable.
     public func submitChallenge(_ code: String) async throws(RegisterStrongAuthSubmitChallengeError) -> SignInResult {
         typealias Failure = RegisterStrongAuthSubmitChallengeError
-        return try await core.run(Failure.self) { token throws(Failure) in
-            let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !code.isEmpty else {
-                throw core.flow.fail(.invalidCode, note: "The code is empty; nothing was sent.")
-            }
-            let continued = try await core.flow.request(
-                .registerContinueWithCode(continuationToken: token, code: Secret(code)), as: Failure.self,
-                classify: Failure.classify
-            ) { reply throws(WireFailure) in try ContinuationAnswer(reply.object) }
-            return try await SignInFlow.exchange(
-                .tokenWithContinuationToken(
-                    continuationToken: continued.continuationToken, username: core.flow.username,
-                    scopes: core.flow.scopes),
-                flow: core.flow, as: Failure.self, classify: Failure.classify)
+        return try await step.submit(code, as: Failure.self) { code, action throws(FlowError) in
+            .completed(
+                try await Self.complete(
+                    .registerContinueWithCode(continuationToken: action.token, code: code), flow: action.flow,
+                    classify: Failure.classify))
         }
+    }
+
+    /// Submits the code sent to the contact: the same as ``submitChallenge(_:)``, named as on the
+    /// other code steps.
+    public func submitCode(_ code: String) async throws(RegisterStrongAuthSubmitChallengeError) -> SignInResult {
+        try await submitChallenge(code)
     }
 
     /// Challenges a contact again (the same one to resend, or another).
@@ -134,14 +124,34 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
     public func challengeAuthMethod(authMethod: AuthMethod, verificationContact: String)
         async throws(RegisterStrongAuthChallengeError) -> RegisterStrongAuthChallengeResult
     {
-        try await core.run(RegisterStrongAuthChallengeError.self) { token throws(RegisterStrongAuthChallengeError) in
-            try await RegisterStrongAuthState.challenge(
-                authMethod, contact: verificationContact, token: token, flow: core.flow, methods: authMethods)
-        }
+        try await RegisterStrongAuthState.challenge(
+            authMethod, contact: verificationContact, on: core, methods: authMethods)
     }
 
-    /// The state's name; never the token.
-    public var description: String {
-        "RegisterStrongAuthVerificationRequiredState(sentTo: \(sentTo), channel: \(channel))"
+    /// Sends a new code to the same contact.
+    ///
+    /// - Throws: ``RegisterStrongAuthChallengeError``.
+    public func resendCode() async throws(RegisterStrongAuthChallengeError) -> RegisterStrongAuthChallengeResult {
+        try await challengeAuthMethod(authMethod: method, verificationContact: contact)
     }
+
+    /// Registers the method with `call` (a code, or a contact verified already), then signs in
+    /// with the token the server gives; a second factor after registration is not an answer.
+    static func complete(
+        _ call: WireCall, flow: FlowContext, classify: (ServerError) -> ErrorKind?
+    ) async throws(FlowError) -> UserAccountResult {
+        let continued = try await flow.requestToken(call, classify: classify)
+        let result = try await SignInFlow.exchange(
+            .tokenWithContinuationToken(continuationToken: continued, username: flow.username, scopes: flow.scopes),
+            flow: flow, classify: classify)
+        guard case .completed(let account) = result else {
+            throw FlowError(
+                .unexpected(.init(problem: .unknownValue(field: "error", value: "second factor after registration"))),
+                correlationId: flow.correlationId, classify: classify)
+        }
+        return account
+    }
+
+    /// Where the code went; never the code or token.
+    public var description: String { step.describe("RegisterStrongAuthVerificationRequiredState") }
 }

@@ -12,10 +12,7 @@ public struct ResetPasswordStartError: DetailedError {
     public var isInvalidUsername: Bool { kind == .invalidUsername }
 
     static func classify(_ error: ServerError) -> ErrorKind? {
-        if error.isUserNotFound { return .userNotFound }
-        if error.isError("invalid_request", firstCodeIn: [500222]) { return .userHasNoPassword }
-        if error.isInvalidUsername { return .invalidUsername }
-        return nil
+        error.kind(naming: [.userNotFound, .userHasNoPassword, .invalidUsername])
     }
 }
 
@@ -29,8 +26,5 @@ public struct SignInAfterResetPasswordError: DetailedError {
     /// sign in with the new password.
     public var isSignInUnavailable: Bool { kind == .signInUnavailable }
 
-    static func classify(_ error: ServerError) -> ErrorKind? {
-        if error.isUserNotFound { return .userNotFound }
-        return nil
-    }
+    static func classify(_ error: ServerError) -> ErrorKind? { error.kind(naming: [.userNotFound]) }
 }

@@ -31,28 +31,19 @@ enum ResetPasswordFlow {
     /// The note of errors raised while waiting for a submitted reset.
     static let waitNote = "The reset goes on on the server; call submitPassword again to keep waiting."
 
-    static func start(_ parameters: ResetPasswordParameters, client: ClientCore) async throws(ResetPasswordStartError)
+    static func start(_ parameters: ResetPasswordParameters, client: ClientCore) async throws(FlowError)
         -> ResetPasswordStartResult
     {
         typealias Failure = ResetPasswordStartError
-        let username = parameters.username.trimmingCharacters(in: .whitespacesAndNewlines)
-        let flow = client.flow(username: username, scopes: [], correlationId: parameters.correlationId)
-        guard !username.isEmpty else {
-            throw flow.fail(.invalidUsername, note: "The username is empty; nothing was sent.")
-        }
-        let started = try await flow.request(
-            .resetPasswordStart(username: username), as: Failure.self, classify: Failure.classify
-        ) { reply throws(WireFailure) in try ContinuationAnswer(reply.object) }
-        let challenge = try await codeChallenge(token: started.continuationToken, flow: flow, as: Failure.self)
+        let flow = try client.startFlow(username: parameters.username, correlationId: parameters.correlationId)
+        let username = flow.username
+        let started = try await flow.requestToken(
+            .resetPasswordStart(username: username), classify: Failure.classify)
+        let challenge = try await flow.requestCode(
+            .resetPasswordChallenge(continuationToken: started))
         return .codeRequired(
-            ResetPasswordCodeRequiredState(flow: flow, challenge: challenge), sentTo: challenge.sentTo,
+            ResetPasswordCodeRequiredState(step: CodeStep(flow: flow, challenge: challenge)), sentTo: challenge.sentTo,
             channel: challenge.channel, codeLength: challenge.codeLength)
-    }
-
-    static func codeChallenge<E: DetailedError>(token: Secret, flow: FlowContext, as errorType: E.Type) async throws(E)
-        -> CodeChallenge
-    {
-        try await flow.requestCode(.resetPasswordChallenge(continuationToken: token), as: E.self)
     }
 
     /// Submits the new password, then polls until the server says the reset is done.
@@ -60,11 +51,12 @@ enum ResetPasswordFlow {
     /// `pendingInterval` holds the poll interval while a submitted reset is still running on the
     /// server: an interrupted wait (cancellation, network, too many polls) leaves it set, and the
     /// next call resumes polling instead of submitting again, which the server would refuse.
-    static func submit(_ password: String, token: Secret, core: StateCore, pendingInterval: Locked<Int?>)
-        async throws(PasswordRequiredError) -> SignInAfterResetPasswordState
-    {
+    static func submit(
+        _ password: String, action: StateCore.Action, core: StateCore, pendingInterval: Locked<Int?>
+    ) async throws(FlowError) -> SignInAfterResetPasswordState {
         typealias Failure = PasswordRequiredError
-        let flow = core.flow
+        let flow = action.flow
+        let token = action.token
         let classify = Failure.classify
         // Every poll sends the token `submit` returned, as Microsoft's clients do; a poll's own token
         // is only for what follows the reset (sign-in, or submitting again after `failed`).
@@ -74,10 +66,12 @@ enum ResetPasswordFlow {
             interval = pending
             flow.client.log(.debug, "password reset: resuming the wait", correlationId: flow.correlationId)
         } else {
-            let submitted = try await flow.request(
-                .resetPasswordSubmit(continuationToken: token, newPassword: Secret(password)), as: Failure.self,
-                classify: classify
-            ) { reply throws(WireFailure) in try ResetSubmitAnswer(reply.object) }
+            let outcome = try await flow.step(
+                .resetPasswordSubmit(continuationToken: token, newPassword: Secret(password)),
+                classify: classify)
+            guard case .resetSubmitted(let submitted) = outcome else {
+                throw flow.unexpected(outcome, classify: classify)
+            }
             interval = submitted.pollInterval
             pollToken = submitted.continuationToken
             core.update(token: pollToken)
@@ -89,13 +83,16 @@ enum ResetPasswordFlow {
             } catch {
                 var details = NativeAuthErrorDetails(.cancelled, correlationId: flow.correlationId, note: waitNote)
                 details.resetPending = true
-                throw Failure(details: details)
+                throw FlowError(details: details)
             }
             let poll: PollAnswer
-            do {
-                poll = try await flow.request(
-                    .resetPasswordPollCompletion(continuationToken: pollToken), as: Failure.self, classify: classify
-                ) { reply throws(WireFailure) in try PollAnswer(reply.object) }
+            do throws(FlowError) {
+                let outcome = try await flow.step(
+                    .resetPasswordPollCompletion(continuationToken: pollToken), classify: classify)
+                guard case .polled(let answer) = outcome else {
+                    throw flow.unexpected(outcome, classify: classify)
+                }
+                poll = answer
             } catch {
                 // The server answered: the job is over (a refused password may be submitted again).
                 if error.details.server != nil {
@@ -105,7 +102,7 @@ enum ResetPasswordFlow {
                 // No usable answer: the reset goes on on the server and the next call keeps waiting.
                 var details = error.details
                 details.resetPending = true
-                throw Failure(details: details)
+                throw FlowError(details: details)
             }
             // A poll with the submit's token consumes nothing: the state keeps that token.
             core.update(token: poll.status == .failed ? (poll.continuationToken ?? pollToken) : pollToken)
@@ -120,13 +117,13 @@ enum ResetPasswordFlow {
                     core: StateCore(flow: flow, token: poll.continuationToken ?? Secret("")))
             case .failed:
                 pendingInterval.withLock { $0 = nil }
-                throw Failure(
+                throw FlowError(
                     .passwordResetFailed, correlationId: flow.correlationId, note: "Submit the new password again.")
             case .notStarted, .inProgress:
                 continue
             }
         }
-        throw Failure(.passwordResetPending, correlationId: flow.correlationId, note: waitNote)
+        throw FlowError(.passwordResetPending, correlationId: flow.correlationId, note: waitNote)
     }
 }
 
@@ -140,7 +137,7 @@ extension NativeAuthClient {
         do {
             return try await ResetPasswordFlow.start(parameters, client: core)
         } catch {
-            throw error.continuing(
+            throw ResetPasswordStartError(details: error.details).continuing(
                 core.context(username: parameters.username, scopes: [], correlationId: error.correlationId))
         }
     }

@@ -1,21 +1,17 @@
 public import Foundation
 
 /// A code was sent to reset the user's password.
-public final class ResetPasswordCodeRequiredState: Sendable, CustomStringConvertible {
-    let core: StateCore
+public final class ResetPasswordCodeRequiredState: CodeRequiredState {
+    let step: CodeStep
+    var core: StateCore { step.core }
     /// Where the code was sent, masked.
-    public let sentTo: String
+    public var sentTo: String { step.sentTo }
     /// How the code was sent.
-    public let channel: ChannelType
+    public var channel: ChannelType { step.channel }
     /// How many characters the code has, when the server said.
-    public let codeLength: Int?
+    public var codeLength: Int? { step.codeLength }
 
-    init(flow: FlowContext, challenge: CodeChallenge) {
-        core = StateCore(flow: flow, token: challenge.continuationToken)
-        sentTo = challenge.sentTo
-        channel = challenge.channel
-        codeLength = challenge.codeLength
-    }
+    init(step: CodeStep) { self.step = step }
 
     /// The flow's correlation id.
     public var correlationId: UUID { core.flow.correlationId }
@@ -25,16 +21,11 @@ public final class ResetPasswordCodeRequiredState: Sendable, CustomStringConvert
     /// - Returns: the state to submit the new password on.
     /// - Throws: ``VerifyCodeError``; a wrong or empty code leaves this state usable.
     public func submitCode(_ code: String) async throws(VerifyCodeError) -> ResetPasswordRequiredState {
-        try await core.run(VerifyCodeError.self) { token throws(VerifyCodeError) in
-            let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !code.isEmpty else {
-                throw core.flow.fail(.invalidCode, note: "The code is empty; nothing was sent.")
-            }
-            let answer = try await core.flow.request(
-                .resetPasswordContinue(continuationToken: token, code: Secret(code)), as: VerifyCodeError.self,
-                classify: VerifyCodeError.classifyContinue
-            ) { reply throws(WireFailure) in try ContinuationAnswer(reply.object) }
-            return ResetPasswordRequiredState(core: StateCore(flow: core.flow, token: answer.continuationToken))
+        try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
+            let token = try await action.flow.requestToken(
+                .resetPasswordContinue(continuationToken: action.token, code: code),
+                classify: VerifyCodeError.classifyContinue)
+            return ResetPasswordRequiredState(core: StateCore(flow: action.flow, token: token))
         }
     }
 
@@ -43,17 +34,12 @@ public final class ResetPasswordCodeRequiredState: Sendable, CustomStringConvert
     /// - Returns: a fresh state for the new code; this one is spent.
     /// - Throws: ``ResendCodeError``.
     public func resendCode() async throws(ResendCodeError) -> ResetPasswordCodeRequiredState {
-        try await core.run(ResendCodeError.self) { token throws(ResendCodeError) in
-            let challenge = try await ResetPasswordFlow.codeChallenge(
-                token: token, flow: core.flow, as: ResendCodeError.self)
-            return ResetPasswordCodeRequiredState(flow: core.flow, challenge: challenge)
-        }
+        ResetPasswordCodeRequiredState(
+            step: try await step.resend(as: ResendCodeError.self) { .resetPasswordChallenge(continuationToken: $0) })
     }
 
     /// Where the code went; never the code or token.
-    public var description: String {
-        "ResetPasswordCodeRequiredState(sentTo: \(sentTo), channel: \(channel), codeLength: \(codeLength.map(String.init) ?? "unknown"))"
-    }
+    public var description: String { step.describe("ResetPasswordCodeRequiredState") }
 }
 
 /// The code was accepted: submit the new password.
@@ -78,12 +64,12 @@ public final class ResetPasswordRequiredState: Sendable, CustomStringConvertible
     ///   waiting for that reset instead of submitting `password` again.
     public func submitPassword(_ password: String) async throws(PasswordRequiredError) -> SignInAfterResetPasswordState
     {
-        try await core.run(PasswordRequiredError.self) { token throws(PasswordRequiredError) in
+        try await core.run(PasswordRequiredError.self) { action throws(FlowError) in
             guard !password.isEmpty else {
-                throw core.flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
+                throw action.flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
             }
             return try await ResetPasswordFlow.submit(
-                password, token: token, core: core, pendingInterval: pendingInterval)
+                password, action: action, core: core, pendingInterval: pendingInterval)
         }
     }
 
@@ -123,19 +109,20 @@ public final class SignInAfterResetPasswordState: Sendable, CustomStringConverti
     public func signIn(scopes: [String] = [], claims: String?) async throws(SignInAfterResetPasswordError)
         -> SignInResult
     {
-        try await core.run(SignInAfterResetPasswordError.self) { token throws(SignInAfterResetPasswordError) in
-            let flow = core.flow(
+        try await core.run(SignInAfterResetPasswordError.self) { action throws(FlowError) in
+            let token = action.token
+            let flow = action.flow.with(
                 scopes: scopes,
                 claims: try FlowContext.validClaims(
-                    claims, correlationId: core.flow.correlationId, as: SignInAfterResetPasswordError.self))
+                    claims, correlationId: action.flow.correlationId))
             guard !token.isEmpty else {
-                throw SignInAfterResetPasswordError(
+                throw FlowError(
                     .signInUnavailable, correlationId: flow.correlationId,
                     note: "The password was changed, but the server gave no token for sign-in after the reset.")
             }
             return try await SignInFlow.exchange(
                 .tokenWithContinuationToken(continuationToken: token, username: flow.username, scopes: scopes),
-                flow: flow, as: SignInAfterResetPasswordError.self, classify: SignInAfterResetPasswordError.classify)
+                flow: flow, classify: SignInAfterResetPasswordError.classify)
         }
     }
 

@@ -10,7 +10,7 @@ extension NativeAuthClient {
         do {
             return try await SignInFlow.start(parameters, client: core)
         } catch {
-            throw error.continuing(
+            throw SignInStartError(details: error.details).continuing(
                 core.context(
                     username: parameters.username, scopes: parameters.scopes, correlationId: error.correlationId))
         }

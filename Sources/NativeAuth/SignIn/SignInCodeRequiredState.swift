@@ -1,21 +1,17 @@
 public import Foundation
 
 /// A one-time code was sent for sign-in: submit it, or ask for a new one.
-public final class SignInCodeRequiredState: Sendable, CustomStringConvertible {
-    let core: StateCore
+public final class SignInCodeRequiredState: CodeRequiredState {
+    let step: CodeStep
+    var core: StateCore { step.core }
     /// Where the code was sent, masked (such as `a***e@co**o.com`).
-    public let sentTo: String
+    public var sentTo: String { step.sentTo }
     /// How the code was sent.
-    public let channel: ChannelType
+    public var channel: ChannelType { step.channel }
     /// How many characters the code has, when the server said.
-    public let codeLength: Int?
+    public var codeLength: Int? { step.codeLength }
 
-    init(flow: FlowContext, challenge: CodeChallenge) {
-        core = StateCore(flow: flow, token: challenge.continuationToken)
-        sentTo = challenge.sentTo
-        channel = challenge.channel
-        codeLength = challenge.codeLength
-    }
+    init(step: CodeStep) { self.step = step }
 
     /// The flow's correlation id.
     public var correlationId: UUID { core.flow.correlationId }
@@ -26,14 +22,10 @@ public final class SignInCodeRequiredState: Sendable, CustomStringConvertible {
     /// - Throws: ``VerifyCodeError``. A wrong or empty code (``VerifyCodeError/isInvalidCode``)
     ///   leaves this state usable, so the user can try again.
     public func submitCode(_ code: String) async throws(VerifyCodeError) -> SignInResult {
-        try await core.run(VerifyCodeError.self) { token throws(VerifyCodeError) in
-            let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !code.isEmpty else {
-                throw core.flow.fail(.invalidCode, note: "The code is empty; nothing was sent.")
-            }
-            return try await SignInFlow.exchange(
-                .tokenWithCode(continuationToken: token, code: Secret(code), scopes: core.flow.scopes),
-                flow: core.flow, as: VerifyCodeError.self, classify: VerifyCodeError.classify)
+        try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
+            try await SignInFlow.exchange(
+                .tokenWithCode(continuationToken: action.token, code: code, scopes: action.flow.scopes),
+                flow: action.flow, classify: VerifyCodeError.classify)
         }
     }
 
@@ -42,16 +34,12 @@ public final class SignInCodeRequiredState: Sendable, CustomStringConvertible {
     /// - Returns: a fresh state for the new code; this one is spent.
     /// - Throws: ``ResendCodeError``.
     public func resendCode() async throws(ResendCodeError) -> SignInCodeRequiredState {
-        try await core.run(ResendCodeError.self) { token throws(ResendCodeError) in
-            let challenge = try await core.flow.requestCode(
-                .signInChallenge(continuationToken: token, methodId: nil), as: ResendCodeError.self,
-                classify: ResendCodeError.classify)
-            return SignInCodeRequiredState(flow: core.flow, challenge: challenge)
-        }
+        SignInCodeRequiredState(
+            step: try await step.resend(as: ResendCodeError.self, classify: ResendCodeError.classify) { token in
+                .signInChallenge(continuationToken: token, methodId: nil)
+            })
     }
 
     /// Where the code went; never the code or token.
-    public var description: String {
-        "SignInCodeRequiredState(sentTo: \(sentTo), channel: \(channel), codeLength: \(codeLength.map(String.init) ?? "unknown"))"
-    }
+    public var description: String { step.describe("SignInCodeRequiredState") }
 }

@@ -12,10 +12,7 @@ public struct SignInStartError: DetailedError {
     public var isInvalidCredentials: Bool { kind == .invalidCredentials }
 
     static func classify(_ error: ServerError) -> ErrorKind? {
-        if error.isUserNotFound { return .userNotFound }
-        if let kind = error.passwordStepKind { return kind }
-        if error.isInvalidUsername { return .invalidUsername }
-        return nil
+        error.kind(naming: [.userNotFound, .passwordStep, .invalidUsername])
     }
 }
 
@@ -29,20 +26,14 @@ public struct VerifyCodeError: DetailedError {
     /// usable: ask for the code again.
     public var isInvalidCode: Bool { kind == .invalidCode }
 
-    static func classify(_ error: ServerError) -> ErrorKind? {
-        if error.isInvalidCode { return .invalidCode }
-        if error.isUserNotFound { return .userNotFound }
-        return nil
-    }
+    static func classify(_ error: ServerError) -> ErrorKind? { error.kind(naming: [.invalidCode, .userNotFound]) }
 }
 
 extension VerifyCodeError {
     /// A `continue` step of sign-up or password reset: a wrong code, or an attribute that must be
     /// verified first.
     static func classifyContinue(_ error: ServerError) -> ErrorKind? {
-        if let kind = classify(error) { return kind }
-        if error.isVerificationRequired { return .verificationRequired }
-        return nil
+        error.kind(naming: [.invalidCode, .userNotFound, .verificationRequired])
     }
 }
 
@@ -82,10 +73,9 @@ public struct PasswordRequiredError: DetailedError {
     }
 
     static func classify(_ error: ServerError) -> ErrorKind? {
-        if let violation = error.passwordPolicyViolation { return .invalidPassword(violation) }
-        if let kind = error.passwordStepKind { return kind == .invalidCredentials ? .invalidPassword(nil) : kind }
-        if error.isUserNotFound { return .userNotFound }
-        return nil
+        // A wrong password here is the password step's own error, not wrong credentials.
+        let kind = error.kind(naming: [.passwordPolicy, .passwordStep, .userNotFound])
+        return kind == .invalidCredentials ? .invalidPassword(nil) : kind
     }
 }
 

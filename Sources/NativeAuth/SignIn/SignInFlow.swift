@@ -1,98 +1,85 @@
 import Foundation
 
-/// The sign-in engine: turns server answers into states and results. States call it; it knows
+/// The sign-in engine: turns step outcomes into states and results. States call it; it knows
 /// nothing of delegates.
 enum SignInFlow {
-    static func start(_ parameters: SignInParameters, client: ClientCore) async throws(SignInStartError)
+    static func start(_ parameters: SignInParameters, client: ClientCore) async throws(FlowError)
         -> SignInStartResult
     {
+        typealias Failure = SignInStartError
         let username = parameters.username.trimmingCharacters(in: .whitespacesAndNewlines)
         var flow = client.flow(username: username, scopes: parameters.scopes, correlationId: parameters.correlationId)
         flow.claims = try FlowContext.validClaims(
-            parameters.claims, correlationId: flow.correlationId, as: SignInStartError.self)
+            parameters.claims, correlationId: flow.correlationId)
         guard !username.isEmpty else {
             throw flow.fail(.invalidUsername, note: "The username is empty; nothing was sent.")
         }
         if let password = parameters.password, password.isEmpty {
             throw flow.fail(.invalidCredentials, note: "The password is empty; nothing was sent.")
         }
-        let initiated = try await flow.request(
-            .signInInitiate(username: username), as: SignInStartError.self, classify: SignInStartError.classify
-        ) { reply throws(WireFailure) in try ContinuationAnswer(reply.object) }
-        let challenge = try await flow.request(
-            .signInChallenge(continuationToken: initiated.continuationToken, methodId: nil),
-            as: SignInStartError.self, classify: SignInStartError.classify
-        ) { reply throws(WireFailure) in try ChallengeAnswer(reply.object) }
+        let initiated = try await flow.requestToken(
+            .signInInitiate(username: username), classify: Failure.classify)
+        let challenge = try await flow.step(
+            .signInChallenge(continuationToken: initiated, methodId: nil),
+            classify: Failure.classify)
         switch challenge {
-        case .code(let code):
+        case .codeSent(let code):
             // A password given up front is ignored when the server chose a code.
-            let state = SignInCodeRequiredState(flow: flow, challenge: code)
+            let state = SignInCodeRequiredState(step: CodeStep(flow: flow, challenge: code))
             return .codeRequired(state, sentTo: code.sentTo, channel: code.channel, codeLength: code.codeLength)
-        case .password(let token):
+        case .passwordRequired(let token):
             guard let password = parameters.password else {
                 return .passwordRequired(SignInPasswordRequiredState(core: StateCore(flow: flow, token: token)))
             }
             let result = try await exchange(
                 .tokenWithPassword(
                     continuationToken: token, username: username, password: Secret(password), scopes: flow.scopes),
-                flow: flow, as: SignInStartError.self, classify: SignInStartError.classify)
+                flow: flow, classify: Failure.classify)
             return SignInStartResult(result)
-        case .preverified:
-            throw SignInStartError(
-                .unexpected(.init(problem: .unknownValue(field: "challenge_type", value: "preverified"))),
-                correlationId: flow.correlationId, classify: SignInStartError.classify)
+        default:
+            throw flow.unexpected(challenge, classify: Failure.classify)
         }
     }
 
-    /// Calls the token endpoint and turns the answer into a sign-in result: an account, or the
+    /// Calls the token endpoint and turns the outcome into a sign-in result: an account, or the
     /// multi-factor or method-registration step the server asks for.
-    static func exchange<E: DetailedError>(
-        _ call: WireCall, flow: FlowContext, as errorType: E.Type, classify: (ServerError) -> ErrorKind?
-    ) async throws(E) -> SignInResult {
-        let answer: TokenAnswer
-        do {
-            let reply = try await flow.client.wire.send(
-                .token(call, claims: flow.claims), correlationId: flow.correlationId)
-            answer = try reply.decode { reply throws(WireFailure) in
-                try TokenAnswer(reply.object, headers: reply.response)
-            }
-        } catch .server(let error) where error.isSuberror("mfa_required") && error.continuationToken != nil {
-            return try await awaitingMFA(token: error.continuationToken ?? Secret(""), flow: flow, as: E.self)
-        } catch .server(let error) where error.isSuberror("registration_required") && error.continuationToken != nil {
-            return try await registrationRequired(token: error.continuationToken ?? Secret(""), flow: flow, as: E.self)
-        } catch {
-            throw E(error, correlationId: flow.correlationId, classify: classify)
+    static func exchange(
+        _ call: WireCall, flow: FlowContext, classify: (ServerError) -> ErrorKind?
+    ) async throws(FlowError) -> SignInResult {
+        let outcome = try await flow.step(.token(call, claims: flow.claims), classify: classify)
+        switch outcome {
+        case .tokens(let answer):
+            return .completed(await signedIn(answer, flow: flow))
+        case .nextStep(let next, let token, _) where next == .mfa || next == .registration:
+            return try await introspect(next, token: token, flow: flow)
+        default:
+            throw flow.unexpected(outcome, classify: classify)
         }
+    }
+
+    /// Keeps the account the tokens are for.
+    static func signedIn(_ answer: TokenAnswer, flow: FlowContext) async -> UserAccountResult {
         let record = await flow.client.accounts.signedIn(
             answer, username: flow.username, scopes: flow.scopes, correlationId: flow.correlationId)
-        return .completed(UserAccountResult(record: record, manager: flow.client.accounts))
+        return UserAccountResult(record: record, manager: flow.client.accounts)
     }
 
-    private static func awaitingMFA<E: DetailedError>(token: Secret, flow: FlowContext, as errorType: E.Type)
-        async throws(E) -> SignInResult
-    {
-        let introspection = try await flow.request(.signInIntrospect(continuationToken: token), as: E.self) { _ in
-            nil
-        } decode: { reply throws(WireFailure) in
-            try IntrospectAnswer(reply.object)
+    /// Lists the user's methods for the second factor or registration the server asked for.
+    private static func introspect(
+        _ next: NextStep, token: Secret, flow: FlowContext
+    ) async throws(FlowError) -> SignInResult {
+        let mfa = next == .mfa
+        let call: WireCall =
+            mfa ? .signInIntrospect(continuationToken: token) : .registerIntrospect(continuationToken: token)
+        let outcome = try await flow.step(call) { _ in nil }
+        guard case .methods(let introspection) = outcome else {
+            throw flow.unexpected(outcome) { _ in nil }
         }
         let methods = introspection.methods.map(AuthMethod.init)
-        let state = AwaitingMFAState(
-            core: StateCore(flow: flow, token: introspection.continuationToken), authMethods: methods)
-        return .awaitingMFA(state, methods: methods)
-    }
-
-    private static func registrationRequired<E: DetailedError>(token: Secret, flow: FlowContext, as errorType: E.Type)
-        async throws(E) -> SignInResult
-    {
-        let introspection = try await flow.request(.registerIntrospect(continuationToken: token), as: E.self) { _ in
-            nil
-        } decode: { reply throws(WireFailure) in
-            try IntrospectAnswer(reply.object)
-        }
-        let methods = introspection.methods.map(AuthMethod.init)
-        let state = RegisterStrongAuthState(
-            core: StateCore(flow: flow, token: introspection.continuationToken), authMethods: methods)
-        return .strongAuthRegistrationRequired(state, methods: methods)
+        let core = StateCore(flow: flow, token: introspection.continuationToken)
+        return mfa
+            ? .awaitingMFA(AwaitingMFAState(core: core, authMethods: methods), methods: methods)
+            : .strongAuthRegistrationRequired(
+                RegisterStrongAuthState(core: core, authMethods: methods), methods: methods)
     }
 }

@@ -15,15 +15,15 @@ public final class SignInPasswordRequiredState: Sendable, CustomStringConvertibl
     /// - Throws: ``PasswordRequiredError``. A wrong or empty password
     ///   (``PasswordRequiredError/isInvalidPassword``) leaves this state usable.
     public func submitPassword(_ password: String) async throws(PasswordRequiredError) -> SignInResult {
-        try await core.run(PasswordRequiredError.self) { token throws(PasswordRequiredError) in
+        try await core.run(PasswordRequiredError.self) { action throws(FlowError) in
             guard !password.isEmpty else {
-                throw core.flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
+                throw action.flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
             }
             return try await SignInFlow.exchange(
                 .tokenWithPassword(
-                    continuationToken: token, username: core.flow.username, password: Secret(password),
-                    scopes: core.flow.scopes),
-                flow: core.flow, as: PasswordRequiredError.self, classify: PasswordRequiredError.classify)
+                    continuationToken: action.token, username: action.flow.username, password: Secret(password),
+                    scopes: action.flow.scopes),
+                flow: action.flow, classify: PasswordRequiredError.classify)
         }
     }
 

@@ -27,11 +27,7 @@ public struct SignUpStartError: DetailedError {
     public var invalidAttributes: [String] { details.invalidAttributes }
 
     static func classify(_ error: ServerError) -> ErrorKind? {
-        if error.isUserAlreadyExists { return .userAlreadyExists }
-        if let violation = error.passwordPolicyViolation { return .invalidPassword(violation) }
-        if error.isInvalidUsername { return .invalidUsername }
-        if error.isError("attributes_required") { return .attributesRequired }
-        return nil
+        error.kind(naming: [.userAlreadyExists, .passwordPolicy, .invalidUsername, .attributesRequired])
     }
 }
 
@@ -47,12 +43,7 @@ public struct AttributesRequiredError: DetailedError {
     /// The names of the refused attributes.
     public var invalidAttributes: [String] { details.invalidAttributes }
 
-    static func classify(_ error: ServerError) -> ErrorKind? {
-        if error.isSuberror("attribute_validation_failed") || error.isError("attribute_validation_failed") {
-            return .attributesInvalid
-        }
-        return nil
-    }
+    static func classify(_ error: ServerError) -> ErrorKind? { error.kind(naming: [.attributesInvalid]) }
 }
 
 /// Why sign-in after sign-up failed.
@@ -65,10 +56,7 @@ public struct SignInAfterSignUpError: DetailedError {
     /// in normally.
     public var isSignInUnavailable: Bool { kind == .signInUnavailable }
 
-    static func classify(_ error: ServerError) -> ErrorKind? {
-        if error.isUserNotFound { return .userNotFound }
-        return nil
-    }
+    static func classify(_ error: ServerError) -> ErrorKind? { error.kind(naming: [.userNotFound]) }
 }
 
 extension VerifyCodeError {

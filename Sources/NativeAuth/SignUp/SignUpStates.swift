@@ -1,21 +1,17 @@
 public import Foundation
 
 /// A code was sent to verify the new user's email address.
-public final class SignUpCodeRequiredState: Sendable, CustomStringConvertible {
-    let core: StateCore
+public final class SignUpCodeRequiredState: CodeRequiredState {
+    let step: CodeStep
+    var core: StateCore { step.core }
     /// Where the code was sent, masked.
-    public let sentTo: String
+    public var sentTo: String { step.sentTo }
     /// How the code was sent.
-    public let channel: ChannelType
+    public var channel: ChannelType { step.channel }
     /// How many characters the code has, when the server said.
-    public let codeLength: Int?
+    public var codeLength: Int? { step.codeLength }
 
-    init(flow: FlowContext, challenge: CodeChallenge) {
-        core = StateCore(flow: flow, token: challenge.continuationToken)
-        sentTo = challenge.sentTo
-        channel = challenge.channel
-        codeLength = challenge.codeLength
-    }
+    init(step: CodeStep) { self.step = step }
 
     /// The flow's correlation id.
     public var correlationId: UUID { core.flow.correlationId }
@@ -25,14 +21,10 @@ public final class SignUpCodeRequiredState: Sendable, CustomStringConvertible {
     /// - Returns: the user was created, or the password or attributes the server wants next.
     /// - Throws: ``VerifyCodeError``; a wrong or empty code leaves this state usable.
     public func submitCode(_ code: String) async throws(VerifyCodeError) -> SignUpResult {
-        try await core.run(VerifyCodeError.self) { token throws(VerifyCodeError) in
-            let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !code.isEmpty else {
-                throw core.flow.fail(.invalidCode, note: "The code is empty; nothing was sent.")
-            }
-            return try await SignUpFlow.proceed(
-                .signUpContinueWithCode(continuationToken: token, code: Secret(code)), flow: core.flow,
-                as: VerifyCodeError.self, classify: SignUpFlow.common)
+        try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
+            try await SignUpFlow.proceed(
+                .signUpContinueWithCode(continuationToken: action.token, code: code), flow: action.flow,
+                classify: SignUpFlow.common)
         }
     }
 
@@ -41,16 +33,12 @@ public final class SignUpCodeRequiredState: Sendable, CustomStringConvertible {
     /// - Returns: a fresh state for the new code; this one is spent.
     /// - Throws: ``ResendCodeError``.
     public func resendCode() async throws(ResendCodeError) -> SignUpCodeRequiredState {
-        try await core.run(ResendCodeError.self) { token throws(ResendCodeError) in
-            let challenge = try await SignUpFlow.codeChallenge(token: token, flow: core.flow, as: ResendCodeError.self)
-            return SignUpCodeRequiredState(flow: core.flow, challenge: challenge)
-        }
+        SignUpCodeRequiredState(
+            step: try await step.resend(as: ResendCodeError.self) { .signUpChallenge(continuationToken: $0) })
     }
 
     /// Where the code went; never the code or token.
-    public var description: String {
-        "SignUpCodeRequiredState(sentTo: \(sentTo), channel: \(channel), codeLength: \(codeLength.map(String.init) ?? "unknown"))"
-    }
+    public var description: String { step.describe("SignUpCodeRequiredState") }
 }
 
 /// The server wants a password for the new user.
@@ -68,13 +56,13 @@ public final class SignUpPasswordRequiredState: Sendable, CustomStringConvertibl
     /// - Throws: ``PasswordRequiredError``; a password the policy refuses
     ///   (``PasswordRequiredError/passwordPolicyViolation``) leaves this state usable.
     public func submitPassword(_ password: String) async throws(PasswordRequiredError) -> SignUpResult {
-        try await core.run(PasswordRequiredError.self) { token throws(PasswordRequiredError) in
+        try await core.run(PasswordRequiredError.self) { action throws(FlowError) in
             guard !password.isEmpty else {
-                throw core.flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
+                throw action.flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
             }
             return try await SignUpFlow.proceed(
-                .signUpContinueWithPassword(continuationToken: token, password: Secret(password)), flow: core.flow,
-                as: PasswordRequiredError.self
+                .signUpContinueWithPassword(continuationToken: action.token, password: Secret(password)),
+                flow: action.flow
             ) { error in PasswordRequiredError.classify(error) ?? SignUpFlow.common(error) }
         }
     }
@@ -103,11 +91,11 @@ public final class SignUpAttributesRequiredState: Sendable, CustomStringConverti
     /// - Throws: ``AttributesRequiredError``; refused values (``AttributesRequiredError/isInvalidAttributes``)
     ///   leave this state usable.
     public func submitAttributes(_ attributes: UserAttributes) async throws(AttributesRequiredError) -> SignUpResult {
-        try await core.run(AttributesRequiredError.self) { token throws(AttributesRequiredError) in
-            let json = try core.flow.encode(attributes, as: AttributesRequiredError.self) ?? "{}"
+        try await core.run(AttributesRequiredError.self) { action throws(FlowError) in
+            let json = try action.flow.encode(attributes) ?? "{}"
             return try await SignUpFlow.proceed(
-                .signUpContinueWithAttributes(continuationToken: token, attributes: json), flow: core.flow,
-                as: AttributesRequiredError.self, classify: SignUpFlow.common)
+                .signUpContinueWithAttributes(continuationToken: action.token, attributes: json), flow: action.flow,
+                classify: SignUpFlow.common)
         }
     }
 
@@ -149,19 +137,20 @@ public final class SignInAfterSignUpState: Sendable, CustomStringConvertible {
     /// - Throws: ``SignInAfterSignUpError``; ``SignInAfterSignUpError/isSignInUnavailable`` when
     ///   the server gave no token to continue with (see ``isSignInAvailable``).
     public func signIn(scopes: [String] = [], claims: String?) async throws(SignInAfterSignUpError) -> SignInResult {
-        try await core.run(SignInAfterSignUpError.self) { token throws(SignInAfterSignUpError) in
-            let flow = core.flow(
+        try await core.run(SignInAfterSignUpError.self) { action throws(FlowError) in
+            let token = action.token
+            let flow = action.flow.with(
                 scopes: scopes,
                 claims: try FlowContext.validClaims(
-                    claims, correlationId: core.flow.correlationId, as: SignInAfterSignUpError.self))
+                    claims, correlationId: action.flow.correlationId))
             guard !token.isEmpty else {
-                throw SignInAfterSignUpError(
+                throw FlowError(
                     .signInUnavailable, correlationId: flow.correlationId,
                     note: "The user was created, but the server gave no token for sign-in after sign-up.")
             }
             return try await SignInFlow.exchange(
                 .tokenWithContinuationToken(continuationToken: token, username: flow.username, scopes: scopes),
-                flow: flow, as: SignInAfterSignUpError.self, classify: SignInAfterSignUpError.classify)
+                flow: flow, classify: SignInAfterSignUpError.classify)
         }
     }
 

@@ -1,21 +1,12 @@
 /// Reflection (`dump`, debuggers, `Mirror`) of the SDK's public types that hold secrets shows
-/// their description only, never the tokens inside.
-extension SignInCodeRequiredState: CustomReflectable {
-    /// Shows the description only.
-    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
-}
-
+/// their description only, never the tokens inside. The code-entry states get it from
+/// ``CodeRequiredState``.
 extension SignInPasswordRequiredState: CustomReflectable {
     /// Shows the description only.
     public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 }
 
 extension AwaitingMFAState: CustomReflectable {
-    /// Shows the description only.
-    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
-}
-
-extension MFARequiredState: CustomReflectable {
     /// Shows the description only.
     public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 }
@@ -47,11 +38,6 @@ extension NativeAuthClient: CustomReflectable {
     }
 }
 
-extension SignUpCodeRequiredState: CustomReflectable {
-    /// Shows the description only.
-    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
-}
-
 extension SignUpPasswordRequiredState: CustomReflectable {
     /// Shows the description only.
     public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
@@ -63,11 +49,6 @@ extension SignUpAttributesRequiredState: CustomReflectable {
 }
 
 extension SignInAfterSignUpState: CustomReflectable {
-    /// Shows the description only.
-    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
-}
-
-extension ResetPasswordCodeRequiredState: CustomReflectable {
     /// Shows the description only.
     public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 }

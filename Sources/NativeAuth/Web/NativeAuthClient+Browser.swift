@@ -96,10 +96,18 @@ extension DetailedError {
     /// is required.
     func continuing(_ flow: FlowContext) -> Self {
         guard details.kind == .browserRequired, details.browserContinuation == nil else { return self }
-        var details = details
+        return Self(details: details.continuing(flow))
+    }
+}
+
+extension NativeAuthErrorDetails {
+    /// The details with what a browser sign-in needs to continue `flow`, when the server asked for a browser.
+    func continuing(_ flow: FlowContext) -> Self {
+        guard kind == .browserRequired, browserContinuation == nil else { return self }
+        var details = self
         details.browserContinuation = BrowserContinuation(
             client: flow.client, username: flow.username, scopes: flow.scopes)
-        return Self(details: details)
+        return details
     }
 }
 

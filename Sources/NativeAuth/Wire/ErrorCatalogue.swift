@@ -26,58 +26,45 @@ extension ServerError {
 
     /// The app is misconfigured: not a public client, native auth off, unknown or confidential
     /// client, or a `client_id` the server calls not valid (90100 about `client_id`).
-    var isConfigurationError: Bool {
-        isError("invalid_client") || isError("unauthorized_client") || isSuberror("nativeauthapi_disabled")
-            || firstCode == 550022 || firstCode == 700016
-            || (isError("invalid_request", firstCodeIn: [90100]) && describes("client_id"))
-    }
+    var isConfigurationError: Bool { has(.configuration) }
 
     /// The continuation token is unknown, used up or expired: the flow cannot go on.
-    var isInvalidContinuationToken: Bool {
-        isError("expired_token") || isError("invalid_request", firstCodeIn: [55000, 55200, 55112, 552003])
-    }
+    var isInvalidContinuationToken: Bool { has(.invalidContinuationToken) }
 
     /// No such user (`user_not_found`, or 50034 first on the token endpoint's `invalid_grant`).
-    var isUserNotFound: Bool { isError("user_not_found") || isError("invalid_grant", firstCodeIn: [50034]) }
+    var isUserNotFound: Bool { has(.userNotFound) }
 
     /// A user with this username exists (`user_already_exists`).
-    var isUserAlreadyExists: Bool { isError("user_already_exists") }
+    var isUserAlreadyExists: Bool { has(.userAlreadyExists) }
 
     /// The username is empty or not valid: 90100 first, with a description about the username
     /// (90100 is "a parameter is empty or not valid" for any parameter).
-    var isInvalidUsername: Bool { isError("invalid_request", firstCodeIn: [90100]) && describes("username") }
+    var isInvalidUsername: Bool { has(.invalidUsername) }
 
     /// A wrong one-time code (`invalid_oob_value`, or 50181 first under `invalid_grant`).
-    var isInvalidCode: Bool { isSuberror("invalid_oob_value") || isError("invalid_grant", firstCodeIn: [50181]) }
+    var isInvalidCode: Bool { has(.invalidCode) }
 
     /// An attribute must be verified first.
-    var isVerificationRequired: Bool { names("verification_required") }
+    var isVerificationRequired: Bool { has(.verificationRequired) }
 
     /// The method or contact is blocked (`provider_blocked_by_rep`, or 550024 first).
-    var isMethodBlocked: Bool { isSuberror("provider_blocked_by_rep") || firstCode == 550024 }
+    var isMethodBlocked: Bool { has(.methodBlocked) }
 
     /// The password was refused by the tenant's password policy, with the specific reason.
     var passwordPolicyViolation: PasswordPolicyViolation? {
-        guard let suberror, suberror.lowercased().hasPrefix("password_") else { return nil }
+        guard has(.passwordPolicy), let suberror else { return nil }
         return PasswordPolicyViolation(wire: suberror)
     }
 
     /// An error answer that consumes the continuation token and moves the flow on to another step
     /// (a second factor, method registration, a password or attributes at sign-up).
-    var movesFlow: Bool {
-        continuationToken != nil
-            && ["mfa_required", "registration_required", "credential_required", "attributes_required"].contains(
-                where: names)
-    }
+    var movesFlow: Bool { continuationToken != nil && NextStep.anyStep.contains { $0.matches(self) } }
 
     // MARK: Password steps
 
     /// What `invalid_grant` on a step that checks a password means, by its first code; `nil` for
     /// anything else. Only 50126 is a wrong password.
-    var passwordStepKind: ErrorKind? {
-        guard isError("invalid_grant"), suberror == nil, let firstCode else { return nil }
-        return Self.passwordStepCodes[firstCode]
-    }
+    var passwordStepKind: ErrorKind? { has(.passwordStep) ? kind(of: .passwordStep) : nil }
 
     static let passwordStepCodes: [Int: ErrorKind] = [
         50126: .invalidCredentials,
@@ -115,7 +102,163 @@ extension ServerError {
     // MARK: Helpers
 
     /// Whether the description names `parameter` (case-insensitive).
-    private func describes(_ parameter: String) -> Bool {
+    func describes(_ parameter: String) -> Bool {
         errorDescription?.range(of: parameter, options: .caseInsensitive) != nil
+    }
+}
+
+/// What a server error means for a flow, read from the table below: the catalogue of every
+/// `error`, `suberror` and first error code the SDK acts on.
+///
+/// A step's error type names the meanings it reports, in order
+/// (``ServerError/kind(naming:)``); anything else falls back to the meanings every step shares
+/// (configuration, an expired flow, a missing or existing user).
+enum ServerErrorMeaning: Sendable, Hashable, CaseIterable {
+    case configuration
+    case invalidContinuationToken
+    case userNotFound
+    case userAlreadyExists
+    case invalidUsername
+    case invalidCode
+    case verificationRequired
+    case methodBlocked
+    /// A contact to register that is empty or not valid (901001).
+    case invalidContact
+    /// A user without a password asked to reset it (500222).
+    case userHasNoPassword
+    case attributesInvalid
+    /// `attributes_required` as the error (sign-up start).
+    case attributesRequired
+    /// A `password_*` suberror: the tenant's policy refused a new password.
+    case passwordPolicy
+    /// `invalid_grant` without suberror on a password step, read by its first code.
+    case passwordStep
+
+    /// What the meaning is as an error kind; ``passwordPolicy`` and ``passwordStep`` read the
+    /// error further.
+    func kind(for error: ServerError) -> ErrorKind? {
+        switch self {
+        case .configuration: .configuration
+        case .invalidContinuationToken: .flowExpired
+        case .userNotFound: .userNotFound
+        case .userAlreadyExists: .userAlreadyExists
+        case .invalidUsername: .invalidUsername
+        case .invalidCode: .invalidCode
+        case .verificationRequired: .verificationRequired
+        case .methodBlocked: .methodBlocked
+        case .invalidContact: .invalidInput
+        case .userHasNoPassword: .userHasNoPassword
+        case .attributesInvalid: .attributesInvalid
+        case .attributesRequired: .attributesRequired
+        case .passwordPolicy: .invalidPassword(error.passwordPolicyViolation)
+        case .passwordStep: error.firstCode.flatMap { ServerError.passwordStepCodes[$0] }
+        }
+    }
+}
+
+/// One line of the catalogue: which answers carry a meaning. Every condition given must hold;
+/// text is compared without regard to case.
+struct ServerErrorRule: Sendable {
+    var error: String? = nil
+    var suberror: String? = nil
+    /// `error` or `suberror`.
+    var named: String? = nil
+    var suberrorPrefix: String? = nil
+    var withoutSuberror = false
+    /// The first error code is one of these (any when empty).
+    var firstCodes: Set<Int> = []
+    /// The description names this parameter.
+    var describing: String? = nil
+
+    func matches(_ answer: ServerError) -> Bool {
+        if let error, !answer.isError(error) { return false }
+        if let suberror, !answer.isSuberror(suberror) { return false }
+        if let named, !answer.names(named) { return false }
+        if let suberrorPrefix, answer.suberror?.lowercased().hasPrefix(suberrorPrefix) != true { return false }
+        if withoutSuberror, answer.suberror != nil { return false }
+        if !firstCodes.isEmpty, answer.firstCode.map(firstCodes.contains) != true { return false }
+        if let describing, !answer.describes(describing) { return false }
+        return true
+    }
+}
+
+extension ServerError {
+    /// The catalogue. Sources: PROTOCOL.md, and how Microsoft's clients read the same answers.
+    static let catalogue: [(meaning: ServerErrorMeaning, rule: ServerErrorRule)] = [
+        (.configuration, .init(error: "invalid_client")),
+        (.configuration, .init(error: "unauthorized_client")),
+        (.configuration, .init(suberror: "nativeauthapi_disabled")),
+        (.configuration, .init(firstCodes: [550022, 700016])),
+        (.configuration, .init(error: "invalid_request", firstCodes: [90100], describing: "client_id")),
+        (.invalidContinuationToken, .init(error: "expired_token")),
+        (.invalidContinuationToken, .init(error: "invalid_request", firstCodes: [55000, 55200, 55112, 552003])),
+        (.userNotFound, .init(error: "user_not_found")),
+        (.userNotFound, .init(error: "invalid_grant", firstCodes: [50034])),
+        (.userAlreadyExists, .init(error: "user_already_exists")),
+        (.invalidUsername, .init(error: "invalid_request", firstCodes: [90100], describing: "username")),
+        (.invalidCode, .init(suberror: "invalid_oob_value")),
+        (.invalidCode, .init(error: "invalid_grant", firstCodes: [50181])),
+        (.verificationRequired, .init(named: "verification_required")),
+        (.methodBlocked, .init(suberror: "provider_blocked_by_rep")),
+        (.methodBlocked, .init(firstCodes: [550024])),
+        (.invalidContact, .init(error: "invalid_request", firstCodes: [901001])),
+        (.userHasNoPassword, .init(error: "invalid_request", firstCodes: [500222])),
+        (.attributesInvalid, .init(named: "attribute_validation_failed")),
+        (.attributesRequired, .init(error: "attributes_required")),
+        (.passwordPolicy, .init(suberrorPrefix: "password_")),
+        (.passwordStep, .init(error: "invalid_grant", withoutSuberror: true, firstCodes: Set(passwordStepCodes.keys))),
+    ]
+
+    /// Whether the answer carries `meaning`.
+    func has(_ meaning: ServerErrorMeaning) -> Bool {
+        Self.catalogue.contains { $0.meaning == meaning && $0.rule.matches(self) }
+    }
+
+    /// The kind of the first of `meanings` the answer carries: how a step's error type reads a
+    /// server error.
+    func kind(naming meanings: [ServerErrorMeaning]) -> ErrorKind? {
+        for meaning in meanings where has(meaning) { return kind(of: meaning) }
+        return nil
+    }
+
+    func kind(of meaning: ServerErrorMeaning) -> ErrorKind? { meaning.kind(for: self) }
+
+    /// What any step reports when its own meanings do not apply.
+    var sharedKind: ErrorKind {
+        if let kind = kind(naming: [.invalidContinuationToken, .userNotFound, .userAlreadyExists]) { return kind }
+        return .general
+    }
+}
+
+/// The step an error answer moves the flow on to, with the continuation token it carries.
+enum NextStep: Sendable, Equatable {
+    /// A second factor (`mfa_required`, at the token endpoint).
+    case mfa
+    /// A strong authentication method to register (`registration_required`, at the token endpoint).
+    case registration
+    /// A password for the new user (`credential_required`, at sign-up `continue`).
+    case credential
+    /// More attributes for the new user (`attributes_required`, at sign-up `continue`).
+    case attributes
+
+    /// Which answers move which endpoint's flow on; the answer must carry a continuation token.
+    static let catalogue: [(step: NextStep, endpoint: Endpoint, rule: ServerErrorRule)] = [
+        (.mfa, .token, .init(suberror: "mfa_required")),
+        (.registration, .token, .init(suberror: "registration_required")),
+        (.credential, .signUpContinue, .init(named: "credential_required")),
+        (.attributes, .signUpContinue, .init(named: "attributes_required")),
+    ]
+
+    /// Answers that move a flow on at any endpoint: they consume the continuation token even where
+    /// the step cannot follow them.
+    static let anyStep: [ServerErrorRule] = [
+        "mfa_required", "registration_required", "credential_required",
+        "attributes_required",
+    ].map { ServerErrorRule(named: $0) }
+
+    /// The step `error` moves the flow on to, when `endpoint` answered it.
+    static func of(_ error: ServerError, at endpoint: Endpoint) -> NextStep? {
+        guard error.continuationToken != nil else { return nil }
+        return catalogue.first { $0.endpoint == endpoint && $0.rule.matches(error) }?.step
     }
 }

@@ -48,18 +48,6 @@ enum ChallengeAnswer: Sendable, Equatable {
     }
 }
 
-extension ChallengeAnswer {
-    /// The code challenge, for steps where only a code can come; any other answer is unexpected.
-    func codeChallenge() throws(WireFailure) -> CodeChallenge {
-        switch self {
-        case .code(let challenge): return challenge
-        case .password: throw .unexpected(.init(problem: .unknownValue(field: "challenge_type", value: "password")))
-        case .preverified:
-            throw .unexpected(.init(problem: .unknownValue(field: "challenge_type", value: "preverified")))
-        }
-    }
-}
-
 /// An authentication method from an introspect endpoint.
 struct WireAuthMethod: Sendable, Equatable {
     let id: String

@@ -44,14 +44,6 @@ struct WireClient: Sendable {
             } catch {
                 outcome = .failure(error)
             }
-            switch outcome {
-            case .success:
-                ActionProgress.current?.serverMoved()
-            case .failure(.server(let error)) where error.movesFlow:
-                ActionProgress.current?.serverMoved()
-            case .failure:
-                break
-            }
             guard case .failure(let failure) = outcome else { return try outcome.get() }
             guard attempt < retry.maximumAttempts, let delay = retry.delay(after: failure, endpoint: call.endpoint)
             else {
@@ -150,10 +142,10 @@ struct WireClient: Sendable {
                 throw unexpected(.missingField("error"))
             }
             // An attribute form that names no attribute asks the user to fix nothing: not an answer.
-            if error.names("attribute_validation_failed"), error.invalidAttributes.isEmpty {
+            if error.has(.attributesInvalid), error.invalidAttributes.isEmpty {
                 throw unexpected(.emptyList("invalid_attributes"))
             }
-            if error.isError("attributes_required"), error.requiredAttributes.isEmpty {
+            if error.has(.attributesRequired), error.requiredAttributes.isEmpty {
                 throw unexpected(.emptyList("required_attributes"))
             }
             throw .server(error)

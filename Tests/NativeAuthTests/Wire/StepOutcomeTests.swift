@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@testable import NativeAuth
+
+/// The wire layer's one reading of answers: the error catalogue and the typed step outcome.
+@Suite("Step outcomes and the error catalogue", .timeLimit(.minutes(1)))
+struct StepOutcomeTests {
+    static func serverError(_ json: String, status: Int = 400) throws -> ServerError {
+        guard let members = try JSONValue.parse(Data(json.utf8)).objectValue,
+            let error = ServerError(status: status, object: WireObject(members))
+        else { throw TestFailure("not an error body") }
+        return error
+    }
+
+    @Test func everyMeaningHasARule() {
+        for meaning in ServerErrorMeaning.allCases {
+            #expect(ServerError.catalogue.contains { $0.meaning == meaning }, "\(meaning) has no rule")
+        }
+    }
+
+    @Test func aStepNamesTheFirstMeaningOfItsListThatApplies() throws {
+        let notFound = try Self.serverError(#"{"error":"user_not_found","error_codes":[50034]}"#)
+        #expect(notFound.kind(naming: [.invalidCode, .userNotFound]) == .userNotFound)
+        #expect(notFound.kind(naming: [.invalidCode]) == nil)
+        let wrongPassword = try Self.serverError(#"{"error":"invalid_grant","error_codes":[50126]}"#)
+        #expect(wrongPassword.kind(naming: [.passwordStep]) == .invalidCredentials)
+        #expect(PasswordRequiredError.classify(wrongPassword) == .invalidPassword(nil))
+        // A code counts only under its own error, and only first.
+        let elsewhere = try Self.serverError(#"{"error":"invalid_request","error_codes":[50126]}"#)
+        #expect(elsewhere.kind(naming: [.passwordStep]) == nil)
+        let second = try Self.serverError(#"{"error":"invalid_grant","error_codes":[1,50126]}"#)
+        #expect(second.kind(naming: [.passwordStep]) == nil)
+        let policy = try Self.serverError(#"{"error":"invalid_grant","suberror":"password_too_weak"}"#)
+        #expect(policy.kind(naming: [.passwordPolicy]) == .invalidPassword(.tooWeak))
+    }
+
+    @Test func nextStepsDependOnTheEndpointAndNeedAToken() throws {
+        let mfa = try Self.serverError(#"{"error":"invalid_grant","suberror":"mfa_required","continuation_token":"t"}"#)
+        #expect(NextStep.of(mfa, at: .token) == .mfa)
+        #expect(NextStep.of(mfa, at: .signUpContinue) == nil)
+        #expect(mfa.movesFlow)
+        guard case .nextStep(.mfa, _, _) = StepOutcome(refusal: mfa, from: .token) else {
+            throw TestFailure("expected the MFA step")
+        }
+        // Where no flow follows it, the answer is a refusal that still used up the token.
+        let refused = StepOutcome(refusal: mfa, from: .signUpContinue)
+        guard case .refused = refused else { throw TestFailure("expected a refusal") }
+        #expect(refused.consumesToken)
+        let noToken = try Self.serverError(#"{"error":"credential_required"}"#)
+        #expect(NextStep.of(noToken, at: .signUpContinue) == nil)
+        #expect(!StepOutcome(refusal: noToken, from: .signUpContinue).consumesToken)
+        let credential = try Self.serverError(#"{"error":"credential_required","continuation_token":"t"}"#)
+        #expect(NextStep.of(credential, at: .signUpContinue) == .credential)
+    }
+
+    @Test func successBodiesAreReadByEndpoint() throws {
+        func reply(_ json: String) throws -> WireClient.Reply {
+            guard let members = try JSONValue.parse(Data(json.utf8)).objectValue else { throw TestFailure("json") }
+            return WireClient.Reply(
+                object: WireObject(members),
+                response: HTTPResponse(
+                    statusCode: 200, headers: ["Content-Type": "application/json"], body: Data(json.utf8)))
+        }
+        guard
+            case .passwordRequired = StepOutcome(
+                try reply(#"{"continuation_token":"t","challenge_type":"password"}"#), from: .signInChallenge)
+        else { throw TestFailure("expected password") }
+        guard case .continued(nil) = StepOutcome(try reply("{}"), from: .signUpContinue) else {
+            throw TestFailure("sign-up's last continue may come without a token")
+        }
+        // A 2xx missing what the endpoint must give is malformed, with the response's status, and
+        // still counts as used.
+        let malformed = StepOutcome(try reply("{}"), from: .signInInitiate)
+        guard case .malformed(let answer) = malformed else { throw TestFailure("expected malformed") }
+        #expect(answer.status == 200)
+        #expect(malformed.consumesToken)
+    }
+}
