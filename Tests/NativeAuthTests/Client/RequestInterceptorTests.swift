@@ -232,4 +232,16 @@ struct RequestInterceptorTests {
         guard case .completed = result else { throw TestFailure("expected completed") }
         #expect(harness.tenant.receivedRequests.allSatisfy { $0.header("x-contoso-attestation") == "attested" })
     }
+
+    @Test func requestsToTheAppsOwnAPIAreNotIntercepted() async throws {
+        let recorder = RecordingInterceptor()
+        guard case .completed(let account) = try await signIn(try client([recorder])) else {
+            throw TestFailure("expected completed")
+        }
+        let seen = recorder.seen.current.count
+        let response = try await account.send(HTTPRequest(method: "GET", url: harness.tenant.url(for: .resource)))
+        #expect(response.statusCode == 200)
+        #expect(recorder.seen.current.count == seen)
+        #expect(harness.tenant.receivedRequests.last?.header("x-trace-id") == nil)
+    }
 }
