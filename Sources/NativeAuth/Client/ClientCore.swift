@@ -14,7 +14,9 @@ final class ClientCore: Sendable {
         self.configuration = configuration
         log = Log(logger: configuration.logger)
         wire = WireClient(
-            transport: transport, builder: RequestBuilder(configuration: configuration), log: log,
+            transport: InterceptingTransport.wrap(
+                transport, interceptors: configuration.requestInterceptors, authority: configuration.authority),
+            builder: RequestBuilder(configuration: configuration), log: log,
             retry: RetryPolicy(clock: configuration.clock, maximumWait: configuration.maximumRetryWait),
             requestTimeout: configuration.requestTimeout ?? WireClient.defaultTimeout(for: transport))
         accounts = AccountManager(

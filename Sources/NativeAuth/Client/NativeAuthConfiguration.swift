@@ -46,6 +46,10 @@ public struct NativeAuthConfiguration: Sendable {
     }
     /// Receives the SDK's log records; `nil` (the default) logs nothing.
     public var logger: (any NativeAuthLogger)?
+    /// Run in order on every request to the tenant (native endpoints, and the browser sign-in's
+    /// discovery, token and key requests) before it goes to the transport; none by default.
+    /// Each may add `x-` headers or refuse the request (see ``RequestInterceptor``).
+    public var requestInterceptors: [any RequestInterceptor] = []
     /// The clock for token expiry and polling; the system clock by default.
     public var clock: any NativeAuthClock = SystemClock()
 

@@ -28,6 +28,9 @@ public struct NativeAuthErrorDetails: Sendable {
     public let underlyingError: (any Error)?
     /// The server's `redirect_reason`, when the server asked for a browser.
     public let redirectReason: String?
+    /// The endpoint of the request that got no answer (or that a request interceptor refused),
+    /// when ``NativeAuthError/isNetworkError``; such as `oauth2/v2.0/token`.
+    public internal(set) var endpoint: RequestEndpoint?
 
     init(
         _ kind: ErrorKind, correlationId: UUID, server: ServerError? = nil, unexpected: UnexpectedAnswer? = nil,
@@ -71,6 +74,7 @@ public struct NativeAuthErrorDetails: Sendable {
     var message: String {
         var text = kind.sentence
         if let note { text += " " + note }
+        if let refusal = underlyingError as? RequestInterceptorError { text += " " + refusal.description }
         if let unexpected { text += " Received " + unexpected.summary + "." }
         if let redirectReason, !redirectReason.isEmpty { text += " Reason: \(redirectReason.prefix(200))." }
         return text
@@ -87,6 +91,7 @@ public struct NativeAuthErrorDetails: Sendable {
             }
             parts.append("status=\(server.status)")
         }
+        if let endpoint { parts.append("endpoint=\(endpoint)") }
         if let underlyingError { parts.append("cause=" + WireClient.describe(underlyingError)) }
         parts.append("correlation-id=\(correlationId.uuidString.lowercased())")
         return parts.joined(separator: " ")
@@ -182,8 +187,9 @@ extension NativeAuthErrorDetails {
         switch failure {
         case .cancelled:
             self.init(.cancelled, correlationId: correlationId)
-        case .transport(let error):
+        case .transport(let error, let endpoint):
             self.init(.network, correlationId: correlationId, underlyingError: error)
+            self.endpoint = RequestEndpoint(endpoint.rawValue)
         case .unexpected(let answer):
             self.init(.unexpectedResponse, correlationId: correlationId, unexpected: answer)
         case .redirect(let reason):

@@ -3,8 +3,19 @@ import Foundation
 /// Receives the outcome of requesting a multi-factor code, on the main actor.
 @MainActor
 public protocol MFARequestChallengeDelegate: AnyObject, Sendable {
-    /// No code was sent. The state the action was called on stays usable when
-    /// ``MFARequestChallengeError/isMethodBlocked`` (choose another method). Required.
+    /// No code was sent. Required: implement this method (or, in older code, the deprecated
+    /// ``onMFARequestChallengeError(error:)``, which the default implementation of this one calls).
+    ///
+    /// - Parameters:
+    ///   - error: why no code was sent.
+    ///   - newState: the ``MFARequiredState`` the action was called on, while it stays usable (such
+    ///     as when ``MFARequestChallengeError/isMethodBlocked``: choose another method); `nil` when it
+    ///     was spent, and always `nil` when the action was called on an ``AwaitingMFAState`` (which
+    ///     stays usable when ``NativeAuthError/isStateStillUsable``).
+    func onMFARequestChallengeError(error: MFARequestChallengeError, newState: MFARequiredState?)
+    /// No code was sent: the name before ``onMFARequestChallengeError(error:newState:)``, without
+    /// the state. Still called when a delegate implements it and not the new name.
+    @available(*, deprecated, renamed: "onMFARequestChallengeError(error:newState:)")
     func onMFARequestChallengeError(error: MFARequestChallengeError)
     /// A code was sent; submit it on `newState`. Optional.
     func onMFARequestChallengeVerificationRequired(
@@ -12,7 +23,17 @@ public protocol MFARequestChallengeDelegate: AnyObject, Sendable {
 }
 
 extension MFARequestChallengeDelegate {
-    /// Optional; when left out, ``onMFARequestChallengeError(error:)`` reports it.
+    /// Calls the deprecated ``onMFARequestChallengeError(error:)``, so that a delegate written
+    /// before the rename keeps receiving errors.
+    public func onMFARequestChallengeError(error: MFARequestChallengeError, newState: MFARequiredState?) {
+        (LegacyDelegateCall() as any LegacyDelegateCalling).mfaRequestChallengeError(self, error)
+    }
+
+    /// Does nothing: the SDK calls ``onMFARequestChallengeError(error:newState:)``, whose default
+    /// implementation calls this one. Implement one of the two.
+    public func onMFARequestChallengeError(error: MFARequestChallengeError) {}
+
+    /// Optional; when left out, ``onMFARequestChallengeError(error:newState:)`` reports it.
     public func onMFARequestChallengeVerificationRequired(
         newState: MFARequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?
     ) {
@@ -36,7 +57,7 @@ extension MFARequiredState {
         } deliver: { state in
             state.deliver(to: delegate)
         } fail: { error in
-            delegate.onMFARequestChallengeError(error: error)
+            delegate.onMFARequestChallengeError(error: error, newState: self.core.usable(self))
         }
     }
 
@@ -66,7 +87,7 @@ extension AwaitingMFAState {
         } deliver: { state in
             state.deliver(to: delegate)
         } fail: { error in
-            delegate.onMFARequestChallengeError(error: error)
+            delegate.onMFARequestChallengeError(error: error, newState: nil)
         }
     }
 }

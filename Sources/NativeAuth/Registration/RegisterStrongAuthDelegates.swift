@@ -4,8 +4,22 @@ import Foundation
 /// contact was already verified, the user is signed in and ``SignInResultDelegate/onSignInCompleted(result:)`` is called.
 @MainActor
 public protocol RegisterStrongAuthChallengeDelegate: SignInResultDelegate {
-    /// The contact was not challenged. The state the action was called on stays usable when the
-    /// contact was invalid or blocked. Required.
+    /// The contact was not challenged. Required: implement this method (or, in older code, the
+    /// deprecated ``onRegisterStrongAuthChallengeError(error:)``, which the default implementation
+    /// of this one calls).
+    ///
+    /// - Parameters:
+    ///   - error: why the contact was not challenged.
+    ///   - newState: the state to challenge a contact again on, while the flow can go on from the
+    ///     state the action was called on (such as when the contact was invalid or blocked); `nil`
+    ///     when that state was spent. When the action was called on a
+    ///     ``RegisterStrongAuthVerificationRequiredState``, this is a ``RegisterStrongAuthState`` at
+    ///     the same point of the flow (using one uses the other).
+    func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError, newState: RegisterStrongAuthState?)
+    /// The contact was not challenged: the name before
+    /// ``onRegisterStrongAuthChallengeError(error:newState:)``, without the state. Still called
+    /// when a delegate implements it and not the new name.
+    @available(*, deprecated, renamed: "onRegisterStrongAuthChallengeError(error:newState:)")
     func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError)
     /// A code was sent to the contact; submit it on `newState`. Optional.
     func onRegisterStrongAuthVerificationRequired(
@@ -14,7 +28,19 @@ public protocol RegisterStrongAuthChallengeDelegate: SignInResultDelegate {
 }
 
 extension RegisterStrongAuthChallengeDelegate {
-    /// Optional; when left out, ``onRegisterStrongAuthChallengeError(error:)`` reports it.
+    /// Calls the deprecated ``onRegisterStrongAuthChallengeError(error:)``, so that a delegate
+    /// written before the rename keeps receiving errors.
+    public func onRegisterStrongAuthChallengeError(
+        error: RegisterStrongAuthChallengeError, newState: RegisterStrongAuthState?
+    ) {
+        (LegacyDelegateCall() as any LegacyDelegateCalling).registerStrongAuthChallengeError(self, error)
+    }
+
+    /// Does nothing: the SDK calls ``onRegisterStrongAuthChallengeError(error:newState:)``, whose
+    /// default implementation calls this one. Implement one of the two.
+    public func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError) {}
+
+    /// Optional; when left out, ``onRegisterStrongAuthChallengeError(error:newState:)`` reports it.
     public func onRegisterStrongAuthVerificationRequired(
         newState: RegisterStrongAuthVerificationRequiredState, sentTo: String, channelTargetType: ChannelType,
         codeLength: Int?
@@ -55,7 +81,7 @@ extension RegisterStrongAuthState {
         } deliver: { result in
             result.deliver(to: delegate)
         } fail: { error in
-            delegate.onRegisterStrongAuthChallengeError(error: error)
+            delegate.onRegisterStrongAuthChallengeError(error: error, newState: self.core.usable(self))
         }
     }
 }
@@ -70,7 +96,8 @@ extension RegisterStrongAuthVerificationRequiredState {
         } deliver: { result in
             result.deliver(to: delegate)
         } fail: { error in
-            delegate.onRegisterStrongAuthChallengeError(error: error)
+            let retry = RegisterStrongAuthState(core: self.core, authMethods: self.authMethods)
+            delegate.onRegisterStrongAuthChallengeError(error: error, newState: self.core.usable(retry))
         }
     }
 

@@ -38,7 +38,9 @@ struct DeviceAuthorizationRequest: Sendable {
         log(
             .debug, "device authorization request", ["fields": form.names.joined(separator: ",")],
             correlationId: correlationId)
-        let response = try await WebHTTP.send(httpRequest, through: transport, log: log, correlationId: correlationId) {
+        let response = try await WebHTTP.send(
+            httpRequest, to: .deviceAuthorization, through: transport, log: log, correlationId: correlationId
+        ) {
             error in
             WebSignInError(.network, correlationId: correlationId, underlyingError: error)
         }

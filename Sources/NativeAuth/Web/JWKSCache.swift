@@ -31,9 +31,12 @@ actor JWKSCache {
         let request = HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"])
         let response: HTTPResponse
         do {
-            response = try await transport.send(request)
+            response = try await RequestEndpoint.$current.withValue(.jwks) { try await transport.send(request) }
         } catch {
-            throw WebSignInError(.invalidIDToken(.signature), note: "The provider's keys could not be fetched.")
+            var failure = WebSignInError(
+                .invalidIDToken(.signature), note: "The provider's keys could not be fetched.", underlyingError: error)
+            failure.endpoint = .jwks
+            throw failure
         }
         guard (200...299).contains(response.statusCode), response.body.count <= 1 << 20,
             let parsed = try? JSONWebKeySet(json: response.body)

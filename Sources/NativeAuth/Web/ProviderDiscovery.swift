@@ -91,7 +91,9 @@ actor ProviderDiscovery {
     ) async throws(WebSignInError) -> HTTPResponse {
         let request = HTTPRequest(
             method: "GET", url: url, headers: WebHTTP.headers(correlationId: correlationId, form: false))
-        return try await WebHTTP.send(request, through: transport, log: log, correlationId: correlationId) {
+        return try await WebHTTP.send(
+            request, to: .discovery, through: transport, log: log, correlationId: correlationId
+        ) {
             WebSignInError(.discoveryFailed(.network), underlyingError: $0)
         }
     }

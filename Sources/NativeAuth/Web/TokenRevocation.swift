@@ -81,7 +81,7 @@ extension WebTokenClient {
             authentication.request(
                 url: request.endpoint, form: request.form, clientId: request.clientId,
                 correlationId: request.correlationId),
-            through: transport, log: log, correlationId: request.correlationId
+            to: .revocation, through: transport, log: log, correlationId: request.correlationId
         ) { error in
             WebSignInError(.network, correlationId: request.correlationId, underlyingError: error)
         }

@@ -101,7 +101,7 @@ extension WebAuthClient {
             correlationId: correlationId)
         let response = try await WebHTTP.send(
             HTTPRequest(method: "POST", url: endpoint, headers: headers, body: Data(request.document.description.utf8)),
-            through: transport, log: log, correlationId: correlationId
+            to: .registration, through: transport, log: log, correlationId: correlationId
         ) { error in
             WebSignInError(.network, correlationId: correlationId, underlyingError: error)
         }

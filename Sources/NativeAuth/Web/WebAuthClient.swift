@@ -50,7 +50,10 @@ public final class WebAuthClient: Sendable {
         self.redirectURI = redirectURI
         let log = Log(logger: configuration.logger)
         let provider = try WebProvider(
-            issuer: issuer, clientId: clientId, transport: transport, clock: configuration.clock, log: log,
+            issuer: issuer, clientId: clientId,
+            transport: InterceptingTransport.wrap(
+                transport, interceptors: configuration.requestInterceptors, authority: nil),
+            clock: configuration.clock, log: log,
             authentication: configuration.clientAuthentication)
         self.provider = provider
         accounts = AccountManager(
@@ -102,6 +105,10 @@ public struct WebAuthConfiguration: Sendable {
     /// How the client authenticates at the token and revocation endpoints: ``WebClientAuthentication/none``
     /// (a public client, the default), or a client secret for a confidential client.
     public var clientAuthentication: WebClientAuthentication = .none
+    /// Run in order on every request to the provider (discovery, token, device authorization,
+    /// revocation, keys) before it goes to the transport; none by default. Each may add `x-`
+    /// headers or refuse the request (see ``RequestInterceptor``).
+    public var requestInterceptors: [any RequestInterceptor] = []
 
     /// The default settings.
     public init() {}

@@ -42,16 +42,19 @@ enum WebHTTP {
         return headers
     }
 
-    /// Sends `request`; `networkError` builds the error for a request that got no answer.
+    /// Sends `request` to `endpoint`; `networkError` builds the error for a request that got no
+    /// answer (a request interceptor's refusal included), which then names the endpoint.
     static func send(
-        _ request: HTTPRequest, through transport: any HTTPTransport, log: Log, correlationId: UUID?,
-        networkError: (any Error) -> WebSignInError
+        _ request: HTTPRequest, to endpoint: RequestEndpoint, through transport: any HTTPTransport, log: Log,
+        correlationId: UUID?, networkError: (any Error) -> WebSignInError
     ) async throws(WebSignInError) -> HTTPResponse {
         let path = request.url.path
         guard !Task.isCancelled else { throw .cancelled(correlationId: correlationId) }
         log(.debug, "web request sent", ["method": request.method, "path": path], correlationId: correlationId)
         do {
-            let response = try await transport.send(request)
+            let response = try await RequestEndpoint.$current.withValue(endpoint) {
+                try await transport.send(request)
+            }
             log(
                 .debug, "web answer received", ["path": path, "status": "\(response.statusCode)"],
                 correlationId: correlationId)
@@ -63,7 +66,9 @@ enum WebHTTP {
             log(
                 .warning, "no answer from the provider", ["path": path, "error": WireClient.describe(error)],
                 correlationId: correlationId)
-            throw networkError(error)
+            var failure = networkError(error)
+            failure.endpoint = endpoint
+            throw failure
         }
     }
 }

@@ -95,8 +95,12 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
     public let httpStatusCode: Int?
     /// The sign-in's correlation id (sent as `client-request-id`), when the error belongs to a sign-in.
     public let correlationId: UUID?
-    /// The error that caused this one, such as the transport's `URLError`.
+    /// The error that caused this one, such as the transport's `URLError`, or a
+    /// ``RequestInterceptorError`` when an interceptor refused the request.
     public let underlyingError: (any Error)?
+    /// The endpoint of the request that got no answer (or that a request interceptor refused),
+    /// when the error is one.
+    public internal(set) var endpoint: RequestEndpoint?
 
     init(
         _ code: Code, note: String? = nil, serverError: String? = nil, serverErrorDescription: String? = nil,
@@ -116,10 +120,12 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
     /// This error with `correlationId`, unless it has one already.
     func with(correlationId: UUID?) -> WebSignInError {
         guard self.correlationId == nil, let correlationId else { return self }
-        return WebSignInError(
+        var copy = WebSignInError(
             code, note: note, serverError: serverError, serverErrorDescription: serverErrorDescription,
             serverErrorURI: serverErrorURI, httpStatusCode: httpStatusCode, correlationId: correlationId,
             underlyingError: underlyingError)
+        copy.endpoint = endpoint
+        return copy
     }
 
     // MARK: Questions
@@ -218,6 +224,7 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
     var message: String {
         var text = sentence
         if let note { text += " " + note }
+        if let refusal = underlyingError as? RequestInterceptorError { text += " " + refusal.description }
         return text
     }
 
@@ -250,6 +257,7 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
         var parts: [String] = []
         if let serverError { parts.append("error=\(serverError.prefix(80))") }
         if let httpStatusCode { parts.append("status=\(httpStatusCode)") }
+        if let endpoint { parts.append("endpoint=\(endpoint)") }
         if let underlyingError { parts.append("cause=" + WireClient.describe(underlyingError)) }
         if let correlationId { parts.append("correlation-id=\(correlationId.uuidString.lowercased())") }
         return parts.joined(separator: " ")

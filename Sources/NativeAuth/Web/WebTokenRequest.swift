@@ -201,7 +201,7 @@ struct WebTokenClient: Sendable {
             url: request.tokenEndpoint, form: request.form, clientId: request.clientId,
             correlationId: request.correlationId)
         let response = try await WebHTTP.send(
-            httpRequest, through: transport, log: log, correlationId: request.correlationId
+            httpRequest, to: .token, through: transport, log: log, correlationId: request.correlationId
         ) { error in
             WebSignInError(.network, correlationId: request.correlationId, underlyingError: error)
         }

@@ -28,7 +28,7 @@ struct RetryPolicy: Sendable {
     /// The seconds to wait before retrying after `failure`, or `nil` for no retry.
     func delay(after failure: WireFailure, endpoint: Endpoint) -> TimeInterval? {
         switch failure {
-        case .transport(let error):
+        case .transport(let error, _):
             guard let code = (error as? URLError)?.code else { return nil }
             if Self.notSentCodes.contains(code) { return 1 }
             if Self.ambiguousCodes.contains(code), Self.idempotent.contains(endpoint) { return 1 }

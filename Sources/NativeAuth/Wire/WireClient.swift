@@ -82,7 +82,7 @@ struct WireClient: Sendable {
                 log(
                     .warning, "no answer within the request deadline",
                     ["endpoint": endpoint, "seconds": "\(requestTimeout)"], correlationId: correlationId)
-                throw .transport(URLError(.timedOut))
+                throw .transport(URLError(.timedOut), endpoint: call.endpoint)
             }
             if error is Deadline.Failure || error is CancellationError || Task.isCancelled
                 || (error as? URLError)?.code == .cancelled
@@ -93,7 +93,7 @@ struct WireClient: Sendable {
             log(
                 .warning, "no answer from the server",
                 ["endpoint": endpoint, "error": Self.describe(error)], correlationId: correlationId)
-            throw .transport(error)
+            throw .transport(error, endpoint: call.endpoint)
         }
         do {
             let object = try Self.classify(response)

@@ -4,8 +4,9 @@ import Foundation
 enum WireFailure: Error, Sendable {
     /// The calling task was cancelled; nothing more is sent.
     case cancelled
-    /// No answer: the transport threw (no connection, timeout, reset).
-    case transport(any Error)
+    /// No answer: the transport (or a request interceptor) threw: no connection, timeout, reset,
+    /// refusal. `endpoint` is where the request was going.
+    case transport(any Error, endpoint: Endpoint)
     /// An answer the API does not give: not JSON, wrong status, a missing field.
     case unexpected(UnexpectedAnswer)
     /// A documented error answer.
