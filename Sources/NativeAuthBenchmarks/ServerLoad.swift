@@ -136,8 +136,13 @@ enum ServerLoad {
                         .split(separator: "&").map {
                             $0.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
                         }
+                    // The headers the client chose; those URLSession adds are the same for both.
+                    let headers = request.headers.keys.map { $0.lowercased() }.filter {
+                        !urlSessionHeaders.contains($0)
+                    }
                     return
                         "\(request.method) \(request.url.lastPathComponent) [\(fields.sorted().joined(separator: " "))]"
+                        + " {\(headers.sorted().joined(separator: " "))}"
                 }.joined(separator: ", "))
         }
         guard sent[0] == sent[1] else {
@@ -145,6 +150,11 @@ enum ServerLoad {
         }
         return sent[0]
     }
+
+    /// Headers URLSession (or the server, for the tenant) adds whoever the client is.
+    static let urlSessionHeaders: Set<String> = [
+        "accept-encoding", "accept-language", "user-agent", "forwarded", "content-length", "host", "connection",
+    ]
 
     /// Runs one virtual client per username, each signing in again and again until `seconds`
     /// pass, and adds what they did to `result`.
@@ -207,37 +217,48 @@ enum ServerLoad {
     }
 }
 
-/// The same three requests as the SDK's code sign-in, with the same form fields, sent with a bare
-/// `URLSession` (`.ephemeral`, as the SDK's transport starts from) and read with
-/// `JSONSerialization`: no state machine, no token validation, no credential store.
+/// The same three requests as the SDK's code sign-in, with the same form fields and headers
+/// (the correlation id and client identification the API asks for), sent with a bare `URLSession`
+/// (`.ephemeral`, as the SDK's transport starts from) and read with `JSONSerialization`: no state
+/// machine, no token validation, no credential store.
 struct HandRolledHTTPClient: Sendable {
     let session = URLSession(configuration: .ephemeral)
     let server: EmulatorServer
     let clientId: String
+    static let operatingSystem = ProcessInfo.processInfo.operatingSystemVersionString
 
     func signIn(username: String, tenant: EmulatedTenant) async throws {
+        let correlationId = UUID().uuidString.lowercased()
         let initiate = try await post(
-            .initiate, ["username": username, "challenge_type": "oob password redirect"])
+            .initiate, ["username": username, "challenge_type": "oob password redirect"], correlationId)
         let challenge = try await post(
             .challenge,
             [
                 "continuation_token": try field("continuation_token", initiate),
                 "challenge_type": "oob password redirect",
-            ])
+            ], correlationId)
         guard let code = tenant.lastCode(sentTo: username) else { throw BenchmarkFailure.setup("no code sent") }
         let token = try await post(
             .token,
             [
                 "continuation_token": try field("continuation_token", challenge), "grant_type": "oob", "oob": code,
                 "scope": "openid offline_access profile", "client_info": "true",
-            ])
+            ], correlationId)
         _ = try field("access_token", token)
     }
 
-    private func post(_ endpoint: EmulatorEndpoint, _ fields: [String: String]) async throws -> [String: Any] {
+    private func post(_ endpoint: EmulatorEndpoint, _ fields: [String: String], _ correlationId: String)
+        async throws -> [String: Any]
+    {
         var request = URLRequest(url: server.url(for: endpoint))
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.setValue(correlationId, forHTTPHeaderField: "client-request-id")
+        request.setValue("true", forHTTPHeaderField: "return-client-request-id")
+        request.setValue("handrolled", forHTTPHeaderField: "x-client-SKU")
+        request.setValue("1.0", forHTTPHeaderField: "x-client-Ver")
+        request.setValue(Self.operatingSystem, forHTTPHeaderField: "x-client-OS")
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let form = (["client_id": clientId].merging(fields) { $1 }).map { key, value in
