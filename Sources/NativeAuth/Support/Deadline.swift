@@ -40,7 +40,8 @@ enum Deadline {
     /// Runs work that reports its outcome through a callback (``URLSessionTransport``'s own
     /// requests): `start` begins it and returns how to cancel it. The outcome, a timeout after
     /// `seconds` or the calling task's cancellation resumes the caller directly, with no task in
-    /// between; whichever comes first wins, and the work is cancelled when it did not.
+    /// between; whichever comes first wins, and the work is then cancelled (which must do nothing
+    /// to work that already finished).
     static func run<T: Sendable>(
         seconds: TimeInterval,
         starting start: (@escaping @Sendable (Result<T, any Error>) -> Void) -> @Sendable () -> Void
