@@ -97,9 +97,10 @@ package enum LoopbackHTTPServeEnd: Sendable, Equatable {
 ///
 /// The loop waits on the listener, every open connection and a wake-up pipe at once (`epoll` on
 /// Linux, `poll` elsewhere), so it never blocks the Swift concurrency pool, and a wake-up costs
-/// what is ready, not what is open: thousands of idle connections do not slow the others. Each whole request goes to the async handler in a task
-/// of its own; a connection has one request answered at a time, so pipelined requests are
-/// answered in order, while other connections are served meanwhile. Writes never block the loop:
+/// what is ready, not what is open: thousands of idle connections do not slow the others. Each
+/// whole request goes to the async handler in a task of its own; a connection has one request
+/// answered at a time, so pipelined requests are answered in order, while other connections are
+/// served meanwhile. Writes never block the loop:
 /// what a slow reader has not taken waits, for at most the write timeout. A connection too slow
 /// to send its request is closed after the read timeout; a malformed or oversized request gets its
 /// 4xx/5xx with a short explanation and the connection is closed; connections beyond the maximum
