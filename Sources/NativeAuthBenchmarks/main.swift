@@ -2,7 +2,8 @@
 //
 //     swift run -c release nativeauth-benchmarks [--tokens N] [--iterations N] [--signatures N]
 //                                                 [--rounds N] [--only TEXT] [--no-compare] [--compare-only]
-//     swift run -c release nativeauth-benchmarks --server [--clients N] [--seconds S]
+//     swift run -c release nativeauth-benchmarks --server [--clients N] [--seconds S] [--rounds R]
+//                                                          [--idle N] [--only-client sdk|hand-rolled]
 //
 // First the SDK against a hand-rolled client on the same canned answers (Comparison.swift); then
 // the latency of a cached `getAccessToken` with N cached tokens (default 1,000: one per
@@ -10,8 +11,11 @@
 // then RS256 ID token signature verification with a 2048-bit key (default 5,000 verifications).
 //
 // With --server, measures the emulator's HTTP server instead: N concurrent clients (default 16)
-// doing whole email-code sign-ins over loopback HTTP for S seconds (default 10), with the SDK and
-// then with a hand-rolled URLSession client, and the ratio of the two.
+// doing whole email-code sign-ins over loopback HTTP for S seconds (default 10) each, with the SDK
+// and with a hand-rolled URLSession client in R alternating rounds (default 4), and the ratio of
+// the two; then SDK sign-ins next to N idle connections (default 10,000; 0 skips it), which a
+// second process (this one, run with --hold-idle N --port P) holds open. --only-client runs one
+// client alone, for a profiler.
 
 import Foundation
 import NativeAuth
@@ -24,6 +28,11 @@ struct Options {
     var server = false
     var clients = 16
     var seconds = 10.0
+    var rounds = 4
+    var idle = 10_000
+    var holdIdle: Int?
+    var port: UInt16 = 0
+    var only: ServerLoad.Kind?
 
     init(_ arguments: [String]) {
         var iterator = arguments.makeIterator()
@@ -35,6 +44,13 @@ struct Options {
             case "--server": server = true
             case "--clients": clients = max(1, iterator.next().flatMap(Int.init) ?? clients)
             case "--seconds": seconds = max(0.5, iterator.next().flatMap(Double.init) ?? seconds)
+            case "--rounds": rounds = max(1, iterator.next().flatMap(Int.init) ?? rounds)
+            case "--idle": idle = max(0, iterator.next().flatMap(Int.init) ?? idle)
+            case "--hold-idle": holdIdle = iterator.next().flatMap(Int.init)
+            case "--port": port = iterator.next().flatMap(UInt16.init) ?? port
+            case "--only-client":
+                let name = iterator.next()
+                only = name == "sdk" ? .sdk : name == "hand-rolled" ? .handRolled : nil
             default: break
             }
         }
@@ -139,9 +155,14 @@ func measureSignatures(_ signatures: Int) throws -> (verify: Stats, parse: Stats
 }
 
 let options = Options(Array(CommandLine.arguments.dropFirst()))
+if let count = options.holdIdle {
+    IdleConnections.hold(count: max(0, count), port: options.port)
+}
 if options.server {
     do {
-        try await ServerLoad.run(clients: options.clients, seconds: options.seconds)
+        try await ServerLoad.run(
+            clients: options.clients, seconds: options.seconds, rounds: options.rounds, idle: options.idle,
+            only: options.only)
         exit(0)
     } catch {
         print("benchmark failed: \(error)")

@@ -26,10 +26,7 @@ enum Deadline {
                         gate.finish(.failure(error))
                     }
                 }
-                let timer = Task {
-                    try? await Task.sleep(nanoseconds: UInt64(max(0, min(seconds, 86_400)) * 1_000_000_000))
-                    if !Task.isCancelled { gate.finish(.failure(Failure.timedOut)) }
-                }
+                let timer = Timer(seconds: seconds) { gate.finish(.failure(Failure.timedOut)) }
                 gate.onFinish {
                     worker.cancel()
                     timer.cancel()
@@ -37,6 +34,52 @@ enum Deadline {
             }
         } onCancel: {
             gate.finish(.failure(Failure.cancelled))
+        }
+    }
+
+    /// Runs work that reports its outcome through a callback (``URLSessionTransport``'s own
+    /// requests): `start` begins it and returns how to cancel it. The outcome, a timeout after
+    /// `seconds` or the calling task's cancellation resumes the caller directly, with no task in
+    /// between; whichever comes first wins, and the work is then cancelled (which must do nothing
+    /// to work that already finished).
+    static func run<T: Sendable>(
+        seconds: TimeInterval,
+        starting start: (@escaping @Sendable (Result<T, any Error>) -> Void) -> @Sendable () -> Void
+    ) async throws -> T {
+        let gate = Gate<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                gate.arm(continuation)
+                let cancel = start { gate.finish($0) }
+                let timer = Timer(seconds: seconds) { gate.finish(.failure(Failure.timedOut)) }
+                gate.onFinish {
+                    cancel()
+                    timer.cancel()
+                }
+            }
+        } onCancel: {
+            gate.finish(.failure(Failure.cancelled))
+        }
+    }
+
+    /// A one-shot dispatch timer rather than a sleeping task: cancelling it wakes nothing and
+    /// releases its handler at once, where a sleeping task is scheduled twice per request (to
+    /// start sleeping, then to end when cancelled), which shows under load.
+    ///
+    /// `@unchecked Sendable` is safe: the source is only activated here and cancelled, and
+    /// cancelling a dispatch source is thread-safe.
+    private final class Timer: @unchecked Sendable {
+        private let source: any DispatchSourceTimer
+
+        init(seconds: TimeInterval, _ fire: @escaping @Sendable () -> Void) {
+            source = DispatchSource.makeTimerSource(queue: .global())
+            source.schedule(deadline: .now() + .nanoseconds(Int(max(0, min(seconds, 86_400)) * 1_000_000_000)))
+            source.setEventHandler(handler: fire)
+            source.activate()
+        }
+
+        func cancel() {
+            source.cancel()
         }
     }
 

@@ -90,11 +90,11 @@ extension URLSessionTransport {
         #endif
     }
 
-    /// One request in flight: the continuation of the calling task, the data task, and the response
-    /// and body gathered so far.
+    /// One request in flight: what to call with its outcome (the calling task's continuation, or
+    /// the SDK's request deadline), the data task, and the response and body gathered so far.
     ///
-    /// The calling task, its cancellation handler and the session delegate all reach it; it makes
-    /// sure the continuation is resumed exactly once.
+    /// The caller, its cancellation and the session delegate all reach it; it makes sure the
+    /// outcome is delivered exactly once.
     ///
     /// `@unchecked Sendable` is safe: every stored property is read and written only while `lock`
     /// is held, and nothing is called out while it is held.
@@ -102,7 +102,7 @@ extension URLSessionTransport {
         typealias Outcome = (Data, URLResponse)
 
         private let lock = NSLock()
-        private var continuation: CheckedContinuation<Outcome, any Error>?
+        private var continuation: (@Sendable (Result<Outcome, any Error>) -> Void)?
         private var task: URLSessionDataTask?
         private var response: URLResponse?
         private var body = Data()
@@ -112,11 +112,17 @@ extension URLSessionTransport {
         /// Keeps `continuation` for the outcome. Resumes it at once with `CancellationError`, and
         /// returns `false`, when the calling task was already cancelled.
         func begin(_ continuation: CheckedContinuation<Outcome, any Error>) -> Bool {
+            begin { continuation.resume(with: $0) }
+        }
+
+        /// Keeps `completion` for the outcome. Calls it at once with `CancellationError`, and
+        /// returns `false`, when the exchange was already cancelled.
+        func begin(_ completion: @escaping @Sendable (Result<Outcome, any Error>) -> Void) -> Bool {
             let cancelled = lock.withLock {
-                if !isCancelled { self.continuation = continuation }
+                if !isCancelled { self.continuation = completion }
                 return isCancelled
             }
-            if cancelled { continuation.resume(throwing: CancellationError()) }
+            if cancelled { completion(.failure(CancellationError())) }
             return !cancelled
         }
 
@@ -149,7 +155,7 @@ extension URLSessionTransport {
         /// With no `error`, the outcome is the body gathered and the response received, or
         /// `fallbackResponse` when none was; with neither, `URLError(.badServerResponse)`.
         func complete(error: (any Error)?, fallbackResponse: URLResponse?) {
-            let (pending, result): (CheckedContinuation<Outcome, any Error>?, Result<Outcome, any Error>) =
+            let (pending, result): ((@Sendable (Result<Outcome, any Error>) -> Void)?, Result<Outcome, any Error>) =
                 lock.withLock {
                     isFinished = true
                     task = nil
@@ -160,12 +166,12 @@ extension URLSessionTransport {
                     }
                     return (continuation, .success((body, response)))
                 }
-            pending?.resume(with: result)
+            pending?(result)
         }
 
         /// Ends the exchange at once with `CancellationError`, and cancels the data task.
         func cancel() {
-            let (pending, running): (CheckedContinuation<Outcome, any Error>?, URLSessionDataTask?) =
+            let (pending, running): ((@Sendable (Result<Outcome, any Error>) -> Void)?, URLSessionDataTask?) =
                 lock.withLock {
                     isCancelled = true
                     defer {
@@ -174,7 +180,7 @@ extension URLSessionTransport {
                     }
                     return (continuation, task)
                 }
-            pending?.resume(throwing: CancellationError())
+            pending?(.failure(CancellationError()))
             if let running { Self.cancelLater(running) }
         }
 

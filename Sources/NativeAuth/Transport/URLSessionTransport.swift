@@ -63,6 +63,24 @@ public struct URLSessionTransport: HTTPTransport {
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation()
         let (data, response) = try await session.load(urlRequest(for: request))
+        return try Self.response(data, response)
+    }
+
+    /// Starts sending `request` and calls `completion` with the outcome ``send(_:)`` would return
+    /// or throw, from whatever thread URLSession reports on; the returned closure cancels the
+    /// exchange (`completion` then gets `CancellationError` at once, if it was not called yet).
+    ///
+    /// The SDK's own requests go this way: the caller is resumed once, by the outcome, with no
+    /// task in between.
+    func start(
+        _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
+    ) -> @Sendable () -> Void {
+        session.start(urlRequest(for: request)) { outcome in
+            completion(outcome.flatMap { data, response in Result { try Self.response(data, response) } })
+        }
+    }
+
+    private static func response(_ data: Data, _ response: URLResponse) throws -> HTTPResponse {
         guard let httpResponse = response as? HTTPURLResponse else {
             throw URLError(.badServerResponse)
         }
@@ -153,16 +171,31 @@ private final class SessionOwner: Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard exchange.begin(continuation) else { return }
-                let task = session.dataTask(with: request)
-                delegate.register(exchange, for: task)
-                if exchange.attach(task) {
-                    task.resume()
-                } else {
-                    delegate.unregister(task)
-                }
+                run(request, in: exchange)
             }
         } onCancel: {
             exchange.cancel()
+        }
+    }
+
+    /// Starts one data task for `request`; `completion` gets its body and response, or its error,
+    /// or `CancellationError` once the returned closure was called.
+    func start(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<(Data, URLResponse), any Error>) -> Void
+    ) -> @Sendable () -> Void {
+        let exchange = URLSessionTransport.Exchange()
+        if exchange.begin(completion) { run(request, in: exchange) }
+        return { exchange.cancel() }
+    }
+
+    private func run(_ request: URLRequest, in exchange: URLSessionTransport.Exchange) {
+        let task = session.dataTask(with: request)
+        delegate.register(exchange, for: task)
+        if exchange.attach(task) {
+            task.resume()
+        } else {
+            delegate.unregister(task)
         }
     }
 }

@@ -9,6 +9,23 @@ package struct LoopbackHTTPHeader: Sendable, Equatable {
         self.name = name
         self.value = value
     }
+
+    /// Whether the header is named `name`, compared as field names are (RFC 9110 §5.1): ASCII
+    /// letters without regard to case, every other byte as it is.
+    package func isNamed(_ name: String) -> Bool {
+        var mine = self.name.utf8.makeIterator()
+        var theirs = name.utf8.makeIterator()
+        while true {
+            switch (mine.next(), theirs.next()) {
+            case (nil, nil):
+                return true
+            case (let a?, let b?):
+                guard a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A) else { return false }
+            default:
+                return false
+            }
+        }
+    }
 }
 
 /// The HTTP version of a request line (`HTTP/1.0` or `HTTP/1.1`; others are refused by the parser).
@@ -49,12 +66,12 @@ package struct LoopbackHTTPRequest: Sendable, Equatable {
 
     /// The value of the first header named `name` (case-insensitive).
     package func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.isNamed(name) }?.value
     }
 
     /// The values of every header named `name` (case-insensitive), in order.
     package func headers(named name: String) -> [String] {
-        headers.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+        headers.filter { $0.isNamed(name) }.map(\.value)
     }
 
     /// Whether the client asked to keep the connection open after the response (HTTP/1.1 unless

@@ -95,10 +95,12 @@ package enum LoopbackHTTPServeEnd: Sendable, Equatable {
 /// until ``stop()`` is called (cancelling the awaiting task calls it), a reply ends serving, or the
 /// deadline passes.
 ///
-/// The loop waits in `poll` on the listener, every open connection and a wake-up pipe, so it
-/// never blocks the Swift concurrency pool. Each whole request goes to the async handler in a task
-/// of its own; a connection has one request answered at a time, so pipelined requests are
-/// answered in order, while other connections are served meanwhile. Writes never block the loop:
+/// The loop waits on the listener, every open connection and a wake-up pipe at once (`epoll` on
+/// Linux, `poll` elsewhere), so it never blocks the Swift concurrency pool, and a wake-up costs
+/// what is ready, not what is open: thousands of idle connections do not slow the others. Each
+/// whole request goes to the async handler in a task of its own; a connection has one request
+/// answered at a time, so pipelined requests are answered in order, while other connections are
+/// served meanwhile. Writes never block the loop:
 /// what a slow reader has not taken waits, for at most the write timeout. A connection too slow
 /// to send its request is closed after the read timeout; a malformed or oversized request gets its
 /// 4xx/5xx with a short explanation and the connection is closed; connections beyond the maximum
@@ -118,6 +120,7 @@ package final class LoopbackHTTPServer: Sendable {
         var phase = Phase.bound
         var stopRequested = false
         var replies: [(id: UInt64, reply: LoopbackHTTPReply)] = []
+        var connections = LoopbackHTTPConnectionCounts()
     }
 
     /// The port the server is bound to, on 127.0.0.1.
@@ -132,12 +135,16 @@ package final class LoopbackHTTPServer: Sendable {
 
     /// Binds 127.0.0.1:`port`; `port` 0 lets the system choose.
     ///
+    /// - Parameters:
+    ///   - port: The port; 0 lets the system choose.
+    ///   - backlog: How many connections the system keeps waiting to be accepted (it may cap the
+    ///     number); beyond it, new connections wait for the client's next attempt.
     /// - Throws: ``LoopbackHTTPError/portInUse(_:)`` when another socket holds the port;
     ///   ``LoopbackHTTPError/system(call:code:)`` when a socket call fails.
-    package init(port: UInt16 = 0) throws(LoopbackHTTPError) {
+    package init(port: UInt16 = 0, backlog: Int32 = 128) throws(LoopbackHTTPError) {
         let wake = try LoopbackSocket.wakePipe()
         do {
-            (listener, self.port, address) = try LoopbackSocket.makeListener(port: port)
+            (listener, self.port, address) = try LoopbackSocket.makeListener(port: port, backlog: max(1, backlog))
         } catch {
             close(wake.read)
             close(wake.write)
@@ -154,6 +161,19 @@ package final class LoopbackHTTPServer: Sendable {
     /// connection cap must stay well within it.
     package static func openFileLimit() -> Int? {
         LoopbackSocket.openFileLimit()
+    }
+
+    /// Raises the soft limit on open descriptors of this process to `wanted`, or as near as the
+    /// hard limit allows; never lowers it. Returns the soft limit then in force (`nil`: none).
+    @discardableResult
+    package static func raiseOpenFileLimit(to wanted: Int) -> Int? {
+        LoopbackSocket.raiseOpenFileLimit(to: wanted)
+    }
+
+    /// How many connections are open now, and how many were accepted since serving started
+    /// (counting those closed at once for being over the maximum).
+    package var connectionCounts: LoopbackHTTPConnectionCounts {
+        shared.withLock { $0.connections }
     }
 
     /// Ends serving: no new connection or request is taken, idle connections are closed, and the
@@ -262,6 +282,11 @@ package final class LoopbackHTTPServer: Sendable {
         }
     }
 
+    /// Records the serving loop's connection counts.
+    fileprivate func record(_ counts: LoopbackHTTPConnectionCounts) {
+        shared.withLock { $0.connections = counts }
+    }
+
     /// Whether stopping was asked for, and the replies delivered since the last call.
     fileprivate func takeDeliveries() -> (stop: Bool, replies: [(id: UInt64, reply: LoopbackHTTPReply)]) {
         shared.withLock { shared in
@@ -283,14 +308,27 @@ package final class LoopbackHTTPServer: Sendable {
     }
 }
 
-/// The serving loop of one ``LoopbackHTTPServer``, run on its own thread; it owns every
-/// connection descriptor and closes each before it returns.
+/// How many connections a ``LoopbackHTTPServer`` has open, and has accepted since serving started.
+package struct LoopbackHTTPConnectionCounts: Sendable, Equatable {
+    /// Connections open now.
+    package var open = 0
+    /// Connections accepted since serving started, including those closed at once for being over
+    /// the maximum.
+    package var accepted = 0
+}
+
 /// How a serving loop answers requests: in a task each, or on its own thread.
 private enum LoopbackHTTPHandler: Sendable {
     case async(@Sendable (LoopbackHTTPRequest) async -> LoopbackHTTPReply)
     case inline(@Sendable (LoopbackHTTPRequest) -> LoopbackHTTPReply)
 }
 
+/// The serving loop of one ``LoopbackHTTPServer``, run on its own thread; it owns every
+/// connection descriptor and closes each before it returns.
+///
+/// Each wake-up costs what is ready and what is due, not what is open: the poller reports only
+/// ready descriptors (epoll on Linux), each connection's wanted events are changed only when they
+/// change, and deadlines wait in a heap rather than being scanned.
 private final class LoopbackHTTPServeLoop {
     private struct Connection {
         enum Stage {
@@ -324,6 +362,10 @@ private final class LoopbackHTTPServeLoop {
         /// End serving once the output is written, or when the connection is closed.
         var endAfterWriting = false
         var isClosed = false
+        /// The events the poller watches for.
+        var watched: Int16 = 0
+        /// The deadline the timer heap holds for this connection, if any.
+        var scheduled: ContinuousClock.Instant?
 
         var hasOutput: Bool { written < output.count }
 
@@ -346,6 +388,15 @@ private final class LoopbackHTTPServeLoop {
     private var acceptPausedUntil: ContinuousClock.Instant?
     /// A reply that ends serving was written.
     private var finished = false
+    /// Created when serving starts; owns no descriptor but its own.
+    private var poller: LoopbackPoller?
+    /// Every connection's next deadline, and stale ones (skipped when they come up).
+    private var timers = LoopbackDeadlineHeap()
+    private var listenerWatched = true
+    private var counts = LoopbackHTTPConnectionCounts()
+
+    private static let wakeToken: UInt64 = 0
+    private static let listenerToken = UInt64.max
 
     init(
         server: LoopbackHTTPServer, listener: Int32, wakeRead: Int32, options: LoopbackHTTPServeOptions,
@@ -359,13 +410,27 @@ private final class LoopbackHTTPServeLoop {
     }
 
     func run() -> Result<LoopbackHTTPServeEnd, LoopbackHTTPError> {
+        let poller: LoopbackPoller
+        do {
+            poller = try LoopbackPoller()
+        } catch {
+            return .failure(error)
+        }
+        self.poller = poller
         defer {
             for connection in connections.values {
                 if case .answering(let task?) = connection.stage { task.cancel() }
+                poller.remove(connection.descriptor)
                 close(connection.descriptor)
             }
             connections = [:]
+            poller.remove(listener)
+            poller.remove(wakeRead)
+            self.poller = nil
         }
+        guard poller.add(wakeRead, token: Self.wakeToken, events: Int16(POLLIN)),
+            poller.add(listener, token: Self.listenerToken, events: Int16(POLLIN))
+        else { return .failure(.system(call: "epoll_ctl", code: errno)) }
         while true {
             let now = ContinuousClock.now
             if finished { return .success(.finished) }
@@ -376,33 +441,35 @@ private final class LoopbackHTTPServeLoop {
             }
             if let paused = acceptPausedUntil, now >= paused { acceptPausedUntil = nil }
 
-            let ids = Array(connections.keys)
             let accepting = drainDeadline == nil && acceptPausedUntil == nil
-            var descriptors = [
-                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: accepting ? listener : -1, events: Int16(POLLIN), revents: 0),
-            ]
-            descriptors.reserveCapacity(ids.count + 2)
-            for id in ids {
-                guard let connection = connections[id] else { continue }
-                descriptors.append(pollfd(fd: connection.descriptor, events: events(of: connection), revents: 0))
+            if accepting != listenerWatched {
+                poller.modify(listener, token: Self.listenerToken, events: accepting ? Int16(POLLIN) : 0)
+                listenerWatched = accepting
             }
             let timeout = nextWake().map(LoopbackSocket.milliseconds(until:)) ?? -1
-            if poll(&descriptors, nfds_t(descriptors.count), timeout) < 0 {
-                if errno == EINTR { continue }
-                return .failure(.system(call: "poll", code: errno))
+            let ready: [LoopbackPoller.Ready]
+            do {
+                ready = try poller.wait(timeout: timeout)
+            } catch {
+                return .failure(error)
             }
 
-            if descriptors[0].revents != 0 { takeDeliveries() }
-            for (index, id) in ids.enumerated() {
-                let revents = descriptors[index + 2].revents
-                guard revents != 0 else { continue }
-                update(id) { service(&$0, revents: revents) }
+            var listenerEvents: Int16 = 0
+            if ready.contains(where: { $0.token == Self.wakeToken }) { takeDeliveries() }
+            for event in ready {
+                switch event.token {
+                case Self.wakeToken: break
+                case Self.listenerToken: listenerEvents = event.events
+                default: update(event.token) { service(&$0, revents: event.events) }
+                }
             }
             expireConnections()
-            let listenerEvents = descriptors[1].revents
             if listenerEvents & Int16(POLLERR | POLLNVAL) != 0 { return .failure(.system(call: "poll", code: EBADF)) }
-            if listenerEvents != 0 { acceptPending() }
+            if accepting && listenerEvents != 0 { acceptPending() }
+            if counts.open != connections.count {
+                counts.open = connections.count
+                server.record(counts)
+            }
         }
     }
 
@@ -424,19 +491,40 @@ private final class LoopbackHTTPServeLoop {
 
     /// The earliest time something is due: a deadline of the loop or of a connection.
     private func nextWake() -> ContinuousClock.Instant? {
-        var times = [options.deadline, drainDeadline, acceptPausedUntil].compactMap { $0 }
-        for connection in connections.values {
-            if connection.hasOutput, let writeDeadline = connection.writeDeadline { times.append(writeDeadline) }
-            switch connection.stage {
-            case .reading where !connection.hasOutput && !connection.closeAfterWriting:
-                times.append(connection.readDeadline)
-            case .lingering(let until):
-                times.append(until)
-            case .reading, .answering:
-                break
-            }
+        var next = [options.deadline, drainDeadline, acceptPausedUntil].compactMap { $0 }.min()
+        while let top = timers.first, connections[top.id]?.scheduled != top.at { timers.removeFirst() }
+        if let top = timers.first { next = min(next ?? top.at, top.at) }
+        return next
+    }
+
+    /// When `connection` must next be looked at: its write deadline while output waits, its read
+    /// deadline while it waits for a request, the end of its lingering.
+    private func due(_ connection: Connection) -> ContinuousClock.Instant? {
+        var due: ContinuousClock.Instant?
+        if connection.hasOutput, let writeDeadline = connection.writeDeadline { due = writeDeadline }
+        switch connection.stage {
+        case .reading where !connection.hasOutput && !connection.closeAfterWriting:
+            due = min(due ?? connection.readDeadline, connection.readDeadline)
+        case .lingering(let until):
+            due = min(due ?? until, until)
+        case .reading, .answering:
+            break
         }
-        return times.min()
+        return due
+    }
+
+    /// Brings what the poller watches and the deadline the heap holds up to date with `connection`.
+    private func settle(_ connection: inout Connection) {
+        let wanted = events(of: connection)
+        if wanted != connection.watched {
+            poller?.modify(connection.descriptor, token: connection.id, events: wanted)
+            connection.watched = wanted
+        }
+        let next = due(connection)
+        if next != connection.scheduled {
+            connection.scheduled = next
+            if let next { timers.insert(at: next, id: connection.id) }
+        }
     }
 
     /// Runs `body` on the connection `id`, then stores it back, or closes it when `body` closed it.
@@ -444,12 +532,14 @@ private final class LoopbackHTTPServeLoop {
         guard var connection = connections[id] else { return }
         body(&connection)
         guard connection.isClosed else {
+            settle(&connection)
             connections[id] = connection
             return
         }
         connections[id] = nil
         if case .answering(let task?) = connection.stage { task.cancel() }
         if connection.endAfterWriting { finished = true }
+        poller?.remove(connection.descriptor)
         close(connection.descriptor)
     }
 
@@ -483,13 +573,20 @@ private final class LoopbackHTTPServeLoop {
         for _ in 0..<256 {
             switch LoopbackSocket.acceptConnection(on: listener) {
             case .connection(let descriptor):
-                guard connections.count < options.maxConnections else {
+                counts.accepted += 1
+                nextID += 1
+                guard connections.count < options.maxConnections,
+                    poller?.add(descriptor, token: nextID, events: Int16(POLLIN)) == true
+                else {
                     close(descriptor)
                     continue
                 }
-                nextID += 1
-                connections[nextID] = Connection(
+                var connection = Connection(
                     id: nextID, descriptor: descriptor, readDeadline: .now + options.readTimeout)
+                connection.watched = Int16(POLLIN)
+                connection.scheduled = connection.readDeadline
+                timers.insert(at: connection.readDeadline, id: nextID)
+                connections[nextID] = connection
             case .skipped:
                 continue
             case .none:
@@ -501,11 +598,19 @@ private final class LoopbackHTTPServeLoop {
         }
     }
 
-    /// Closes what overran its deadline: `408` first when part of a request arrived.
+    /// Closes what overran its deadline: `408` first when part of a request arrived. Only the
+    /// connections whose deadline came up in the heap are looked at.
     private func expireConnections() {
         let now = ContinuousClock.now
-        for id in Array(connections.keys) {
+        var due: [(at: ContinuousClock.Instant, id: UInt64)] = []
+        while let top = timers.first, top.at <= now {
+            timers.removeFirst()
+            due.append(top)
+        }
+        for (at, id) in due {
             update(id) { connection in
+                guard connection.scheduled == at else { return }  // a deadline since replaced
+                connection.scheduled = nil
                 if connection.hasOutput, let writeDeadline = connection.writeDeadline, now >= writeDeadline {
                     connection.isClosed = true
                     return
@@ -683,6 +788,43 @@ private final class LoopbackHTTPServeLoop {
                 connection.input = []
                 connection.stage = .lingering(until: .now + options.lingerTimeout)
             }
+        }
+    }
+}
+
+/// A min-heap of deadlines by connection id. A connection's deadline moves often; the old entry
+/// stays until it comes up and is skipped, so a move costs one insertion.
+private struct LoopbackDeadlineHeap {
+    private var entries: [(at: ContinuousClock.Instant, id: UInt64)] = []
+
+    /// The earliest entry.
+    var first: (at: ContinuousClock.Instant, id: UInt64)? { entries.first }
+
+    mutating func insert(at: ContinuousClock.Instant, id: UInt64) {
+        entries.append((at, id))
+        var child = entries.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard entries[child].at < entries[parent].at else { break }
+            entries.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    /// Removes the earliest entry; the heap must not be empty.
+    mutating func removeFirst() {
+        let last = entries.removeLast()
+        guard !entries.isEmpty else { return }
+        entries[0] = last
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            guard left < entries.count else { return }
+            let right = left + 1
+            let child = right < entries.count && entries[right].at < entries[left].at ? right : left
+            guard entries[child].at < entries[parent].at else { return }
+            entries.swapAt(child, parent)
+            parent = child
         }
     }
 }

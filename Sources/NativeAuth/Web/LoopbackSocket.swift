@@ -131,6 +131,29 @@ enum LoopbackSocket {
         return Int(clamping: limit.rlim_cur)
     }
 
+    /// Raises the soft limit on open descriptors to `wanted`, or to the hard limit when that is
+    /// lower; never lowers it. Returns the soft limit then in force, or `nil` when there is none.
+    static func raiseOpenFileLimit(to wanted: Int) -> Int? {
+        var limit = rlimit()
+        #if os(Linux)
+            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0 else { return nil }
+        let target = rlim_t(clamping: max(0, wanted))
+        if limit.rlim_cur < target && limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = min(target, limit.rlim_max)
+            if setrlimit(resource, &raised) != 0, raised.rlim_cur > 10_240 {
+                // Darwin refuses more than OPEN_MAX (10,240) whatever the hard limit says.
+                raised.rlim_cur = max(limit.rlim_cur, 10_240)
+                _ = setrlimit(resource, &raised)
+            }
+        }
+        return openFileLimit()
+    }
+
     /// The result of one `recv`.
     enum ReadResult {
         case bytes([UInt8])

@@ -74,8 +74,15 @@ struct WireClient: Sendable {
             correlationId: correlationId)
         let response: HTTPResponse
         do {
-            response = try await Deadline.run(seconds: requestTimeout) { [transport] in
-                try await transport.send(request)
+            if let urlSession = transport as? URLSessionTransport {
+                // The default transport answers through a callback: no task between it and the caller.
+                response = try await Deadline.run(seconds: requestTimeout) { complete in
+                    urlSession.start(request, completion: complete)
+                }
+            } else {
+                response = try await Deadline.run(seconds: requestTimeout) { [transport] in
+                    try await transport.send(request)
+                }
             }
         } catch {
             if case Deadline.Failure.timedOut = error {

@@ -9,15 +9,26 @@ struct EmulatorRequestHandler: Sendable {
     let baseURL: URL
     let latency: Duration
     let control: EmulatorControlAPI
+    /// The `Host` values that name the server as they are: `127.0.0.1:PORT`, `localhost:PORT`,
+    /// `[::1]:PORT`.
+    let knownHosts: Set<String>
 
-    /// The scheme and host the tenant routes on: `https://{subdomain}.ciamlogin.com`.
-    var tenantOrigin: String {
+    init(tenant: EmulatedTenant, baseURL: URL, latency: Duration, control: EmulatorControlAPI) {
+        self.tenant = tenant
+        self.baseURL = baseURL
+        self.latency = latency
+        self.control = control
         var components = URLComponents()
         components.scheme = tenant.authority.scheme
         components.host = tenant.authority.host
         components.port = tenant.authority.port
-        return components.string ?? "https://\(tenant.tenantSubdomain).ciamlogin.com"
+        tenantOrigin = components.string ?? "https://\(tenant.tenantSubdomain).ciamlogin.com"
+        let port = baseURL.port ?? 80
+        knownHosts = ["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)"]
     }
+
+    /// The scheme and host the tenant routes on: `https://{subdomain}.ciamlogin.com`.
+    let tenantOrigin: String
 
     /// Headers about the connection rather than the request: not handed to the tenant, and not
     /// copied from its answer (the server writes its own).
@@ -57,12 +68,15 @@ struct EmulatorRequestHandler: Sendable {
     func tenantRequest(for request: LoopbackHTTPRequest) -> HTTPRequest? {
         guard request.target.hasPrefix("/"), let url = URL(string: tenantOrigin + request.target) else { return nil }
         var headers: [String: String] = [:]
+        /// The name each header is kept under (the case of its first line), by lowercased name.
+        var keptNames: [String: String] = [:]
         for header in request.headers {
             let name = header.name.lowercased()
             guard !Self.hopByHop.contains(name), name != "forwarded" else { continue }
-            if let existing = headers.keys.first(where: { $0.caseInsensitiveCompare(header.name) == .orderedSame }) {
+            if let existing = keptNames[name] {
                 headers[existing] = (headers[existing] ?? "") + ", " + header.value
             } else {
+                keptNames[name] = header.name
                 headers[header.name] = header.value
             }
         }
@@ -76,6 +90,8 @@ struct EmulatorRequestHandler: Sendable {
     /// server's own address otherwise. A client cannot make the tenant name another host.
     func clientHost(for request: LoopbackHTTPRequest) -> String {
         let own = "\(baseURL.host ?? "127.0.0.1"):\(baseURL.port ?? 80)"
+        // What clients send: a loopback host on the server's port, read without URLComponents.
+        if let given = request.header("Host"), knownHosts.contains(given) { return given }
         guard let given = request.header("Host")?.trimmingCharacters(in: .whitespaces).lowercased(),
             let components = URLComponents(string: "http://" + given), let host = components.host,
             components.port == baseURL.port, components.path.isEmpty, components.user == nil,

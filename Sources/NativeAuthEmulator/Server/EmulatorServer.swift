@@ -1,5 +1,5 @@
 public import Foundation
-import NativeAuth
+package import NativeAuth
 
 /// Serves an ``EmulatedTenant`` over HTTP/1.1 on 127.0.0.1, for UI tests, simulators, other
 /// processes and browsers.
@@ -40,8 +40,10 @@ public final class EmulatorServer: Sendable {
     public struct Configuration: Sendable, Equatable {
         /// The port to listen on; 0 (the default) lets the system choose a free one.
         public var port: UInt16 = 0
-        /// The most connections open at once (default 1024). It is lowered to three quarters of
-        /// the process's open-file limit when that is smaller; see ``EmulatorServer/maxConnections``.
+        /// The most connections open at once (default 1024). When the process's open-file limit
+        /// is too low for it, the server raises the soft limit (as far as the hard limit allows);
+        /// if that is not enough, the cap is lowered to three quarters of the limit. See
+        /// ``EmulatorServer/maxConnections``.
         public var maxConnections: Int = 1024
         /// How long a connection may take to deliver a whole request, from its opening or from the
         /// previous answer, before it is closed (default 10 s).
@@ -80,7 +82,7 @@ public final class EmulatorServer: Sendable {
     /// The address the listening socket is bound to, as the system reports it: always `127.0.0.1`.
     public let boundAddress: String
     /// The most connections open at once: ``Configuration/maxConnections``, lowered to fit the
-    /// process's open-file limit.
+    /// process's open-file limit when that could not be raised enough.
     public let maxConnections: Int
 
     private let engine: LoopbackHTTPServer
@@ -103,7 +105,7 @@ public final class EmulatorServer: Sendable {
     /// - Throws: ``EmulatorServerError`` when the port is in use or the socket cannot be made.
     public init(tenant: EmulatedTenant, configuration: Configuration = Configuration()) throws(EmulatorServerError) {
         do {
-            engine = try LoopbackHTTPServer(port: configuration.port)
+            engine = try LoopbackHTTPServer(port: configuration.port, backlog: 1024)
         } catch {
             throw EmulatorServerError(error)
         }
@@ -214,9 +216,17 @@ public final class EmulatorServer: Sendable {
         }
     }
 
+    /// How many connections are open now, and how many were accepted since serving started.
+    package var connectionCounts: LoopbackHTTPConnectionCounts { engine.connectionCounts }
+
     /// `requested`, lowered to three quarters of the open-file limit (the rest is left for the
-    /// process's other descriptors); at least 1.
+    /// process's other descriptors) after raising the soft limit towards `requested` plus a third;
+    /// at least 1.
     static func connectionCap(_ requested: Int) -> Int {
+        let wanted = requested > Int.max / 2 ? Int.max / 2 : requested / 3 * 4 + 64
+        if let current = LoopbackHTTPServer.openFileLimit(), current < wanted {
+            LoopbackHTTPServer.raiseOpenFileLimit(to: wanted)
+        }
         let limit = LoopbackHTTPServer.openFileLimit().map { $0 / 4 * 3 } ?? requested
         return max(1, min(requested, limit))
     }

@@ -25,6 +25,26 @@ struct ServerFlowTests {
         await served.server.stop()
     }
 
+    @Test("a sign-in cancelled while the server holds its answer ends as cancelled, and the server serves on")
+    func cancelledWhileAnswerHeld() async throws {
+        var configuration = EmulatorServer.Configuration()
+        configuration.latency = .seconds(600)  // every tenant answer is held
+        configuration.drainTimeout = .zero
+        let served = try ServedTenant(configuration: configuration)
+        let client = try served.client()
+        let signIn = Task { try await client.signIn(SignInParameters(username: Fixture.ada)) }
+        #expect(await waitUntil("the sign-in's connection") { served.server.connectionCounts.accepted >= 1 })
+        signIn.cancel()
+        do {
+            _ = try await signIn.value
+            Issue.record("expected a cancellation")
+        } catch let error as SignInStartError {
+            #expect(error.isCancelled)
+        }
+        try await served.expectServing()
+        await served.server.stop()
+    }
+
     @Test("sign-up with a code, a password and attributes, then sign-in")
     func signUp() async throws {
         let served = try ServedTenant {

@@ -231,19 +231,52 @@ struct ServerRobustnessTests {
         await served.server.stop()
     }
 
-    @Test("500 idle connections do not keep the server from serving others")
+    @Test("2,000 idle connections do not keep the server from serving others")
     func manyIdleConnections() async throws {
-        try #require(raiseOpenFileLimit(to: 4096), "the open-file limit cannot be raised to 4096")
-        let served = try ServedTenant()
-        #expect(served.server.maxConnections >= 1000)
-        let idle = try await RawHTTP.openIdle(port: served.port, count: 500)
+        // Both ends of every connection are in this process.
+        try #require(raiseOpenFileLimit(to: 2 * 2_000 + 1_024), "the open-file limit cannot be raised to 5024")
+        var configuration = EmulatorServer.Configuration()
+        configuration.maxConnections = 2_100
+        // The idle connections must hold their slots for the whole test, however loaded the machine.
+        configuration.requestTimeout = .seconds(600)
+        let served = try ServedTenant(configuration: configuration)
+        #expect(served.server.maxConnections == 2_100)
+        let idle = try await RawHTTP.openIdle(port: served.port, count: 2_000)
         defer { RawHTTP.closeAll(idle) }
+        // Connections are accepted in order: once a later one is answered, the idle ones are in.
         for _ in 0..<5 { try await served.expectServing() }
+        #expect(served.server.connectionCounts.open >= 2_000)
+        #expect(served.server.connectionCounts.accepted >= 2_001)
         let client = try served.client()
         guard
             case .completed = try await client.signIn(
                 SignInParameters(username: Fixture.ada, password: Fixture.adaPassword))
-        else { throw RawFailure("expected a completed sign-in next to 500 idle connections") }
+        else { throw RawFailure("expected a completed sign-in next to 2,000 idle connections") }
+        #expect(served.server.connectionCounts.open >= 2_000)
+        await served.server.stop()
+    }
+
+    @Test("among 1,000 idle connections, each is closed when its own request timeout passes")
+    func manyIdleConnectionsTimeOut() async throws {
+        try #require(raiseOpenFileLimit(to: 2 * 1_000 + 1_024), "the open-file limit cannot be raised to 3024")
+        var configuration = EmulatorServer.Configuration()
+        configuration.maxConnections = 1_100
+        configuration.requestTimeout = .milliseconds(300)
+        let served = try ServedTenant(configuration: configuration)
+        let idle = try await RawHTTP.openIdle(port: served.port, count: 1_000)
+        defer { RawHTTP.closeAll(idle) }
+        // Each read returns when the server closes the connection (or fails at the socket's bound).
+        let closed = try await RawHTTP.onThread { () -> Int in
+            var closed = 0
+            for descriptor in idle {
+                var byte: UInt8 = 0
+                if recv(descriptor, &byte, 1, 0) == 0 { closed += 1 }
+            }
+            return closed
+        }
+        #expect(closed == 1_000)
+        try await served.expectServing()
+        #expect(served.server.connectionCounts.open <= 1)
         await served.server.stop()
     }
 

@@ -271,6 +271,26 @@ struct LoopbackHTTPParserTests {
         #expect(!expects("POST /x HTTP/1.1\r\nExpect: 100-continue\r\n\r\n"))  // no Host: not a request
     }
 
+    @Test("header names match without regard to ASCII case, and only ASCII case")
+    func headerNames() {
+        let header = LoopbackHTTPHeader("Content-Type", "text/plain")
+        #expect(header.isNamed("content-type"))
+        #expect(header.isNamed("CONTENT-TYPE"))
+        #expect(!header.isNamed("content-typ"))
+        #expect(!header.isNamed("content-types"))
+        #expect(!header.isNamed("content_type"))
+        #expect(!header.isNamed(""))
+        // Only letters fold: '@' and '`' differ by the same bit as 'A' and 'a'.
+        #expect(!LoopbackHTTPHeader("x@", "").isNamed("x`"))
+        #expect(!LoopbackHTTPHeader("K", "").isNamed("\u{212A}"))  // the Kelvin sign
+        let request = LoopbackHTTPRequest(
+            method: "GET", target: "/", version: .http11,
+            headers: [.init("Connection", "Close"), .init("X-A", "1"), .init("x-a", "2")], body: [])
+        #expect(request.headers(named: "X-a") == ["1", "2"])
+        #expect(request.header("connection") == "Close")
+        #expect(!request.wantsKeepAlive)
+    }
+
     @Test("status codes of parse errors")
     func statuses() {
         #expect(LoopbackHTTPParseError.bodyTooLarge.status == 413)
