@@ -24,8 +24,9 @@ struct RestartTests {
     @Test func restartNeedsNoRequestUntilExpiry() async throws {
         do {
             let first = client()
-            guard case .completed = try await first.signIn(
-                SignInParameters(username: "ada@example.com", password: EmulatorHarness.password))
+            guard
+                case .completed = try await first.signIn(
+                    SignInParameters(username: "ada@example.com", password: EmulatorHarness.password))
             else { throw TestFailure("expected completed") }
         }
         let count = harness.tenant.receivedRequests.count
@@ -47,8 +48,9 @@ struct RestartTests {
 
     @Test func signOutSurvivesARestart() async throws {
         let first = client()
-        guard case .completed(let account) = try await first.signIn(
-            SignInParameters(username: "ada@example.com", password: EmulatorHarness.password))
+        guard
+            case .completed(let account) = try await first.signIn(
+                SignInParameters(username: "ada@example.com", password: EmulatorHarness.password))
         else { throw TestFailure("expected completed") }
         #expect(await account.signOut().removedFromStore)
         #expect(try await client().currentAccount() == nil)
@@ -56,8 +58,9 @@ struct RestartTests {
 
     @Test func damagedOrFutureFilesAreReportedNotFatalAndSpareOtherAccounts() async throws {
         let other = client(clientId: harness.tenant.clientId)
-        guard case .completed = try await other.signIn(
-            SignInParameters(username: "ada@example.com", password: EmulatorHarness.password))
+        guard
+            case .completed = try await other.signIn(
+                SignInParameters(username: "ada@example.com", password: EmulatorHarness.password))
         else { throw TestFailure("expected completed") }
         let store = FileCredentialStore(directory: scratch.storeDirectory)
         let victimKey = "nativeauth.account.second-app"
@@ -67,7 +70,8 @@ struct RestartTests {
             let logger = InMemoryLogger()
             var configuration = try NativeAuthConfiguration(clientId: "second-app", authority: harness.tenant.authority)
             configuration.logger = logger
-            let second = NativeAuthClient(configuration: configuration, transport: harness.tenant, credentialStore: store)
+            let second = NativeAuthClient(
+                configuration: configuration, transport: harness.tenant, credentialStore: store)
             #expect(try await second.currentAccount() == nil)
             #expect(logger.records.contains { $0.level == .error })
             #expect(try await client().currentAccount()?.account.username == "ada@example.com")
@@ -86,8 +90,9 @@ struct RestartTests {
     @Test func twoClientsOnOneDirectory() async throws {
         let a = client()
         let b = client()
-        guard case .completed(let accountA) = try await a.signIn(
-            SignInParameters(username: "ada@example.com", password: EmulatorHarness.password))
+        guard
+            case .completed(let accountA) = try await a.signIn(
+                SignInParameters(username: "ada@example.com", password: EmulatorHarness.password))
         else { throw TestFailure("expected completed") }
         let accountB = try #require(try await b.currentAccount())
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -106,8 +111,9 @@ struct RestartTests {
     @Test func aClientFollowsASignOutOrANewSignInByAnotherClientOnTheSameStore() async throws {
         let a = client()
         let b = client()
-        guard case .completed(let accountA) = try await a.signIn(
-            SignInParameters(username: "ada@example.com", password: EmulatorHarness.password))
+        guard
+            case .completed(let accountA) = try await a.signIn(
+                SignInParameters(username: "ada@example.com", password: EmulatorHarness.password))
         else { throw TestFailure("expected completed") }
         let accountB = try #require(try await b.currentAccount())
         await accountA.signOut()
@@ -126,12 +132,14 @@ struct RestartTests {
         harness.tenant.addUser(EmulatedUser(username: "bob@example.com", password: EmulatorHarness.password))
         let c1 = client()
         let c2 = client()
-        guard case .completed = try await c1.signIn(
-            SignInParameters(username: "ada@example.com", password: EmulatorHarness.password))
+        guard
+            case .completed = try await c1.signIn(
+                SignInParameters(username: "ada@example.com", password: EmulatorHarness.password))
         else { throw TestFailure("expected completed") }
         let adaOnC2 = try #require(try await c2.currentAccount())
-        guard case .completed = try await c1.signIn(
-            SignInParameters(username: "bob@example.com", password: EmulatorHarness.password))
+        guard
+            case .completed = try await c1.signIn(
+                SignInParameters(username: "bob@example.com", password: EmulatorHarness.password))
         else { throw TestFailure("expected completed") }
         do {
             _ = try await adaOnC2.getAccessToken(forceRefresh: true)

@@ -8,7 +8,9 @@ import Testing
 struct SessionTests {
     let harness = EmulatorHarness()
 
-    func signIn(_ client: NativeAuthClient? = nil, username: String = "ada@example.com") async throws -> UserAccountResult {
+    func signIn(_ client: NativeAuthClient? = nil, username: String = "ada@example.com") async throws
+        -> UserAccountResult
+    {
         let result = try await (client ?? harness.client).signIn(
             SignInParameters(username: username, password: EmulatorHarness.password))
         guard case .completed(let account) = result else { throw TestFailure("expected completed") }
@@ -76,8 +78,10 @@ struct SessionTests {
         ])
         var configuration = testConfiguration()
         configuration.clock = clock
-        let client = NativeAuthClient(configuration: configuration, transport: transport, credentialStore: InMemoryCredentialStore())
-        guard case .completed(let account) = try await client.signIn(SignInParameters(username: "u", password: "p")) else {
+        let client = NativeAuthClient(
+            configuration: configuration, transport: transport, credentialStore: InMemoryCredentialStore())
+        guard case .completed(let account) = try await client.signIn(SignInParameters(username: "u", password: "p"))
+        else {
             throw TestFailure("expected completed")
         }
         #expect(try await account.getAccessToken().expiresOn == clock.now().addingTimeInterval(3600))
@@ -134,7 +138,8 @@ struct SessionTests {
         #expect(requests(to: "token") == 1)
         harness.tenant.force(
             .raw(
-                status: 401, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\", error_description=\"expired\""],
+                status: 401,
+                headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\", error_description=\"expired\""],
                 body: Data()), on: .resource)
         let response = try await account.send(request)
         #expect(response.statusCode == 200)
@@ -154,7 +159,9 @@ struct SessionTests {
 
     @Test func wwwAuthenticateParsing() {
         #expect(UserAccountResult.saysTokenInvalid("Bearer error=\"invalid_token\""))
-        #expect(UserAccountResult.saysTokenInvalid("Bearer realm=\"x\", error = \"invalid_token\", error_description=\"e\""))
+        #expect(
+            UserAccountResult.saysTokenInvalid("Bearer realm=\"x\", error = \"invalid_token\", error_description=\"e\"")
+        )
         #expect(!UserAccountResult.saysTokenInvalid("Bearer error=\"insufficient_scope\""))
         #expect(!UserAccountResult.saysTokenInvalid("Basic realm=\"x\""))
         #expect(!UserAccountResult.saysTokenInvalid(nil))
@@ -178,7 +185,8 @@ struct SessionTests {
             func removeData(forKey key: String) async throws { lock.withLock { items[key] = nil } }
         }
         let store = FlakyStore()
-        var configuration = try NativeAuthConfiguration(clientId: harness.tenant.clientId, authority: harness.tenant.authority)
+        var configuration = try NativeAuthConfiguration(
+            clientId: harness.tenant.clientId, authority: harness.tenant.authority)
         configuration.clock = harness.clock
         let client = NativeAuthClient(configuration: configuration, transport: harness.tenant, credentialStore: store)
         let account = try await signIn(client)
@@ -208,7 +216,8 @@ struct SessionTests {
                 }
             }
         }
-        var configuration = try NativeAuthConfiguration(clientId: harness.tenant.clientId, authority: harness.tenant.authority)
+        var configuration = try NativeAuthConfiguration(
+            clientId: harness.tenant.clientId, authority: harness.tenant.authority)
         configuration.clock = harness.clock
         let store = RemovalFailsOnce()
         let client = NativeAuthClient(configuration: configuration, transport: harness.tenant, credentialStore: store)
@@ -218,7 +227,8 @@ struct SessionTests {
         _ = try await signIn(client, username: "bob@example.com")
         #expect(await ada.signOut().wasSignedIn == false)
         // The store still holds bob: a new client (a new launch) finds him.
-        let relaunched = NativeAuthClient(configuration: configuration, transport: harness.tenant, credentialStore: store)
+        let relaunched = NativeAuthClient(
+            configuration: configuration, transport: harness.tenant, credentialStore: store)
         #expect(try await relaunched.currentAccount()?.account.username == "bob@example.com")
     }
 

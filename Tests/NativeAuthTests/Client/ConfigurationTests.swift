@@ -10,9 +10,13 @@ struct ConfigurationTests {
     }
 
     @Test func authorityForms() throws {
-        #expect(try authority("https://contoso.ciamlogin.com/contoso.onmicrosoft.com") == "https://contoso.ciamlogin.com/contoso.onmicrosoft.com")
-        #expect(try authority("https://contoso.ciamlogin.com/") == "https://contoso.ciamlogin.com/contoso.onmicrosoft.com")
-        #expect(try authority("https://contoso.ciamlogin.com") == "https://contoso.ciamlogin.com/contoso.onmicrosoft.com")
+        #expect(
+            try authority("https://contoso.ciamlogin.com/contoso.onmicrosoft.com")
+                == "https://contoso.ciamlogin.com/contoso.onmicrosoft.com")
+        #expect(
+            try authority("https://contoso.ciamlogin.com/") == "https://contoso.ciamlogin.com/contoso.onmicrosoft.com")
+        #expect(
+            try authority("https://contoso.ciamlogin.com") == "https://contoso.ciamlogin.com/contoso.onmicrosoft.com")
         #expect(
             try authority("https://contoso.ciamlogin.com/aaaabbbb-0000-1111-2222-333344445555/")
                 == "https://contoso.ciamlogin.com/aaaabbbb-0000-1111-2222-333344445555")
@@ -20,7 +24,9 @@ struct ConfigurationTests {
     }
 
     @Test func customDomains() throws {
-        #expect(try authority("https://login.contoso.com/aaaabbbb-0000-1111-2222-333344445555") == "https://login.contoso.com/aaaabbbb-0000-1111-2222-333344445555")
+        #expect(
+            try authority("https://login.contoso.com/aaaabbbb-0000-1111-2222-333344445555")
+                == "https://login.contoso.com/aaaabbbb-0000-1111-2222-333344445555")
         #expect(try authority("https://auth.example.org") == "https://auth.example.org")
         #expect(try authority("https://auth.example.org:8443/t") == "https://auth.example.org:8443/t")
     }
@@ -45,7 +51,9 @@ struct ConfigurationTests {
     ])
     func invalidAuthorities(text: String) throws {
         let url = try #require(URL(string: text), "every case must be a URL the SDK gets to check")
-        #expect(throws: NativeAuthConfigurationError.self) { try NativeAuthConfiguration(clientId: "c", authority: url) }
+        #expect(throws: NativeAuthConfigurationError.self) {
+            try NativeAuthConfiguration(clientId: "c", authority: url)
+        }
     }
 
     @Test func aMultiLabelCIAMHostIsNamedAsSuch() throws {
@@ -62,7 +70,9 @@ struct ConfigurationTests {
         let configuration = try NativeAuthConfiguration(clientId: "c", tenantSubdomain: "Contoso")
         #expect(configuration.authority.absoluteString == "https://contoso.ciamlogin.com/contoso.onmicrosoft.com")
         for bad in ["", "-x", "x-", "a.b", "a b", String(repeating: "a", count: 64), "ü"] {
-            #expect(throws: NativeAuthConfigurationError.self) { try NativeAuthConfiguration(clientId: "c", tenantSubdomain: bad) }
+            #expect(throws: NativeAuthConfigurationError.self) {
+                try NativeAuthConfiguration(clientId: "c", tenantSubdomain: bad)
+            }
         }
     }
 
@@ -82,11 +92,13 @@ struct ConfigurationTests {
     }
 
     @Test func customHeaders() throws {
-        let ok = try NativeAuthConfiguration(clientId: "c", tenantSubdomain: "contoso", customHeaders: ["X-Trace-Id": "1"])
+        let ok = try NativeAuthConfiguration(
+            clientId: "c", tenantSubdomain: "contoso", customHeaders: ["X-Trace-Id": "1"])
         #expect(ok.customHeaders == ["X-Trace-Id": "1"])
         for reserved in ["x-ms-foo", "X-Client-SKU", "x-broker-a", "x-app-name"] {
             do {
-                _ = try NativeAuthConfiguration(clientId: "c", tenantSubdomain: "contoso", customHeaders: [reserved: "v"])
+                _ = try NativeAuthConfiguration(
+                    clientId: "c", tenantSubdomain: "contoso", customHeaders: [reserved: "v"])
                 Issue.record("\(reserved) must be refused")
             } catch {
                 #expect(error.isInvalidHeader)
@@ -99,7 +111,8 @@ struct ConfigurationTests {
             }
         }
         #expect(throws: NativeAuthConfigurationError.self) {
-            try NativeAuthConfiguration(clientId: "c", tenantSubdomain: "contoso", customHeaders: ["x-a": "line\r\nInjected: 1"])
+            try NativeAuthConfiguration(
+                clientId: "c", tenantSubdomain: "contoso", customHeaders: ["x-a": "line\r\nInjected: 1"])
         }
     }
 }

@@ -24,7 +24,8 @@ struct AllStatesRulesTests {
                 capabilities: [.mfaRequired, .registrationRequired])
             configuration?.clock = harness.clock
             guard let configuration else { preconditionFailure("configuration") }
-            client = NativeAuthClient(configuration: configuration, transport: gate, credentialStore: InMemoryCredentialStore())
+            client = NativeAuthClient(
+                configuration: configuration, transport: gate, credentialStore: InMemoryCredentialStore())
             harness.tenant.configure {
                 $0.requiredSignUpAttributes = [EmulatedRequiredAttribute(name: "city")]
                 $0.resetPollsBeforeCompletion = 0
@@ -48,88 +49,186 @@ struct AllStatesRulesTests {
 
     /// Each case brings the flow to one state and returns its forward action.
     static let cases: [(String, @Sendable (Setup) async throws -> Action)] = [
-        ("SignInCodeRequiredState", { s in
-            guard case .codeRequired(let state, _, _, _) = try await s.client.signIn(SignInParameters(username: "grace@example.com"))
-            else { throw TestFailure("code") }
-            return { await run { () async throws(VerifyCodeError) in try await state.submitCode(s.code("grace@example.com")) } }
-        }),
-        ("SignInPasswordRequiredState", { s in
-            guard case .passwordRequired(let state) = try await s.client.signIn(SignInParameters(username: "ada@example.com"))
-            else { throw TestFailure("password") }
-            return { await run { () async throws(PasswordRequiredError) in try await state.submitPassword(password) } }
-        }),
-        ("AwaitingMFAState", { s in
-            guard case .awaitingMFA(let state, let methods) = try await s.client.signIn(
-                SignInParameters(username: "alan@example.com", password: password))
-            else { throw TestFailure("mfa") }
-            return { await run { () async throws(MFARequestChallengeError) in try await state.requestChallenge(authMethod: methods[0]) } }
-        }),
-        ("MFARequiredState", { s in
-            guard case .awaitingMFA(let awaiting, let methods) = try await s.client.signIn(
-                SignInParameters(username: "alan@example.com", password: password))
-            else { throw TestFailure("mfa") }
-            let state = try await awaiting.requestChallenge(authMethod: methods[0])
-            return { await run { () async throws(MFASubmitChallengeError) in try await state.submitChallenge(s.code("alan.backup@example.com")) } }
-        }),
-        ("RegisterStrongAuthState", { s in
-            guard case .strongAuthRegistrationRequired(let state, let methods) = try await s.client.signIn(
-                SignInParameters(username: "joan@example.com", password: password))
-            else { throw TestFailure("registration") }
-            return {
-                await run { () async throws(RegisterStrongAuthChallengeError) in
-                    try await state.challengeAuthMethod(authMethod: methods[0], verificationContact: "joan.x@example.com")
+        (
+            "SignInCodeRequiredState",
+            { s in
+                guard
+                    case .codeRequired(let state, _, _, _) = try await s.client.signIn(
+                        SignInParameters(username: "grace@example.com"))
+                else { throw TestFailure("code") }
+                return {
+                    await run { () async throws(VerifyCodeError) in
+                        try await state.submitCode(s.code("grace@example.com"))
+                    }
                 }
             }
-        }),
-        ("RegisterStrongAuthVerificationRequiredState", { s in
-            guard case .strongAuthRegistrationRequired(let register, let methods) = try await s.client.signIn(
-                SignInParameters(username: "joan@example.com", password: password)),
-                case .verificationRequired(let state, _, _, _) = try await register.challengeAuthMethod(
-                    authMethod: methods[0], verificationContact: "joan.x@example.com")
-            else { throw TestFailure("registration") }
-            return {
-                await run { () async throws(RegisterStrongAuthSubmitChallengeError) in
-                    try await state.submitChallenge(s.code("joan.x@example.com"))
+        ),
+        (
+            "SignInPasswordRequiredState",
+            { s in
+                guard
+                    case .passwordRequired(let state) = try await s.client.signIn(
+                        SignInParameters(username: "ada@example.com"))
+                else { throw TestFailure("password") }
+                return {
+                    await run { () async throws(PasswordRequiredError) in try await state.submitPassword(password) }
                 }
             }
-        }),
-        ("SignUpCodeRequiredState", { s in
-            guard case .codeRequired(let state, _, _, _) = try await s.client.signUp(SignUpParameters(username: newUser))
-            else { throw TestFailure("sign-up code") }
-            return { await run { () async throws(VerifyCodeError) in try await state.submitCode(s.code(newUser)) } }
-        }),
-        ("SignUpPasswordRequiredState", { s in
-            guard case .codeRequired(let codeState, _, _, _) = try await s.client.signUp(SignUpParameters(username: newUser)),
-                case .passwordRequired(let state) = try await codeState.submitCode(s.code(newUser))
-            else { throw TestFailure("sign-up password") }
-            return { await run { () async throws(PasswordRequiredError) in try await state.submitPassword(password) } }
-        }),
-        ("SignUpAttributesRequiredState", { s in
-            guard case .codeRequired(let codeState, _, _, _) = try await s.client.signUp(
-                SignUpParameters(username: newUser, password: password)),
-                case .attributesRequired(_, let state) = try await codeState.submitCode(s.code(newUser))
-            else { throw TestFailure("sign-up attributes") }
-            return { await run { () async throws(AttributesRequiredError) in try await state.submitAttributes(["city": "Oslo"]) } }
-        }),
-        ("SignInAfterSignUpState", { s in
-            guard case .codeRequired(let codeState, _, _, _) = try await s.client.signUp(
-                SignUpParameters(username: newUser, password: password, attributes: ["city": "Oslo"])),
-                case .completed(let state) = try await codeState.submitCode(s.code(newUser))
-            else { throw TestFailure("sign-up done") }
-            return { await run { () async throws(SignInAfterSignUpError) in try await state.signIn() } }
-        }),
-        ("ResetPasswordCodeRequiredState", { s in
-            guard case .codeRequired(let state, _, _, _) = try await s.client.resetPassword(
-                ResetPasswordParameters(username: "ada@example.com"))
-            else { throw TestFailure("reset code") }
-            return { await run { () async throws(VerifyCodeError) in try await state.submitCode(s.code("ada@example.com")) } }
-        }),
-        ("ResetPasswordRequiredState", { s in
-            guard case .codeRequired(let codeState, _, _, _) = try await s.client.resetPassword(
-                ResetPasswordParameters(username: "ada@example.com"))
-            else { throw TestFailure("reset code") }
-            let state = try await codeState.submitCode(s.code("ada@example.com"))
-            return {
+        ),
+        (
+            "AwaitingMFAState",
+            { s in
+                guard
+                    case .awaitingMFA(let state, let methods) = try await s.client.signIn(
+                        SignInParameters(username: "alan@example.com", password: password))
+                else { throw TestFailure("mfa") }
+                return {
+                    await run { () async throws(MFARequestChallengeError) in
+                        try await state.requestChallenge(authMethod: methods[0])
+                    }
+                }
+            }
+        ),
+        (
+            "MFARequiredState",
+            { s in
+                guard
+                    case .awaitingMFA(let awaiting, let methods) = try await s.client.signIn(
+                        SignInParameters(username: "alan@example.com", password: password))
+                else { throw TestFailure("mfa") }
+                let state = try await awaiting.requestChallenge(authMethod: methods[0])
+                return {
+                    await run { () async throws(MFASubmitChallengeError) in
+                        try await state.submitChallenge(s.code("alan.backup@example.com"))
+                    }
+                }
+            }
+        ),
+        (
+            "RegisterStrongAuthState",
+            { s in
+                guard
+                    case .strongAuthRegistrationRequired(let state, let methods) = try await s.client.signIn(
+                        SignInParameters(username: "joan@example.com", password: password))
+                else { throw TestFailure("registration") }
+                return {
+                    await run { () async throws(RegisterStrongAuthChallengeError) in
+                        try await state.challengeAuthMethod(
+                            authMethod: methods[0], verificationContact: "joan.x@example.com")
+                    }
+                }
+            }
+        ),
+        (
+            "RegisterStrongAuthVerificationRequiredState",
+            { s in
+                guard
+                    case .strongAuthRegistrationRequired(let register, let methods) = try await s.client.signIn(
+                        SignInParameters(username: "joan@example.com", password: password)),
+                    case .verificationRequired(let state, _, _, _) = try await register.challengeAuthMethod(
+                        authMethod: methods[0], verificationContact: "joan.x@example.com")
+                else { throw TestFailure("registration") }
+                return {
+                    await run { () async throws(RegisterStrongAuthSubmitChallengeError) in
+                        try await state.submitChallenge(s.code("joan.x@example.com"))
+                    }
+                }
+            }
+        ),
+        (
+            "SignUpCodeRequiredState",
+            { s in
+                guard
+                    case .codeRequired(let state, _, _, _) = try await s.client.signUp(
+                        SignUpParameters(username: newUser))
+                else { throw TestFailure("sign-up code") }
+                return { await run { () async throws(VerifyCodeError) in try await state.submitCode(s.code(newUser)) } }
+            }
+        ),
+        (
+            "SignUpPasswordRequiredState",
+            { s in
+                guard
+                    case .codeRequired(let codeState, _, _, _) = try await s.client.signUp(
+                        SignUpParameters(username: newUser)),
+                    case .passwordRequired(let state) = try await codeState.submitCode(s.code(newUser))
+                else { throw TestFailure("sign-up password") }
+                return {
+                    await run { () async throws(PasswordRequiredError) in try await state.submitPassword(password) }
+                }
+            }
+        ),
+        (
+            "SignUpAttributesRequiredState",
+            { s in
+                guard
+                    case .codeRequired(let codeState, _, _, _) = try await s.client.signUp(
+                        SignUpParameters(username: newUser, password: password)),
+                    case .attributesRequired(_, let state) = try await codeState.submitCode(s.code(newUser))
+                else { throw TestFailure("sign-up attributes") }
+                return {
+                    await run { () async throws(AttributesRequiredError) in
+                        try await state.submitAttributes(["city": "Oslo"])
+                    }
+                }
+            }
+        ),
+        (
+            "SignInAfterSignUpState",
+            { s in
+                guard
+                    case .codeRequired(let codeState, _, _, _) = try await s.client.signUp(
+                        SignUpParameters(username: newUser, password: password, attributes: ["city": "Oslo"])),
+                    case .completed(let state) = try await codeState.submitCode(s.code(newUser))
+                else { throw TestFailure("sign-up done") }
+                return { await run { () async throws(SignInAfterSignUpError) in try await state.signIn() } }
+            }
+        ),
+        (
+            "ResetPasswordCodeRequiredState",
+            { s in
+                guard
+                    case .codeRequired(let state, _, _, _) = try await s.client.resetPassword(
+                        ResetPasswordParameters(username: "ada@example.com"))
+                else { throw TestFailure("reset code") }
+                return {
+                    await run { () async throws(VerifyCodeError) in
+                        try await state.submitCode(s.code("ada@example.com"))
+                    }
+                }
+            }
+        ),
+        (
+            "ResetPasswordRequiredState",
+            { s in
+                guard
+                    case .codeRequired(let codeState, _, _, _) = try await s.client.resetPassword(
+                        ResetPasswordParameters(username: "ada@example.com"))
+                else { throw TestFailure("reset code") }
+                let state = try await codeState.submitCode(s.code("ada@example.com"))
+                return {
+                    let clock = s.harness.clock
+                    let mover = Task {
+                        while !Task.isCancelled {
+                            if clock.sleepers > 0 { clock.advance(by: 1) }
+                            await Task.yield()
+                        }
+                    }
+                    defer { mover.cancel() }
+                    return await run { () async throws(PasswordRequiredError) in
+                        try await state.submitPassword("N3w-Secure-Pass!")
+                    }
+                }
+            }
+        ),
+        (
+            "SignInAfterResetPasswordState",
+            { s in
+                guard
+                    case .codeRequired(let codeState, _, _, _) = try await s.client.resetPassword(
+                        ResetPasswordParameters(username: "ada@example.com"))
+                else { throw TestFailure("reset code") }
+                let required = try await codeState.submitCode(s.code("ada@example.com"))
                 let clock = s.harness.clock
                 let mover = Task {
                     while !Task.isCancelled {
@@ -137,26 +236,11 @@ struct AllStatesRulesTests {
                         await Task.yield()
                     }
                 }
-                defer { mover.cancel() }
-                return await run { () async throws(PasswordRequiredError) in try await state.submitPassword("N3w-Secure-Pass!") }
+                let state = try await required.submitPassword("N3w-Secure-Pass!")
+                mover.cancel()
+                return { await run { () async throws(SignInAfterResetPasswordError) in try await state.signIn() } }
             }
-        }),
-        ("SignInAfterResetPasswordState", { s in
-            guard case .codeRequired(let codeState, _, _, _) = try await s.client.resetPassword(
-                ResetPasswordParameters(username: "ada@example.com"))
-            else { throw TestFailure("reset code") }
-            let required = try await codeState.submitCode(s.code("ada@example.com"))
-            let clock = s.harness.clock
-            let mover = Task {
-                while !Task.isCancelled {
-                    if clock.sleepers > 0 { clock.advance(by: 1) }
-                    await Task.yield()
-                }
-            }
-            let state = try await required.submitPassword("N3w-Secure-Pass!")
-            mover.cancel()
-            return { await run { () async throws(SignInAfterResetPasswordError) in try await state.signIn() } }
-        }),
+        ),
     ]
 
     @Test(arguments: cases.indices)

@@ -41,7 +41,9 @@ final class FlowRecorder: SignUpStartDelegate, SignUpVerifyCodeDelegate, SignUpR
 
     // Sign-up
     func onSignUpStartError(error: SignUpStartError) { record("signUpStartError", error) }
-    func onSignUpCodeRequired(newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?) {
+    func onSignUpCodeRequired(
+        newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?
+    ) {
         record("signUpCodeRequired", newState)
     }
     func onSignUpAttributesInvalid(attributeNames: [String]) { record("signUpAttributesInvalid", attributeNames) }
@@ -50,9 +52,15 @@ final class FlowRecorder: SignUpStartDelegate, SignUpVerifyCodeDelegate, SignUpR
     func onSignUpAttributesRequired(attributes: [RequiredAttribute], newState: SignUpAttributesRequiredState) {
         record("signUpAttributesRequired", newState)
     }
-    func onSignUpVerifyCodeError(error: VerifyCodeError, newState: SignUpCodeRequiredState?) { record("signUpVerifyCodeError", error) }
-    func onSignUpResendCodeError(error: ResendCodeError, newState: SignUpCodeRequiredState?) { record("signUpResendCodeError", error) }
-    func onSignUpResendCodeCodeRequired(newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?) {
+    func onSignUpVerifyCodeError(error: VerifyCodeError, newState: SignUpCodeRequiredState?) {
+        record("signUpVerifyCodeError", error)
+    }
+    func onSignUpResendCodeError(error: ResendCodeError, newState: SignUpCodeRequiredState?) {
+        record("signUpResendCodeError", error)
+    }
+    func onSignUpResendCodeCodeRequired(
+        newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?
+    ) {
         record("signUpResendCodeRequired", newState)
     }
     func onSignUpPasswordRequiredError(error: PasswordRequiredError, newState: SignUpPasswordRequiredState?) {
@@ -65,7 +73,9 @@ final class FlowRecorder: SignUpStartDelegate, SignUpVerifyCodeDelegate, SignUpR
 
     // Reset
     func onResetPasswordStartError(error: ResetPasswordStartError) { record("resetStartError", error) }
-    func onResetPasswordCodeRequired(newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?) {
+    func onResetPasswordCodeRequired(
+        newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?
+    ) {
         record("resetCodeRequired", newState)
     }
     func onResetPasswordVerifyCodeError(error: VerifyCodeError, newState: ResetPasswordCodeRequiredState?) {
@@ -75,14 +85,18 @@ final class FlowRecorder: SignUpStartDelegate, SignUpVerifyCodeDelegate, SignUpR
     func onResetPasswordResendCodeError(error: ResendCodeError, newState: ResetPasswordCodeRequiredState?) {
         record("resetResendError", error)
     }
-    func onResetPasswordResendCodeRequired(newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?) {
+    func onResetPasswordResendCodeRequired(
+        newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?
+    ) {
         record("resetResendCodeRequired", newState)
     }
     func onResetPasswordRequiredError(error: PasswordRequiredError, newState: ResetPasswordRequiredState?) {
         record("resetPasswordError", error)
     }
     func onResetPasswordCompleted(newState: SignInAfterResetPasswordState) { record("resetCompleted", newState) }
-    func onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError) { record("signInAfterResetError", error) }
+    func onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError) {
+        record("signInAfterResetError", error)
+    }
 
     // Sign-in results, MFA, registration
     func onSignInStartError(error: SignInStartError) { record("signInStartError", error) }
@@ -92,13 +106,20 @@ final class FlowRecorder: SignUpStartDelegate, SignUpVerifyCodeDelegate, SignUpR
         record("registrationRequired", newState)
     }
     func onMFARequestChallengeError(error: MFARequestChallengeError) { record("mfaRequestError", error) }
-    func onMFARequestChallengeVerificationRequired(newState: MFARequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?) {
+    func onMFARequestChallengeVerificationRequired(
+        newState: MFARequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?
+    ) {
         record("mfaVerificationRequired", newState)
     }
-    func onMFASubmitChallengeError(error: MFASubmitChallengeError, newState: MFARequiredState?) { record("mfaSubmitError", error) }
-    func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError) { record("registerChallengeError", error) }
+    func onMFASubmitChallengeError(error: MFASubmitChallengeError, newState: MFARequiredState?) {
+        record("mfaSubmitError", error)
+    }
+    func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError) {
+        record("registerChallengeError", error)
+    }
     func onRegisterStrongAuthVerificationRequired(
-        newState: RegisterStrongAuthVerificationRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?
+        newState: RegisterStrongAuthVerificationRequiredState, sentTo: String, channelTargetType: ChannelType,
+        codeLength: Int?
     ) {
         record("registerVerificationRequired", newState)
     }
@@ -118,7 +139,9 @@ struct FlowDelegateTests {
         harness.tenant.configure { $0.requiredSignUpAttributes = [EmulatedRequiredAttribute(name: "city")] }
         let recorder = FlowRecorder()
         let client = harness.client
-        try await recorder.next { client.signUp(parameters: SignUpParameters(username: "d@example.com"), delegate: recorder) }
+        try await recorder.next {
+            client.signUp(parameters: SignUpParameters(username: "d@example.com"), delegate: recorder)
+        }
         let codeState: SignUpCodeRequiredState = try recorder.value("signUpCodeRequired")
         try await recorder.next { codeState.submitCode(code: "0", delegate: recorder) }
         #expect(try recorder.value("signUpVerifyCodeError", as: VerifyCodeError.self).isInvalidCode)
@@ -128,7 +151,9 @@ struct FlowDelegateTests {
         try await recorder.next { fresh.submitCode(code: code, delegate: recorder) }
         let passwordState: SignUpPasswordRequiredState = try recorder.value("signUpPasswordRequired")
         try await recorder.next { passwordState.submitPassword(password: "weak", delegate: recorder) }
-        #expect(try recorder.value("signUpPasswordError", as: PasswordRequiredError.self).passwordPolicyViolation == .tooShort)
+        #expect(
+            try recorder.value("signUpPasswordError", as: PasswordRequiredError.self).passwordPolicyViolation
+                == .tooShort)
         try await recorder.next { passwordState.submitPassword(password: EmulatorHarness.password, delegate: recorder) }
         let attributesState: SignUpAttributesRequiredState = try recorder.value("signUpAttributesRequired")
         try await recorder.next { attributesState.submitAttributes(attributes: ["city": "Oslo"], delegate: recorder) }
@@ -147,17 +172,22 @@ struct FlowDelegateTests {
         let recorder = FlowRecorder()
         let client = harness.client
         try await recorder.next {
-            client.signUp(parameters: SignUpParameters(username: "d@example.com", attributes: ["age": "old"]), delegate: recorder)
+            client.signUp(
+                parameters: SignUpParameters(username: "d@example.com", attributes: ["age": "old"]), delegate: recorder)
         }
         #expect(try recorder.value("signUpAttributesInvalid", as: [String].self) == ["age"])
-        try await recorder.next { client.signUp(parameters: SignUpParameters(username: "ada@example.com"), delegate: recorder) }
+        try await recorder.next {
+            client.signUp(parameters: SignUpParameters(username: "ada@example.com"), delegate: recorder)
+        }
         #expect(try recorder.value("signUpStartError", as: SignUpStartError.self).isUserAlreadyExists)
     }
 
     @Test func resetThroughDelegates() async throws {
         let recorder = FlowRecorder()
         let client = harness.client
-        try await recorder.next { client.resetPassword(parameters: ResetPasswordParameters(username: "ada@example.com"), delegate: recorder) }
+        try await recorder.next {
+            client.resetPassword(parameters: ResetPasswordParameters(username: "ada@example.com"), delegate: recorder)
+        }
         let codeState: ResetPasswordCodeRequiredState = try recorder.value("resetCodeRequired")
         try await recorder.next { codeState.resendCode(delegate: recorder) }
         let fresh: ResetPasswordCodeRequiredState = try recorder.value("resetResendCodeRequired")
@@ -177,7 +207,9 @@ struct FlowDelegateTests {
         mover.cancel()
         let after: SignInAfterResetPasswordState = try recorder.value("resetCompleted")
         try await recorder.next { after.signIn(delegate: recorder) }
-        try await recorder.next { client.resetPassword(parameters: ResetPasswordParameters(username: "grace@example.com"), delegate: recorder) }
+        try await recorder.next {
+            client.resetPassword(parameters: ResetPasswordParameters(username: "grace@example.com"), delegate: recorder)
+        }
         #expect(try recorder.value("resetStartError", as: ResetPasswordStartError.self).isUserDoesNotHavePassword)
         #expect(
             recorder.calls == [
@@ -190,7 +222,9 @@ struct FlowDelegateTests {
         let recorder = FlowRecorder()
         let client = harness.client
         try await recorder.next {
-            client.signIn(parameters: SignInParameters(username: "alan@example.com", password: EmulatorHarness.password), delegate: recorder)
+            client.signIn(
+                parameters: SignInParameters(username: "alan@example.com", password: EmulatorHarness.password),
+                delegate: recorder)
         }
         let awaiting: AwaitingMFAState = try recorder.value("awaitingMFA")
         try await recorder.next { awaiting.requestChallenge(authMethod: awaiting.authMethods[0], delegate: recorder) }
@@ -201,15 +235,19 @@ struct FlowDelegateTests {
         try await recorder.next { mfa.submitChallenge(challenge: code, delegate: recorder) }
 
         try await recorder.next {
-            client.signIn(parameters: SignInParameters(username: "joan@example.com", password: EmulatorHarness.password), delegate: recorder)
+            client.signIn(
+                parameters: SignInParameters(username: "joan@example.com", password: EmulatorHarness.password),
+                delegate: recorder)
         }
         let register: RegisterStrongAuthState = try recorder.value("registrationRequired")
         try await recorder.next {
-            register.challengeAuthMethod(authMethod: register.authMethods[0], verificationContact: "bad", delegate: recorder)
+            register.challengeAuthMethod(
+                authMethod: register.authMethods[0], verificationContact: "bad", delegate: recorder)
         }
         #expect(try recorder.value("registerChallengeError", as: RegisterStrongAuthChallengeError.self).isInvalidInput)
         try await recorder.next {
-            register.challengeAuthMethod(authMethod: register.authMethods[0], verificationContact: "joan.2@example.com", delegate: recorder)
+            register.challengeAuthMethod(
+                authMethod: register.authMethods[0], verificationContact: "joan.2@example.com", delegate: recorder)
         }
         let verify: RegisterStrongAuthVerificationRequiredState = try recorder.value("registerVerificationRequired")
         #expect(verify.codeLength == 8)

@@ -36,12 +36,16 @@ struct PrivacyTests {
         }
         let client = harness.client
         // Code sign-in with a wrong code, a resend, then the right code.
-        if case .codeRequired(let state, _, _, _)? = await attempt({ try await client.signIn(SignInParameters(username: "grace@example.com")) }) {
+        if case .codeRequired(let state, _, _, _)? = await attempt({
+            try await client.signIn(SignInParameters(username: "grace@example.com"))
+        }) {
             seen.add(state)
             _ = await attempt { try await state.submitCode("99999999") }
             if let fresh = await attempt({ try await state.resendCode() }) {
                 _ = await attempt { try await state.submitCode("1") }  // spent
-                if case .completed(let account)? = await attempt({ try await fresh.submitCode(harness.code(for: "grace@example.com")) }) {
+                if case .completed(let account)? = await attempt({
+                    try await fresh.submitCode(harness.code(for: "grace@example.com"))
+                }) {
                     seen.add(account.account)
                     _ = await attempt { try await account.getAccessToken(forceRefresh: true) }
                     _ = await attempt { await account.signOut() }
@@ -50,8 +54,12 @@ struct PrivacyTests {
             }
         }
         // Password: wrong, then right; up front with a wrong password.
-        _ = await attempt { try await client.signIn(SignInParameters(username: "ada@example.com", password: "Wr0ng-Password!")) }
-        if case .passwordRequired(let state)? = await attempt({ try await client.signIn(SignInParameters(username: "ada@example.com")) }) {
+        _ = await attempt {
+            try await client.signIn(SignInParameters(username: "ada@example.com", password: "Wr0ng-Password!"))
+        }
+        if case .passwordRequired(let state)? = await attempt({
+            try await client.signIn(SignInParameters(username: "ada@example.com"))
+        }) {
             _ = await attempt { try await state.submitPassword("Wr0ng-Password!") }
             _ = await attempt { try await state.submitPassword(EmulatorHarness.password) }
         }
@@ -124,11 +132,17 @@ struct PrivacyTests {
             try await client.signUp(SignUpParameters(username: "p@example.com"))
         }) {
             _ = await attempt { try await state.submitCode("55555555") }
-            if case .passwordRequired(let password)? = await attempt({ try await state.submitCode(harness.code(for: "p@example.com")) }) {
+            if case .passwordRequired(let password)? = await attempt({
+                try await state.submitCode(harness.code(for: "p@example.com"))
+            }) {
                 _ = await attempt { try await password.submitPassword(weak) }
-                if case .attributesRequired(_, let attributes)? = await attempt({ try await password.submitPassword(newPassword) }) {
+                if case .attributesRequired(_, let attributes)? = await attempt({
+                    try await password.submitPassword(newPassword)
+                }) {
                     _ = await attempt { try await attributes.submitAttributes(["city": "oslo"]) }
-                    if case .completed(let after)? = await attempt({ try await attributes.submitAttributes(["city": "Oslo"]) }) {
+                    if case .completed(let after)? = await attempt({
+                        try await attributes.submitAttributes(["city": "Oslo"])
+                    }) {
                         if case .completed(let account)? = await attempt({ try await after.signIn() }) {
                             _ = await attempt { await account.signOut() }
                         }

@@ -68,7 +68,8 @@ struct SignInEmulatorTests {
 
     @Test func passwordUpFront() async throws {
         let result = try await harness.client.signIn(
-            SignInParameters(username: "ada@example.com", password: EmulatorHarness.password, scopes: ["api://demo/read"]))
+            SignInParameters(
+                username: "ada@example.com", password: EmulatorHarness.password, scopes: ["api://demo/read"]))
         guard case .completed(let account) = result else { throw TestFailure("expected completed") }
         let token = try await account.getAccessToken()
         let claims = Claims(JWT.payload(of: token.accessToken) ?? [:])
@@ -114,7 +115,9 @@ struct SignInEmulatorTests {
         } catch {
             #expect(error.isInvalidChallenge)
         }
-        guard case .completed(let account) = try await required.submitChallenge(harness.code(for: "alan.backup@example.com"))
+        guard
+            case .completed(let account) = try await required.submitChallenge(
+                harness.code(for: "alan.backup@example.com"))
         else { throw TestFailure("expected completed") }
         #expect(account.account.username == "alan@example.com")
     }
@@ -122,7 +125,8 @@ struct SignInEmulatorTests {
     @Test func mfaWithoutCapabilityIsBrowserRequired() async throws {
         let client = harness.makeClient(capabilities: [])
         do {
-            _ = try await client.signIn(SignInParameters(username: "alan@example.com", password: EmulatorHarness.password))
+            _ = try await client.signIn(
+                SignInParameters(username: "alan@example.com", password: EmulatorHarness.password))
             Issue.record("expected browser required")
         } catch {
             #expect(error.isBrowserRequired)
@@ -132,7 +136,8 @@ struct SignInEmulatorTests {
     @Test func registrationWithoutCapabilityIsBrowserRequired() async throws {
         let client = harness.makeClient(capabilities: [.mfaRequired])
         do {
-            _ = try await client.signIn(SignInParameters(username: "joan@example.com", password: EmulatorHarness.password))
+            _ = try await client.signIn(
+                SignInParameters(username: "joan@example.com", password: EmulatorHarness.password))
             Issue.record("expected browser required")
         } catch {
             #expect(error.isBrowserRequired)
@@ -151,7 +156,8 @@ struct SignInEmulatorTests {
         } catch {
             #expect(error.isInvalidInput)
         }
-        let challenge = try await state.challengeAuthMethod(authMethod: method, verificationContact: "joan.mfa@example.com")
+        let challenge = try await state.challengeAuthMethod(
+            authMethod: method, verificationContact: "joan.mfa@example.com")
         guard case .verificationRequired(let verify, _, _, _) = challenge else { throw TestFailure("expected code") }
         guard case .completed = try await verify.submitChallenge(harness.code(for: "joan.mfa@example.com")) else {
             throw TestFailure("expected completed")
@@ -165,7 +171,8 @@ struct SignInEmulatorTests {
         guard case .strongAuthRegistrationRequired(let state, let methods) = start else {
             throw TestFailure("expected registration")
         }
-        let result = try await state.challengeAuthMethod(authMethod: methods[0], verificationContact: "joan@example.com")
+        let result = try await state.challengeAuthMethod(
+            authMethod: methods[0], verificationContact: "joan@example.com")
         guard case .completed = result else { throw TestFailure("expected preverified completion") }
     }
 
@@ -224,7 +231,8 @@ struct SignInEmulatorTests {
         } catch {
             #expect(error.isNetworkError)
         }
-        harness.tenant.force(.raw(status: 502, headers: ["Content-Type": "text/html"], body: Data("<html/>".utf8)), on: .initiate)
+        harness.tenant.force(
+            .raw(status: 502, headers: ["Content-Type": "text/html"], body: Data("<html/>".utf8)), on: .initiate)
         do {
             _ = try await harness.client.signIn(SignInParameters(username: "ada@example.com"))
         } catch {
@@ -236,6 +244,7 @@ struct SignInEmulatorTests {
     @Test func correlationIdComesBack() async throws {
         let id = UUID()
         _ = try await harness.client.signIn(SignInParameters(username: "ada@example.com", correlationId: id))
-        #expect(harness.tenant.receivedRequests.allSatisfy { $0.header("client-request-id") == id.uuidString.lowercased() })
+        #expect(
+            harness.tenant.receivedRequests.allSatisfy { $0.header("client-request-id") == id.uuidString.lowercased() })
     }
 }

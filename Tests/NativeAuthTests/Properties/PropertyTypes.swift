@@ -235,7 +235,8 @@ enum WireEvent: Sendable, Equatable, CustomStringConvertible {
 enum FlowErrorCategory: Sendable, Equatable, CustomStringConvertible {
     case stateBusy, stateSpent, cancelled, network, unexpectedResponse, browserRequired, configuration, flowExpired
     case userNotFound, invalidUsername, invalidCredentials, invalidCode, userAlreadyExists, attributesInvalid
-    case methodBlocked, invalidInput, userHasNoPassword, passwordResetFailed, passwordResetPending, missingDelegateMethod
+    case methodBlocked, invalidInput, userHasNoPassword, passwordResetFailed, passwordResetPending,
+        missingDelegateMethod
     case invalidPassword(PasswordPolicyViolation?)
     /// None of the questions answers yes.
     case general

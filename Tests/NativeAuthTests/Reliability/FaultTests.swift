@@ -28,8 +28,9 @@ struct FaultTests {
     }
 
     func codeState() async throws -> SignInCodeRequiredState {
-        guard case .codeRequired(let state, _, _, _) = try await harness.client.signIn(
-            SignInParameters(username: "grace@example.com"))
+        guard
+            case .codeRequired(let state, _, _, _) = try await harness.client.signIn(
+                SignInParameters(username: "grace@example.com"))
         else { throw TestFailure("expected code") }
         return state
     }
@@ -150,7 +151,10 @@ struct FaultTests {
 
 @Suite("Cancellation: prompt, nothing more sent, state usable", .timeLimit(.minutes(1)))
 struct CancellationTests {
-    @Test(arguments: AllStatesRulesTests.cases.indices.filter { AllStatesRulesTests.cases[$0].0 != "ResetPasswordRequiredState" })
+    @Test(
+        arguments: AllStatesRulesTests.cases.indices.filter {
+            AllStatesRulesTests.cases[$0].0 != "ResetPasswordRequiredState"
+        })
     func cancellingAnyActionKeepsTheState(index: Int) async throws {
         let (name, reach) = AllStatesRulesTests.cases[index]
         let setup = AllStatesRulesTests.Setup()
@@ -171,8 +175,9 @@ struct CancellationTests {
 
     @Test func aCancelledTokenCallerLeavesAtOnceAndTheRefreshGoesOnForOthers() async throws {
         let harness = EmulatorHarness()
-        guard case .completed(let account) = try await harness.client.signIn(
-            SignInParameters(username: "ada@example.com", password: EmulatorHarness.password))
+        guard
+            case .completed(let account) = try await harness.client.signIn(
+                SignInParameters(username: "ada@example.com", password: EmulatorHarness.password))
         else { throw TestFailure("expected completed") }
         harness.tenant.configure { $0.latency = 5 }
         let patient = Task { try await account.getAccessToken(forceRefresh: true) }

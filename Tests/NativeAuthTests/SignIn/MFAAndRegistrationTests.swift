@@ -70,7 +70,8 @@ struct MFAAndRegistrationTests {
     }
 
     @Test func mfaWithoutCapabilityIsBrowserRequired() async throws {
-        let plain = NativeAuthClient(configuration: testConfiguration(), transport: transport, credentialStore: InMemoryCredentialStore())
+        let plain = NativeAuthClient(
+            configuration: testConfiguration(), transport: transport, credentialStore: InMemoryCredentialStore())
         transport.then("initiate", .token("ct1"))
         transport.then("challenge", .password("ct2"))
         transport.then("token", .redirect("mfa"))
@@ -141,7 +142,9 @@ struct MFAAndRegistrationTests {
 
     @Test func registrationPreverifiedShortcut() async throws {
         let (state, methods) = try await registrationState()
-        transport.then("register/v1.0/challenge", .json(200, "{\"continuation_token\":\"ct5\",\"challenge_type\":\"preverified\"}"))
+        transport.then(
+            "register/v1.0/challenge", .json(200, "{\"continuation_token\":\"ct5\",\"challenge_type\":\"preverified\"}")
+        )
         transport.then("register/v1.0/continue", .token("ct6"))
         transport.then("token", .tokens())
         let result = try await state.challengeAuthMethod(authMethod: methods[0], verificationContact: "ada@example.com")

@@ -114,7 +114,10 @@ struct SignInDelegateTests {
     let transport = ScriptedTransport()
     let client: NativeAuthClient
 
-    init() { client = NativeAuthClient(configuration: testConfiguration(), transport: transport, credentialStore: InMemoryCredentialStore()) }
+    init() {
+        client = NativeAuthClient(
+            configuration: testConfiguration(), transport: transport, credentialStore: InMemoryCredentialStore())
+    }
 
     /// Lets any stray second delegate call arrive before counting.
     func settle() async {
@@ -125,7 +128,9 @@ struct SignInDelegateTests {
         let delegate = RecordingDelegate()
         transport.then("initiate", .token("ct1"))
         transport.then("challenge", .oob("ct2"))
-        try await delegate.next { client.signIn(parameters: SignInParameters(username: "ada@example.com"), delegate: delegate) }
+        try await delegate.next {
+            client.signIn(parameters: SignInParameters(username: "ada@example.com"), delegate: delegate)
+        }
         let state = try #require(delegate.codeState)
 
         transport.then("token", .error("invalid_grant", suberror: "invalid_oob_value"))
@@ -150,7 +155,9 @@ struct SignInDelegateTests {
         let delegate = RecordingDelegate()
         transport.then("initiate", .token("ct1"))
         transport.then("challenge", .password("ct2"))
-        try await delegate.next { client.signIn(parameters: SignInParameters(username: "ada@example.com"), delegate: delegate) }
+        try await delegate.next {
+            client.signIn(parameters: SignInParameters(username: "ada@example.com"), delegate: delegate)
+        }
         let state = try #require(delegate.passwordState)
         transport.then("token", .error("invalid_grant", codes: [50126]))
         try await delegate.next { state.submitPassword(password: "bad", delegate: delegate) }
@@ -164,7 +171,9 @@ struct SignInDelegateTests {
     @Test func startErrorThroughDelegate() async throws {
         let delegate = RecordingDelegate()
         transport.then("initiate", .error("user_not_found", codes: [50034]))
-        try await delegate.next { client.signIn(parameters: SignInParameters(username: "nobody@example.com"), delegate: delegate) }
+        try await delegate.next {
+            client.signIn(parameters: SignInParameters(username: "nobody@example.com"), delegate: delegate)
+        }
         await settle()
         #expect(delegate.calls == ["startError"])
         #expect(delegate.startError?.isUserNotFound == true)

@@ -3,7 +3,8 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Storage: a write killed at any step leaves the old item or the new one, never a mixture", .timeLimit(.minutes(1)))
+@Suite(
+    "Storage: a write killed at any step leaves the old item or the new one, never a mixture", .timeLimit(.minutes(1)))
 struct StorageFileAtomicityTests {
     let scratch = ScratchDirectory()
     let old = Data.pattern(seed: 10, count: 2000)

@@ -64,7 +64,9 @@ struct EmulatorHarness {
     /// Every secret the run used: codes sent, passwords, tokens and continuation tokens seen on the wire.
     func secretsSeen(extra: [String] = []) -> Set<String> {
         var secrets = Set(tenant.outbox.map(\.code) + [Self.password] + extra)
-        let keys = ["continuation_token", "access_token", "refresh_token", "id_token", "password", "new_password", "oob"]
+        let keys = [
+            "continuation_token", "access_token", "refresh_token", "id_token", "password", "new_password", "oob",
+        ]
         for request in tenant.receivedRequests {
             for field in formFields(request) {
                 let parts = field.split(separator: "=", maxSplits: 1).map(String.init)

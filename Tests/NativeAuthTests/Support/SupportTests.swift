@@ -62,7 +62,8 @@ struct SupportTests {
 
     @Test func claimsAccessors() {
         let claims = Claims(
-            JWT.payload(of: TestTokens.idToken(extra: "\"roles\":[\"admin\",\"user\"],\"scp\":\"a b\",\"aud\":\"app\"")) ?? [:])
+            JWT.payload(of: TestTokens.idToken(extra: "\"roles\":[\"admin\",\"user\"],\"scp\":\"a b\",\"aud\":\"app\""))
+                ?? [:])
         #expect(claims.roles == ["admin", "user"])
         #expect(claims.scopes == ["a", "b"])
         #expect(claims.audiences == ["app"])
@@ -78,7 +79,8 @@ struct SupportTests {
         var dumped = ""
         dump(secret, to: &dumped)
         #expect(!dumped.contains("hunter2"))
-        let call = WireCall.tokenWithPassword(continuationToken: Secret("ct"), username: "u", password: secret, scopes: [])
+        let call = WireCall.tokenWithPassword(
+            continuationToken: Secret("ct"), username: "u", password: secret, scopes: [])
         var callDump = ""
         dump(call, to: &callDump)
         #expect(!callDump.contains("hunter2") && !"\(call)".contains("hunter2"))

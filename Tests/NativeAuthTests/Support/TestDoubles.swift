@@ -54,7 +54,8 @@ final class GatedTransport: HTTPTransport, Sendable {
             if outcome.value == nil {
                 state.withLock { $0.held.removeAll { $0 === latch } }
                 Issue.record(
-                    "gave up after \(TestBounds.text(TestBounds.wait)) waiting for the gate to open for \(request.url.path)")
+                    "gave up after \(TestBounds.text(TestBounds.wait)) waiting for the gate to open for \(request.url.path)"
+                )
                 throw GateNeverOpened(path: request.url.path)
             }
         }

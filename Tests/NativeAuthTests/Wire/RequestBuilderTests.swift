@@ -16,7 +16,8 @@ struct RequestBuilderTests {
     @Test func headers() throws {
         let request = builder.request(for: .signInInitiate(username: "a@b.c"), correlationId: id)
         #expect(request.method == "POST")
-        #expect(request.url.absoluteString == "https://contoso.ciamlogin.com/contoso.onmicrosoft.com/oauth2/v2.0/initiate")
+        #expect(
+            request.url.absoluteString == "https://contoso.ciamlogin.com/contoso.onmicrosoft.com/oauth2/v2.0/initiate")
         #expect(request.header("content-type") == "application/x-www-form-urlencoded")
         #expect(request.header("accept") == "application/json")
         #expect(request.header("client-request-id") == "11111111-2222-3333-4444-555555555555")
@@ -135,13 +136,17 @@ struct RequestBuilderTests {
 
     @Test func noCapabilitiesFieldWhenNoneDeclared() {
         let plain = RequestBuilder(configuration: testConfiguration())
-        let text = String(decoding: plain.request(for: .signInInitiate(username: "u"), correlationId: id).body ?? Data(), as: UTF8.self)
+        let text = String(
+            decoding: plain.request(for: .signInInitiate(username: "u"), correlationId: id).body ?? Data(),
+            as: UTF8.self)
         #expect(!text.contains("capabilit"))
     }
 
     @Test func scopesAreMergedAndDeduplicated() {
         #expect(RequestBuilder.scopeField([]) == "openid profile offline_access")
-        #expect(RequestBuilder.scopeField(["User.Read", "openid", "User.Read"]) == "User.Read openid profile offline_access")
+        #expect(
+            RequestBuilder.scopeField(["User.Read", "openid", "User.Read"]) == "User.Read openid profile offline_access"
+        )
         #expect(RequestBuilder.scopeField(["a b"]) == "a b openid profile offline_access")
     }
 }
