@@ -139,7 +139,7 @@ enum IdleConnections {
         var descriptors: [Int32] = []
         descriptors.reserveCapacity(count)
         for _ in 0..<count {
-            let descriptor = connectSocket(port: port)
+            let descriptor = LoopbackHTTPServer.connectClient(port: port)
             guard descriptor >= 0 else {
                 say("failed after \(descriptors.count) connections: errno \(-descriptor)")
                 exit(1)
@@ -162,33 +162,5 @@ enum IdleConnections {
             guard count > 0 else { return }
             written += count
         }
-    }
-
-    /// A blocking socket connected to 127.0.0.1:`port`, or `-errno`.
-    private static func connectSocket(port: UInt16) -> Int32 {
-        #if os(Linux)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { return -errno }
-        var address = sockaddr_in()
-        #if !os(Linux)
-            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-        #endif
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(port).bigEndian
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            let code = errno
-            close(descriptor)
-            return -code
-        }
-        return descriptor
     }
 }

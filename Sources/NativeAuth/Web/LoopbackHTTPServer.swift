@@ -170,6 +170,13 @@ package final class LoopbackHTTPServer: Sendable {
         LoopbackSocket.raiseOpenFileLimit(to: wanted)
     }
 
+    /// A blocking client socket connected to 127.0.0.1:`port`, for clients in tests and
+    /// benchmarks; sends and receives are bounded by `timeout` seconds when given. `-errno` when it
+    /// cannot be made or connected.
+    package static func connectClient(port: UInt16, timeout: Int? = nil) -> Int32 {
+        LoopbackSocket.connectClient(port: port, timeout: timeout)
+    }
+
     /// How many connections are open now, and how many were accepted since serving started
     /// (counting those closed at once for being over the maximum).
     package var connectionCounts: LoopbackHTTPConnectionCounts {

@@ -29,13 +29,7 @@ enum LoopbackSocket {
             guard setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size)) == 0
             else { throw LoopbackHTTPError.system(call: "setsockopt", code: errno) }
 
-            var address = sockaddr_in()
-            #if !os(Linux)
-                address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-            #endif
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(port).bigEndian
-            address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian  // 127.0.0.1 only
+            var address = loopbackAddress(port: port)
             let bound = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -118,14 +112,56 @@ enum LoopbackSocket {
         }
     }
 
+    #if os(Linux)
+        private static let openFilesResource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+        private static let openFilesResource = RLIMIT_NOFILE
+    #endif
+
+    /// 127.0.0.1:`port`.
+    static func loopbackAddress(port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        #if !os(Linux)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(port).bigEndian
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian  // 127.0.0.1 only
+        return address
+    }
+
+    /// A blocking client socket connected to 127.0.0.1:`port`, its sends and receives bounded by
+    /// `timeout` seconds when given; `-errno` when it cannot be made or connected.
+    static func connectClient(port: UInt16, timeout: Int?) -> Int32 {
+        let descriptor = socket(AF_INET, streamType, 0)
+        guard descriptor >= 0 else { return -errno }
+        if let timeout {
+            var bound = timeval(tv_sec: timeout, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &bound, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &bound, socklen_t(MemoryLayout<timeval>.size))
+        }
+        #if !os(Linux)
+            var yes: Int32 = 1
+            setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        var address = loopbackAddress(port: port)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            let code = errno
+            close(descriptor)
+            return -code
+        }
+        return descriptor
+    }
+
     /// The soft limit on open descriptors of this process (`RLIMIT_NOFILE`), or `nil` when unknown.
     static func openFileLimit() -> Int? {
+        let resource = openFilesResource
         var limit = rlimit()
-        #if os(Linux)
-            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-            let resource = RLIMIT_NOFILE
-        #endif
         // RLIM_INFINITY is the largest value (it does not import on Glibc): treat huge as none.
         guard getrlimit(resource, &limit) == 0, limit.rlim_cur < 1 << 40 else { return nil }
         return Int(clamping: limit.rlim_cur)
@@ -134,12 +170,8 @@ enum LoopbackSocket {
     /// Raises the soft limit on open descriptors to `wanted`, or to the hard limit when that is
     /// lower; never lowers it. Returns the soft limit then in force, or `nil` when there is none.
     static func raiseOpenFileLimit(to wanted: Int) -> Int? {
+        let resource = openFilesResource
         var limit = rlimit()
-        #if os(Linux)
-            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-            let resource = RLIMIT_NOFILE
-        #endif
         guard getrlimit(resource, &limit) == 0 else { return nil }
         let target = rlim_t(clamping: max(0, wanted))
         if limit.rlim_cur < target && limit.rlim_cur < limit.rlim_max {

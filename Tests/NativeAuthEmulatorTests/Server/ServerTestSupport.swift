@@ -127,33 +127,8 @@ final class RawConnection {
 
     /// A blocking socket connected to 127.0.0.1:`port`, its receives and sends bounded by `timeout`.
     static func connectSocket(port: UInt16, timeout: TimeInterval = socketBound) throws -> Int32 {
-        #if os(Linux)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw RawFailure("socket failed: \(errno)") }
-        var bound = timeval(tv_sec: Int(timeout), tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &bound, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &bound, socklen_t(MemoryLayout<timeval>.size))
-        #if !os(Linux)
-            var yes: Int32 = 1
-            setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(port).bigEndian
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            let code = errno
-            close(descriptor)
-            throw RawFailure("connect failed: \(code)")
-        }
+        let descriptor = LoopbackHTTPServer.connectClient(port: port, timeout: Int(timeout))
+        guard descriptor >= 0 else { throw RawFailure("connect failed: \(-descriptor)") }
         return descriptor
     }
 
@@ -330,17 +305,7 @@ enum RawHTTP {
 /// Raises this process's soft limit on open files to at least `needed` (within the hard limit),
 /// for tests that open hundreds of connections; `false` when it cannot.
 func raiseOpenFileLimit(to needed: Int) -> Bool {
-    var limit = rlimit()
-    #if os(Linux)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-    #else
-        let resource = RLIMIT_NOFILE
-    #endif
-    guard getrlimit(resource, &limit) == 0 else { return false }
-    if limit.rlim_cur >= rlim_t(needed) { return true }
-    guard limit.rlim_max >= rlim_t(needed) else { return false }
-    limit.rlim_cur = rlim_t(needed)
-    return setrlimit(resource, &limit) == 0
+    (LoopbackHTTPServer.raiseOpenFileLimit(to: needed) ?? Int.max) >= needed
 }
 
 /// Yields until `condition` holds; `false` (after recording an issue) when `limit` passes first.
