@@ -30,6 +30,8 @@ let package = Package(
         .testTarget(
             name: "NativeAuthEmulatorTests", dependencies: ["NativeAuth", "NativeAuthEmulator"],
             swiftSettings: strict),
+        .testTarget(
+            name: "DocSnippetTests", dependencies: ["NativeAuth", "NativeAuthEmulator"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
