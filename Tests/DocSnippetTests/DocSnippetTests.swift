@@ -7,7 +7,6 @@ import Testing
 struct DocSnippetTests {
     /// Documents whose blocks are not converted yet: their Swift blocks are not checked.
     static let notYetChecked: Set<String> = [
-        "Docs/SignIn.md",
         "Docs/SignUp.md",
         "Docs/ResetPassword.md",
         "Docs/Tokens.md",
@@ -22,6 +21,7 @@ struct DocSnippetTests {
 
     /// Why a block may be left out, and what is checked of it instead.
     static let manifestReason = "Package.swift manifest"
+    static let declarationsReason = "API declarations"
 
     @Test func docsMatchTheirCompiledSource() throws {
         let root = SnippetCatalog.repositoryRoot()
@@ -30,6 +30,8 @@ struct DocSnippetTests {
         for problem in regionProblems { Issue.record("\(problem)") }
         let products = SnippetCatalog.declaredProducts(
             inManifest: try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8))
+
+        let sources = try SnippetCatalog.normalizedSources(root: root)
 
         var shown: Set<String> = []
         var stale: [String] = []
@@ -59,6 +61,10 @@ struct DocSnippetTests {
                         #expect(!used.isEmpty, "\(block.location): the manifest sample uses no product of the package")
                         for product in used where !products.contains(product) {
                             Issue.record("\(block.location): Package.swift declares no product `\(product)`")
+                        }
+                    } else if reason.hasPrefix(Self.declarationsReason) {
+                        for line in SnippetCatalog.declarationLines(block.lines) where !sources.contains(line) {
+                            Issue.record("\(block.location): no declaration in Sources reads `\(line)`")
                         }
                     }
                 case .region(let name):
@@ -109,5 +115,13 @@ struct DocSnippetTests {
         #expect(SnippetCatalog.parseMarker("<!-- snippet: none -->") == .excluded(reason: ""))
         #expect(SnippetCatalog.parseMarker("<!-- a comment -->") == nil)
         #expect(SnippetCatalog.dedent(["    a", "", "      b"]) == ["a", "", "  b"])
+        #expect(
+            SnippetCatalog.showingImports(["// import NativeAuth", "", "// import x y"]) == [
+                "import NativeAuth", "", "// import x y",
+            ])
+        #expect(
+            SnippetCatalog.declarationLines(["public func a(", "    b: Int) {", "  // c", "}"]) == [
+                "public func a(", "b: Int)",
+            ])
     }
 }

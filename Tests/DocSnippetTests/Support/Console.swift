@@ -98,3 +98,19 @@ func advanceWhileSleeping(_ clock: ManualClock) -> Task<Void, Never> {
         }
     }
 }
+
+/// Runs `attempt` until it answers `true`, yielding in between; after `waitBound` throws, which
+/// ends the test with an issue naming `what`.
+func requireEventually(
+    _ what: String, isolation: isolated (any Actor)? = #isolation,
+    sourceLocation: SourceLocation = #_sourceLocation, _ attempt: () async throws -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + waitBound
+    while try await !attempt() {
+        if Task.isCancelled || ContinuousClock.now >= deadline {
+            Issue.record("gave up waiting for \(what)", sourceLocation: sourceLocation)
+            throw UnexpectedSampleOutcome(description: "gave up waiting for \(what)")
+        }
+        await Task.yield()
+    }
+}

@@ -185,6 +185,35 @@ enum SnippetCatalog {
         captures(of: #"\.product\(\s*name:\s*"([^"]+)",\s*package:\s*"swift-native-auth""#, in: text)
     }
 
+    /// The Swift sources of the package (`Sources/**/*.swift`), with every run of white space made
+    /// one space, so that a declaration listed in a doc is found whatever its line breaks.
+    static func normalizedSources(root: URL) throws -> String {
+        let folder = root.appendingPathComponent("Sources")
+        var texts: [String] = []
+        if let enumerator = FileManager.default.enumerator(atPath: folder.path) {
+            while let path = enumerator.nextObject() as? String {
+                guard path.hasSuffix(".swift") else { continue }
+                texts.append(try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8))
+            }
+        }
+        return collapsingWhiteSpace(texts.joined(separator: "\n"))
+    }
+
+    /// The lines of an API listing to look for in the sources: each line with its white space
+    /// collapsed, leaving out comments, blank lines, lone braces and a trailing `{`.
+    static func declarationLines(_ lines: [String]) -> [String] {
+        lines.compactMap { line in
+            var text = collapsingWhiteSpace(line)
+            if text.hasSuffix("{") { text = String(text.dropLast()).trimmingCharacters(in: .whitespaces) }
+            guard !text.isEmpty, !text.hasPrefix("//"), text != "}" else { return nil }
+            return text
+        }
+    }
+
+    static func collapsingWhiteSpace(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
     private static func captures(of pattern: String, in text: String) -> [String] {
         guard let expression = try? NSRegularExpression(pattern: pattern) else { return [] }
         let range = NSRange(text.startIndex..., in: text)
