@@ -230,7 +230,7 @@ struct ReadmeSnippetTests {
             throw UnexpectedSampleOutcome(description: "\(start)")
         }
 
-        let response = try await orders(account: account, url: tenant.url(for: .resource))
+        let response: HTTPResponse = try await orders(account: account, url: tenant.url(for: .resource))
 
         #expect(response.statusCode == 200)
     }

@@ -119,17 +119,21 @@ enum SnippetCatalog {
         }
     }
 
-    /// The lines with their leading `// import Module` comments shown as `import Module`.
+    /// The lines with their leading import comments shown as code: `// import Module`,
+    /// `// #if canImport(Module)` and `// #endif` lose their `// `.
     ///
-    /// A sample that begins with imports but runs inside a test function writes them as comments:
-    /// an `import` may only stand at the top level of a file, and the file imports the module itself.
+    /// A sample that begins with imports but is compiled inside a type or a function writes them as
+    /// comments: an `import` may only stand at the top level of a file, and the file imports the
+    /// same modules itself.
     static func showingImports(_ lines: [String]) -> [String] {
         var lines = lines
         for index in lines.indices {
-            guard lines[index].hasPrefix("// import ") else { break }
-            let module = lines[index].dropFirst("// import ".count)
-            guard !module.isEmpty, module.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { break }
-            lines[index] = "import \(module)"
+            let line = lines[index]
+            let code = line.dropFirst("// ".count)
+            let isImport = code.hasPrefix("import ") && !code.dropFirst("import ".count).contains(" ")
+            let isCondition = code.hasPrefix("#if canImport(") || code == "#endif"
+            guard line.hasPrefix("// "), isImport || isCondition else { break }
+            lines[index] = String(code)
         }
         return lines
     }
