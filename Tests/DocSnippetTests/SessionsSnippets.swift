@@ -113,6 +113,8 @@ private func signedInAccount() async throws -> (
 
 @Suite(.timeLimit(.minutes(1)))
 struct SessionsGuideSampleTests {
+    // The formatter leaves this alone: the sample keeps its line breaks.
+    // swift-format-ignore
     // snippet: sessions-tests
     @Test func staysSignedInAcrossARestart() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
@@ -134,8 +136,7 @@ struct SessionsGuideSampleTests {
         let restarted = EmulatedTenant(random: SeededRandomSource(seed: 2))
         try restarted.restore(from: tenant.snapshot())
         let second = NativeAuthClient(
-            configuration: configuration, transport: restarted,
-            credentialStore: FileCredentialStore(directory: directory))
+            configuration: configuration, transport: restarted, credentialStore: FileCredentialStore(directory: directory))
 
         let account = try #require(try await second.currentAccount())
         _ = try await account.getAccessToken()
