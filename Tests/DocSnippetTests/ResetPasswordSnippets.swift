@@ -363,16 +363,25 @@ struct ResetPasswordSnippetTests {
             let controller = ResetPasswordController(client: client)
             controller.start(email: "ada@example.com")
             try await requireUntil("the code prompt") { console.printed("Enter the code sent to") }
-            controller.resendCode()
-            try await requireUntil("the second code") { tenant.outbox.count == 2 }
-            try await requireEventually("the password step") {
-                controller.submit(code: tenant.lastCode(sentTo: "ada@example.com") ?? "")
-                return tenant.receivedRequests.contains { $0.url.path.hasSuffix("resetpassword/v1.0/continue") }
-            }
+            controller.submit(code: try #require(tenant.lastCode(sentTo: "ada@example.com")))
+            // The password state reaches the controller when the code's answer does.
             try await requireEventually("the sign-in") {
                 controller.submit(newPassword: "Countess-of-Lovelace-1815")
                 return console.printed("Signed in as ada@example.com.")
             }
+        }
+    }
+
+    @MainActor
+    @Test func theDelegateResendsTheCode() async throws {
+        let (client, tenant, _) = try makeClient()
+        let console = Console()
+        try await Console.$current.withValue(console) {
+            let controller = ResetPasswordController(client: client)
+            controller.start(email: "ada@example.com")
+            try await requireUntil("the code prompt") { console.printed("Enter the code sent to") }
+            controller.resendCode()
+            try await requireUntil("the second code") { tenant.outbox.count == 2 }
         }
     }
 
