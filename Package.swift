@@ -33,6 +33,8 @@ let package = Package(
         .testTarget(
             name: "NativeAuthDemoTests", dependencies: ["NativeAuthDemo", "NativeAuth", "NativeAuthEmulator"],
             swiftSettings: strict),
+        .testTarget(
+            name: "DocSnippetTests", dependencies: ["NativeAuth", "NativeAuthEmulator"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,57 @@
+// The samples of Docs/Emulator.md, and the tests that run them.
+
+import Foundation
+import NativeAuth
+import NativeAuthEmulator
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct EmulatorSnippetTests {
+    @Test func signsInOnTheTenantInProcess() async throws {
+        // snippet: emulator-in-process
+        let clock = ManualClock()
+        let tenant = EmulatedTenant(clock: clock, random: SeededRandomSource(seed: 1))
+        tenant.addUser(EmulatedUser(username: "ada@example.com", password: "Analytical-Engine-1843"))
+        var configuration = try NativeAuthConfiguration(clientId: tenant.clientId, authority: tenant.authority)
+        configuration.clock = clock
+        let client = NativeAuthClient(
+            configuration: configuration, transport: tenant, credentialStore: InMemoryCredentialStore())
+        // snippet: end
+
+        let start = try await client.signIn(
+            SignInParameters(username: "ada@example.com", password: "Analytical-Engine-1843"))
+        guard case .completed = start else {
+            throw UnexpectedSampleOutcome(description: "\(start)")
+        }
+    }
+
+    @Test func servesTheTenantOverHTTP() async throws {
+        let console = Console()
+        // The formatter leaves this alone: the sample's comments stay aligned.
+        // swift-format-ignore
+        try await Console.$current.withValue(console) {
+            // snippet: emulator-server
+            let tenant = EmulatedTenant(clock: ManualClock())
+            tenant.addUser(EmulatedUser(username: "ada@example.com", password: "Analytical-Engine-1843"))
+            let server = try EmulatorServer(tenant: tenant)  // binds 127.0.0.1 on a free port
+            server.start()
+            print(server.authority)   // http://127.0.0.1:PORT/contoso.onmicrosoft.com
+            print(server.controlURL)  // http://127.0.0.1:PORT/emulator/v1
+            // …
+            await server.stop()
+            // snippet: end
+        }
+        #expect(console.output.count == 2)
+        #expect(console.output.allSatisfy { $0.hasPrefix("http://127.0.0.1:") })
+        #expect(console.printed("/emulator/v1"))
+    }
+
+    @Test func configuresAnAppForTheServedTenant() throws {
+        // snippet: emulator-simulator-configuration
+        let configuration = try NativeAuthConfiguration(
+            clientId: "emulator-client-id",
+            authority: URL(string: "http://127.0.0.1:8080/demo.onmicrosoft.com")!)
+        // snippet: end
+        #expect(configuration.authority.absoluteString == "http://127.0.0.1:8080/demo.onmicrosoft.com")
+    }
+}
