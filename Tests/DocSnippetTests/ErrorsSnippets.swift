@@ -82,7 +82,8 @@ struct ErrorsSnippetTests {
 
             // Later, for a diagnostics screen or a test:
             for record in logger.records {
-                print(record)  // [debug] request sent correlation-id=… endpoint=oauth2/v2.0/initiate fields=client_id,username,challenge_type
+                // [debug] request sent correlation-id=… endpoint=oauth2/v2.0/initiate fields=client_id,…
+                print(record)
             }
             // snippet: end
             #expect(client.configuration.logger != nil)

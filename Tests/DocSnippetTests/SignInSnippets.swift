@@ -228,10 +228,13 @@ final class SecondFactorController: MFARequestChallengeDelegate, MFASubmitChalle
         codeState = newState
     }
 
-    func onMFARequestChallengeError(error: MFARequestChallengeError) {
-        // No newState here: the state you called stays usable when the method is blocked or the
-        // network failed, so keep it and let the user choose again.
-        if !error.isStateStillUsable {
+    func onMFARequestChallengeError(error: MFARequestChallengeError, newState: MFARequiredState?) {
+        // newState is the MFARequiredState you called, while it stays usable (a blocked method,
+        // a network failure); nil when you called an AwaitingMFAState, which then stays usable
+        // when error.isStateStillUsable.
+        if let newState {
+            codeState = newState
+        } else if !error.isStateStillUsable {
             awaitingState = nil
             codeState = nil
         }
@@ -307,8 +310,11 @@ final class RegistrationController: RegisterStrongAuthChallengeDelegate, Registe
         verificationState = newState
     }
 
-    func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError) {
-        // The state you called stays usable after isInvalidInput or isMethodBlocked.
+    func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError, newState: RegisterStrongAuthState?)
+    {
+        // After isInvalidInput or isMethodBlocked, newState challenges another contact. Called on a
+        // verification state, newState is a RegisterStrongAuthState at the same point of the flow.
+        state = newState
     }
 
     // Both protocols: the preverified shortcut, and sign-in completed after the code.
@@ -510,5 +516,52 @@ struct SignInSnippetTests {
             capabilities: [.mfaRequired, .registrationRequired])
         // snippet: end
         #expect(configuration.capabilities == [.mfaRequired, .registrationRequired])
+    }
+}
+
+// snippet: sign-in-code-screen
+@MainActor
+final class CodeScreen<State: CodeRequiredState> {
+    var state: State
+    init(state: State) { self.state = state }
+
+    var prompt: String { "Enter the \(state.codeLength.map(String.init) ?? "") character code sent to \(state.sentTo)" }
+
+    func submit(_ code: String) async -> State.CodeResult? {
+        do {
+            return try await state.submitCode(code)
+        } catch {
+            // error.isStateStillUsable: let the user try again on the same screen.
+            return nil
+        }
+    }
+
+    func resend() async {
+        if let fresh = try? await state.resendCode() { state = fresh }
+    }
+}
+// snippet: end
+
+@Suite(.timeLimit(.minutes(1)))
+struct CodeScreenSampleTests {
+    @Test @MainActor func oneScreenServesTheSignInCode() async throws {
+        let tenant = EmulatedTenant(
+            clientId: "00000000-0000-0000-0000-000000000000", random: SeededRandomSource(seed: 1))
+        tenant.addUser(EmulatedUser(username: "grace@example.com", password: nil))
+        let configuration = try NativeAuthConfiguration(clientId: tenant.clientId, authority: tenant.authority)
+        let client = NativeAuthClient(
+            configuration: configuration, transport: tenant, credentialStore: InMemoryCredentialStore())
+        guard
+            case .codeRequired(let state, _, _, _) = try await client.signIn(
+                SignInParameters(username: "grace@example.com"))
+        else { throw UnexpectedOutcome(description: "no code step") }
+        let screen = CodeScreen(state: state)
+        #expect(screen.prompt.contains(state.sentTo))
+        #expect(await screen.submit("") == nil)  // an empty code: the same screen, nothing sent
+        let code = try #require(tenant.lastCode(sentTo: "grace@example.com"))
+        guard case .completed(let account) = await screen.submit(code) else {
+            throw UnexpectedOutcome(description: "not signed in")
+        }
+        #expect(account.account.username == "grace@example.com")
     }
 }

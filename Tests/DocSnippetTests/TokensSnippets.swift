@@ -146,3 +146,18 @@ struct TokensSnippetTests {
         #expect(signIns.count == 2)
     }
 }
+
+// snippet: tokens-credentials-delegate
+@MainActor
+final class TokenScreen: CredentialsDelegate {
+    func load(_ account: UserAccountResult) {
+        account.getAccessToken(scopes: ["api://contoso/orders.read"], delegate: self)
+    }
+
+    func onAccessTokenRetrieveCompleted(result: TokenResult) { /* call the API */  }
+
+    func onAccessTokenRetrieveError(error: RetrieveAccessTokenError) {
+        if error.isRefreshTokenExpired { /* show the sign-in screen */  }
+    }
+}
+// snippet: end

@@ -152,3 +152,32 @@ struct TransportSnippetTests {
         #expect(configuration.maximumRetryWait == 3)
     }
 }
+
+@Suite(.timeLimit(.minutes(1)))
+struct RequestInterceptorSampleTests {
+    @Test func theAttestationHeaderReachesTheServer() async throws {
+        let tenant = guideTenant()
+        let clientId = tenant.clientId
+        @Sendable func attest() async throws -> String { "attested" }
+        // snippet: transport-request-interceptor
+        // import NativeAuth
+
+        struct AttestationHeader: RequestInterceptor {
+            let attestation: @Sendable () async throws -> String
+
+            func intercept(_ request: inout InterceptedRequest) async throws {
+                guard request.endpoint.name != "discovery" else { return }
+                try request.setHeader("x-contoso-attestation", try await attestation())
+            }
+        }
+
+        var configuration = try NativeAuthConfiguration(clientId: clientId, tenantSubdomain: "contoso")
+        configuration.requestInterceptors = [AttestationHeader(attestation: { try await attest() })]
+        // snippet: end
+        let client = NativeAuthClient(
+            configuration: configuration, transport: tenant, credentialStore: InMemoryCredentialStore())
+        _ = try await client.signIn(SignInParameters(username: "ada@example.com", password: "Analytical-Engine-1843"))
+        #expect(!tenant.receivedRequests.isEmpty)
+        #expect(tenant.receivedRequests.allSatisfy { $0.header("x-contoso-attestation") == "attested" })
+    }
+}
