@@ -89,9 +89,20 @@ actor AccountManager {
         return record
     }
 
-    /// Stores `record`; `changed` names the scope sets whose token changed.
+    /// Whether a store write (a save, a sign-in's replace, a sign-out's removal) is under way, and
+    /// the writes waiting for their turn. A save takes several store calls; a sign-out or a new
+    /// sign-in run between them on this actor must not be followed by the rest of an older save.
+    var storeBusy = false
+    var storeWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Stores `record`; `changed` names the scope sets whose token changed. Nothing is written when
+    /// the account was signed out or replaced (its generation passed) while the save waited.
     @discardableResult
     private func save(_ record: AccountRecord, changed: Set<String> = []) async -> Bool {
+        let expected = generation
+        await beginStoreWrite()
+        defer { endStoreWrite() }
+        guard expected == generation else { return false }
         let version = recordVersion
         do {
             try await accountStore.save(record, changed: changed)
@@ -130,6 +141,8 @@ actor AccountManager {
         // retrying one later must not delete this account.
         pendingRemovals = []
         let version = recordVersion
+        await beginStoreWrite()
+        defer { endStoreWrite() }
         do {
             try await accountStore.replace(with: newRecord)
             needsSave = false
@@ -155,6 +168,8 @@ actor AccountManager {
             needsSave = false
         }
         var removed = true
+        await beginStoreWrite()
+        defer { endStoreWrite() }
         do {
             try await accountStore.removeAll()
             pendingRemovals.remove(identifier)
