@@ -5,12 +5,12 @@ import Testing
 
 @Suite("ManualClock", .timeLimit(.minutes(1)))
 struct ManualClockTests {
-    /// Yields until `clock` has `count` sleepers parked; after ten seconds (or a cancellation),
+    /// Yields until `clock` has `count` sleepers parked; after thirty seconds (or a cancellation),
     /// records an issue at the caller's line and throws. A bound, not a sleep.
     func waitForSleepers(
         _ clock: ManualClock, _ count: Int, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while clock.sleepers != count {
             if Task.isCancelled || ContinuousClock.now >= deadline {
                 try #require(
