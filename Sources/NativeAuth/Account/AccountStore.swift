@@ -68,7 +68,7 @@ final class AccountStore {
             data = try await store.data(forKey: key)
         } catch {
             if error is CredentialStoreDamagedError || error is CredentialStoreVersionError {
-                log(.error, "stored account cannot be read; ignored", ["error": "\(error)"])
+                log(.error, "stored account cannot be read; ignored", ["error": String(describing: type(of: error))])
                 lastStored = nil
                 return .unusable
             }
@@ -131,7 +131,7 @@ final class AccountStore {
             return nil
         }
         guard let data else { return nil }
-        guard let index = AccountStoreLayout.index(from: data) else {
+        guard let index = AccountStoreLayout.index(from: data, accountKey: key) else {
             log(.warning, "token index damaged; ignored", ["bytes": "\(data.count)"])
             return nil
         }
@@ -185,20 +185,25 @@ final class AccountStore {
             // Everything inline first: the newest refresh token is stored before anything else.
             try await writeAccount(record, inline: nil)
         }
+        var listed = true
         if indexSession != session || pending.contains(where: { index[$0] == nil }) || !leftovers.isEmpty {
-            try await writeIndex(adding: pending, session: session)
+            listed = try await writeIndex(adding: pending, session: session)
         }
         let inline = record.accessTokens[signInKey].map { [signInKey: $0] } ?? [:]
         if !needsLayout { try await writeAccount(record, inline: inline) }
         for scopeKey in pending.sorted() {
-            guard let token = record.accessTokens[scopeKey] else { continue }
+            // A token item is written only once the index lists it, so that a sign-out finds it.
+            guard let token = record.accessTokens[scopeKey], indexSession == session, let itemKey = index[scopeKey]
+            else { continue }
             let item = AccountStoreLayout.TokenItem(session: session, scopeKey: scopeKey, token: token)
             guard let data = AccountStoreLayout.encode(item) else { throw NotFiniteDate() }
-            try await store.setData(
-                data, forKey: index[scopeKey] ?? AccountStoreLayout.tokenKey(key, scopeKey: scopeKey))
+            try await store.setData(data, forKey: itemKey)
             unsaved.remove(scopeKey)
             probed.insert(scopeKey)
         }
+        // The tokens not listed stay in memory (and inline, for a format 1 record) until a later
+        // save can read the index.
+        guard listed else { throw IndexUnreadable() }
         if needsLayout {
             // Last: the tokens now in items leave the account item.
             try await writeAccount(record, inline: inline)
@@ -207,6 +212,10 @@ final class AccountStore {
     }
 
     private struct NotFiniteDate: Error {}
+
+    /// The stored index could not be read, so it was not rewritten: rewriting it blind would
+    /// drop the items it lists, which a sign-out then could not find.
+    private struct IndexUnreadable: Error {}
 
     /// Writes the account item with `inline` as its access tokens (all of them when `nil`),
     /// unless the store already holds exactly those bytes.
@@ -230,11 +239,14 @@ final class AccountStore {
 
     /// Writes the index with `adding` listed, keeping what another client on the store listed
     /// for the same session; items of an earlier account are removed once it is written.
+    /// - Returns: `false`, writing nothing, when the stored index cannot be read.
     private func writeIndex(adding: Set<String>, session: String, isolation: isolated (any Actor)? = #isolation)
-        async throws
+        async throws -> Bool
     {
         var tokens = indexSession == session ? index : [:]
-        if let stored = await readIndex() {
+        let stored = await readIndex()
+        guard !indexReadFailed else { return false }
+        if let stored {
             if stored.session == session {
                 tokens.merge(stored.tokens) { ours, _ in ours }
             } else {
@@ -254,6 +266,7 @@ final class AccountStore {
             if (try? await store.removeData(forKey: item)) != nil { leftovers.remove(item) }
         }
         leftovers.subtract(ours)
+        return true
     }
 
     /// Stores a new sign-in's account item, replacing whatever the store held, and removes the
@@ -299,8 +312,9 @@ final class AccountStore {
 
     private struct RemovalFailure: Error {}
 
-    /// Removes the leftover token items, then the index once they are all gone; `true` when
-    /// everything was removed.
+    /// Removes the leftover token items, then the index once they are all gone and it was read;
+    /// `true` when everything was removed. An index that could not be read stays, so that a
+    /// retry finds the items it lists.
     @discardableResult
     private func removeLeftovers(isolation: isolated (any Actor)? = #isolation) async -> Bool {
         for item in leftovers {
@@ -311,7 +325,7 @@ final class AccountStore {
                 log(.error, "cached token could not be removed", ["error": String(describing: type(of: error))])
             }
         }
-        guard leftovers.isEmpty else { return false }
+        guard leftovers.isEmpty, !indexReadFailed else { return false }
         do {
             try await store.removeData(forKey: AccountStoreLayout.indexKey(key))
             return true

@@ -81,9 +81,15 @@ enum AccountStoreLayout {
         return Data(out)
     }
 
-    /// The index in `data`; `nil` when it is damaged or of a newer version.
-    static func index(from data: Data) -> Index? {
-        guard let index = try? decoder.decode(Index.self, from: data), index.version <= itemVersion else { return nil }
+    /// The index of `accountKey` in `data`; `nil` when it is damaged or of a newer version.
+    ///
+    /// Only entries naming a token item of `accountKey` are kept: the index's item keys are
+    /// what a sign-out removes, and an altered index must not make it remove another client's
+    /// items.
+    static func index(from data: Data, accountKey: String) -> Index? {
+        guard var index = try? decoder.decode(Index.self, from: data), index.version <= itemVersion else { return nil }
+        let prefix = accountKey + ".token."
+        index.tokens = index.tokens.filter { $0.value.hasPrefix(prefix) && $0.value.count > prefix.count }
         return index
     }
 

@@ -4,7 +4,7 @@ import Testing
 @testable import NativeAuth
 
 /// A credential store in memory that records what is read and written, keeps every state it
-/// passes through, and can refuse writes of some keys.
+/// passes through, and can refuse reads or writes of some keys.
 final class RecordingStore: CredentialStore, Sendable {
     enum Operation: Equatable, Sendable {
         case read(String)
@@ -16,6 +16,7 @@ final class RecordingStore: CredentialStore, Sendable {
 
     private let state = Locked<(items: [String: Data], log: [Operation], history: [[String: Data]])>(([:], [], []))
     private let refuse = Locked<@Sendable (String) -> Bool>({ _ in false })
+    private let refuseRead = Locked<@Sendable (String) -> Bool>({ _ in false })
 
     init(_ items: [String: Data] = [:]) { state.withLock { $0.items = items } }
 
@@ -31,9 +32,11 @@ final class RecordingStore: CredentialStore, Sendable {
 
     func clearLog() { state.withLock { $0.log = [] } }
     func refuseWrites(_ predicate: @escaping @Sendable (String) -> Bool) { refuse.withLock { $0 = predicate } }
+    func refuseReads(_ predicate: @escaping @Sendable (String) -> Bool) { refuseRead.withLock { $0 = predicate } }
 
     func data(forKey key: String) async throws -> Data? {
-        state.withLock {
+        if refuseRead.current(key) { throw Refused() }
+        return state.withLock {
             $0.log.append(.read(key))
             return $0.items[key]
         }
@@ -214,7 +217,7 @@ struct AccountStoreLayoutTests {
         _ = try await b.getAccessToken(scopes: ["api://r2/read"])
         #expect(formFields(transport.requests.last!).contains("refresh_token=refresh-2"))
         let indexItem = try #require(store.items[Self.indexKey])
-        let index = try #require(AccountStoreLayout.index(from: indexItem))
+        let index = try #require(AccountStoreLayout.index(from: indexItem, accountKey: Self.accountKey))
         #expect(Set(index.tokens.keys) == ["api://r1/read", "api://r2/read"])
         #expect(await a.signOut().removedFromStore)
         #expect(store.items.isEmpty)
