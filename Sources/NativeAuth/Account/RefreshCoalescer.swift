@@ -1,8 +1,12 @@
 import Foundation
 
 /// One refresh in flight per key for one client: concurrent callers asking for the same scope
-/// set share it, a caller whose task is cancelled leaves at once, and a refresh nobody waits for
-/// any more is cancelled.
+/// set share it, and a caller whose task is cancelled leaves at once.
+///
+/// A refresh nobody waits for any more still runs to its end, bounded by the request deadline,
+/// and its tokens are stored: once its request is sent, the server may have rotated the refresh
+/// token (and revoked the old one), and only its answer holds the new one. A caller who comes
+/// meanwhile joins it instead of redeeming the same refresh token a second time.
 ///
 /// Each client has its own coalescer, so unrelated clients in one process never wait for each
 /// other; the refreshes of one account (across clients on one store) still run one after
@@ -13,8 +17,6 @@ actor RefreshCoalescer {
     private let log: Log
     /// The refresh in flight for each key.
     private var flights: [String: UUID] = [:]
-    /// The task of each refresh in flight, cancelled when no caller waits for it any more.
-    private var tasks: [UUID: (key: String, task: Task<Void, Never>)] = [:]
     /// Callers waiting for each refresh.
     private var waiters: [UUID: [UUID: CheckedContinuation<Outcome, Never>]] = [:]
 
@@ -29,13 +31,12 @@ actor RefreshCoalescer {
         } else {
             refreshId = UUID()
             flights[key] = refreshId
-            // Not a child of any caller: a caller that gives up does not cancel it for the others.
-            // It is cancelled when the last caller has left (see `leave`).
-            let task = Task {
+            // Not a child of any caller: a caller that gives up cancels it neither for the others
+            // nor for the store, which keeps what it brings.
+            Task {
                 let result = await RefreshCoordinator.shared.serialize(key: account, refresh)
                 self.finish(refreshId, key: key, result: result)
             }
-            tasks[refreshId] = (key, task)
         }
         return await wait(for: refreshId)
     }
@@ -59,17 +60,10 @@ actor RefreshCoalescer {
     private func leave(_ refreshId: UUID, waiter: UUID) {
         guard let continuation = waiters[refreshId]?.removeValue(forKey: waiter) else { return }
         continuation.resume(returning: .failure(RetrieveAccessTokenError(.cancelled, correlationId: UUID())))
-        // Nobody waits for this refresh any more: it ends, so that a stuck one holds nobody up and
-        // the next caller starts a fresh one.
-        guard waiters[refreshId]?.isEmpty ?? true, let running = tasks.removeValue(forKey: refreshId) else { return }
-        waiters[refreshId] = nil
-        if flights[running.key] == refreshId { flights[running.key] = nil }
-        running.task.cancel()
-        log(.debug, "refresh abandoned by every caller; cancelled")
+        if waiters[refreshId]?.isEmpty ?? true { log(.debug, "refresh left by every caller; it runs on for the store") }
     }
 
     private func finish(_ refreshId: UUID, key: String, result: Outcome) {
-        tasks[refreshId] = nil
         if flights[key] == refreshId { flights[key] = nil }
         for continuation in (waiters.removeValue(forKey: refreshId) ?? [:]).values {
             continuation.resume(returning: result)

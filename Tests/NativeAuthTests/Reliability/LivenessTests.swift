@@ -9,6 +9,8 @@ import Testing
 final class StuckTransport: HTTPTransport, Sendable {
     let inner: any HTTPTransport
     private let state = Locked<(stuck: Int, held: [CheckedContinuation<Void, Never>], arrived: Int)>((0, [], 0))
+    /// Fulfilled when the first held request arrives, so a test waits for it without polling.
+    let firstHeld = Latch<Void>()
 
     init(_ inner: any HTTPTransport, stuck: Int) {
         self.inner = inner
@@ -25,6 +27,7 @@ final class StuckTransport: HTTPTransport, Sendable {
             return true
         }
         guard hold else { return try await inner.send(request) }
+        firstHeld.fulfill(())
         // Deliberately deaf to cancellation.
         await withCheckedContinuation { continuation in state.withLock { $0.held.append(continuation) } }
         throw URLError(.resourceUnavailable)
@@ -39,9 +42,9 @@ final class StuckTransport: HTTPTransport, Sendable {
     }
 }
 
-/// Nothing waits forever: the SDK's own request deadline, cancellation that ends a stuck call at
-/// once, and a shared refresh that nobody waits for any more is dropped so that the next caller
-/// starts afresh.
+/// Nothing waits forever: the SDK's own request deadline, and cancellation that ends a stuck call
+/// at once; a shared refresh that nobody waits for any more runs on to its end (bounded by the
+/// deadline), so that a refresh token the server rotated is stored.
 @Suite("Reliability: nothing waits forever", .timeLimit(.minutes(1)))
 struct LivenessTests {
     let scripted = ScriptedTransport()
@@ -64,11 +67,11 @@ struct LivenessTests {
         return account
     }
 
-    /// Waits (bounded) until `count` requests are held by `transport`.
-    func waitForStuck(_ transport: StuckTransport, _ count: Int) async {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while transport.arrivedStuck < count, ContinuousClock.now < deadline { await Task.yield() }
-        #expect(transport.arrivedStuck >= count, "the stuck request never arrived")
+    /// Waits (bounded by `TestBounds.wait`, woken by the transport, not polling) until the first
+    /// request is held by `transport`.
+    func waitForStuck(_ transport: StuckTransport, sourceLocation: SourceLocation = #_sourceLocation) async {
+        _ = await transport.firstHeld.wait(for: "the stuck request", sourceLocation: sourceLocation)
+        #expect(transport.arrivedStuck >= 1, "the stuck request never arrived", sourceLocation: sourceLocation)
     }
 
     @Test func requestDeadlineEndsAStuckStep() async throws {
@@ -88,7 +91,7 @@ struct LivenessTests {
         defer { stuck.release() }
         let client = makeClient(stuck, timeout: 600)
         let task = Task { try await client.signIn(SignInParameters(username: "a@b.c")) }
-        await waitForStuck(stuck, 1)
+        await waitForStuck(stuck)
         // The transport never answers and ignores cancellation: without the SDK's own handling this
         // waits until the suite's time limit fails it.
         task.cancel()
@@ -100,31 +103,62 @@ struct LivenessTests {
         #expect(error.isCancelled)
     }
 
-    @Test func aStuckRefreshBlocksNobodyOnceItsCallerLeaves() async throws {
-        let stuck = StuckTransport(scripted, stuck: 0)
-        defer { stuck.release() }
-        let client = makeClient(stuck, timeout: 600)
+    /// The refresh requests sent so far, by the refresh token each redeemed.
+    func refreshesSent() -> [String] {
+        scripted.requests.compactMap { request in
+            formFields(request).first { $0.hasPrefix("refresh_token=") }
+        }
+    }
+
+    @Test func aRefreshLeftByEveryCallerRunsOnAndItsRotatedRefreshTokenIsStored() async throws {
+        let gated = GatedTransport(scripted)
+        let client = makeClient(gated, timeout: 600)
         let account = try await signedIn(client)
         clock.advance(by: 4000)
-        // The next request hangs.
-        let gated = StuckTransport(scripted, stuck: 1)
-        defer { gated.release() }
-        let stuckClient = makeClient(gated, timeout: 600)
-        let stuckAccount = try #require(try await stuckClient.currentAccount())
-        let first = Task { try await stuckAccount.getAccessToken() }
-        await waitForStuck(gated, 1)
+        gated.close()
+        scripted.then("token", .tokens(access: "access-2", refresh: "refresh-2"))
+        let first = Task { try await account.getAccessToken() }
+        await gated.waitUntilHeld(1)
         first.cancel()
         guard case .failure(let error as RetrieveAccessTokenError) = await first.result else {
             Issue.record("expected a cancellation")
             return
         }
         #expect(error.isCancelled)
-        // A new caller on the same client starts a fresh refresh, which the server answers.
-        scripted.then("token", .tokens(access: "access-2", refresh: "refresh-2"))
-        #expect(try await stuckAccount.getAccessToken().accessToken == "access-2")
-        // And a client with the same client id is not held up either.
+        // The request was sent: the server may have rotated the refresh token. The refresh goes
+        // on, and the next call gets its token, joining it or from the cache, with no second
+        // redemption of refresh-1 (nothing else is scripted: a second request would fail).
+        gated.open()
+        #expect(try await account.getAccessToken().accessToken == "access-2")
+        #expect(refreshesSent() == ["refresh_token=refresh-1"])
+        // The rotated refresh token is in the store.
         scripted.then("token", .tokens(access: "access-3", refresh: "refresh-3"))
-        #expect(try await account.getAccessToken(forceRefresh: true).accessToken == "access-3")
+        let restored = try #require(try await makeClient(scripted).currentAccount())
+        #expect(try await restored.getAccessToken(forceRefresh: true).accessToken == "access-3")
+        #expect(refreshesSent() == ["refresh_token=refresh-1", "refresh_token=refresh-2"])
+    }
+
+    @Test func aCallerWhoJoinsAStuckRefreshLeavesAtOnceWhenCancelled() async throws {
+        let client = makeClient(scripted, timeout: 600)
+        _ = try await signedIn(client)
+        clock.advance(by: 4000)
+        let stuck = StuckTransport(scripted, stuck: 1)
+        defer { stuck.release() }
+        let stuckAccount = try #require(try await makeClient(stuck, timeout: 600).currentAccount())
+        let first = Task { try await stuckAccount.getAccessToken() }
+        await waitForStuck(stuck)
+        first.cancel()
+        let second = Task { try await stuckAccount.getAccessToken() }
+        second.cancel()
+        for task in [first, second] {
+            guard case .failure(let error as RetrieveAccessTokenError) = await task.result else {
+                Issue.record("expected a cancellation")
+                continue
+            }
+            #expect(error.isCancelled)
+        }
+        // One refresh was sent, and it is still the one in flight (held until the deadline).
+        #expect(stuck.arrivedStuck == 1)
     }
 
     @Test func aStuckRefreshTimesOutForEveryWaiter() async throws {
