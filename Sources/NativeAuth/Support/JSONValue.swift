@@ -249,74 +249,72 @@ private struct JSONParser {
 
     mutating func parseString() throws(JSONParseError) -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
-        var runStart = index
-        func flush(_ parser: JSONParser, upTo end: Int, into view: inout String.UnicodeScalarView) {
-            if end > runStart {
-                view.append(contentsOf: String(decoding: parser.bytes[runStart..<end], as: UTF8.self).unicodeScalars)
-            }
-        }
+        let start = index
+        // Most strings (tokens among them) have no escape: one scan and one copy.
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                flush(self, upTo: index, into: &scalars)
                 index += 1
-                return String(scalars)
+                return String(decoding: bytes[start..<index - 1], as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw fail("control character in a string") }
+            index += 1
+        }
+        var utf8 = Array(bytes[start..<index])
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                // Invalid UTF-8 reads as U+FFFD, as everywhere else in the SDK.
+                return String(decoding: utf8, as: UTF8.self)
             }
             if byte < 0x20 { throw fail("control character in a string") }
-            if byte == UInt8(ascii: "\\") {
-                flush(self, upTo: index, into: &scalars)
+            guard byte == UInt8(ascii: "\\") else {
+                utf8.append(byte)
                 index += 1
-                guard index < bytes.count else { throw fail("unexpected end") }
-                let escape = bytes[index]
-                index += 1
-                switch escape {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{08}")
-                case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
-                case UInt8(ascii: "u"):
-                    let unit = try parseHex4()
-                    if (0xD800...0xDBFF).contains(unit) {
-                        // A high surrogate must be followed by an escaped low surrogate.
-                        if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                            bytes[index + 1] == UInt8(ascii: "u")
-                        {
-                            index += 2
-                            let low = try parseHex4()
-                            if (0xDC00...0xDFFF).contains(low),
-                                let scalar = Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
-                            {
-                                scalars.append(scalar)
-                            } else {
-                                scalars.append("\u{FFFD}")
-                                if let scalar = Unicode.Scalar(low) {
-                                    scalars.append(scalar)
-                                } else {
-                                    scalars.append("\u{FFFD}")
-                                }
-                            }
-                        } else {
-                            scalars.append("\u{FFFD}")
-                        }
-                    } else if let scalar = Unicode.Scalar(unit) {
-                        scalars.append(scalar)
-                    } else {
-                        scalars.append("\u{FFFD}")
-                    }
-                default:
-                    throw fail("invalid escape")
-                }
-                runStart = index
                 continue
             }
             index += 1
+            guard index < bytes.count else { throw fail("unexpected end") }
+            let escape = bytes[index]
+            index += 1
+            let scalar: Unicode.Scalar
+            switch escape {
+            case UInt8(ascii: "\""): scalar = "\""
+            case UInt8(ascii: "\\"): scalar = "\\"
+            case UInt8(ascii: "/"): scalar = "/"
+            case UInt8(ascii: "b"): scalar = "\u{08}"
+            case UInt8(ascii: "f"): scalar = "\u{0C}"
+            case UInt8(ascii: "n"): scalar = "\n"
+            case UInt8(ascii: "r"): scalar = "\r"
+            case UInt8(ascii: "t"): scalar = "\t"
+            case UInt8(ascii: "u"): scalar = try parseUnicodeEscape(into: &utf8)
+            default: throw fail("invalid escape")
+            }
+            UTF8.encode(scalar) { utf8.append($0) }
         }
         throw fail("unterminated string")
+    }
+
+    /// The scalar of a `\u` escape (after the `u`), reading a following low surrogate's escape
+    /// when it is a high surrogate. A lone or mismatched surrogate reads as U+FFFD (and a
+    /// mismatched second escape as U+FFFD too, appended to `utf8` first).
+    mutating func parseUnicodeEscape(into utf8: inout [UInt8]) throws(JSONParseError) -> Unicode.Scalar {
+        let unit = try parseHex4()
+        guard (0xD800...0xDBFF).contains(unit) else { return Unicode.Scalar(unit) ?? "\u{FFFD}" }
+        // A high surrogate must be followed by an escaped low surrogate.
+        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+        else { return "\u{FFFD}" }
+        index += 2
+        let low = try parseHex4()
+        if (0xDC00...0xDFFF).contains(low),
+            let scalar = Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
+        {
+            return scalar
+        }
+        UTF8.encode("\u{FFFD}") { utf8.append($0) }
+        return Unicode.Scalar(low) ?? "\u{FFFD}"
     }
 
     mutating func parseHex4() throws(JSONParseError) -> UInt32 {

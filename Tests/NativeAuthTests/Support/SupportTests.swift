@@ -35,6 +35,29 @@ struct SupportTests {
     }
 
     @Test(arguments: [
+        (#""plain ascii""#, "plain ascii"),
+        (#""""#, ""),
+        (#""\"quoted\" \\ \/ \b\f\n\r\t""#, "\"quoted\" \\ / \u{08}\u{0C}\n\r\t"),
+        (#""é before \n and after é""#, "é before \n and after é"),
+        (#""\ud83d\ude00 pair, \u00e9 escaped""#, "😀 pair, é escaped"),
+        (#""lone high \ud800 then text""#, "lone high \u{FFFD} then text"),
+        (#""lone low \udc00""#, "lone low \u{FFFD}"),
+        (#""high then not low \ud800\u0041""#, "high then not low \u{FFFD}A"),
+        (#""high then high \ud800\ud800""#, "high then high \u{FFFD}\u{FFFD}"),
+    ])
+    func jsonStringsAndEscapes(json: String, expected: String) throws {
+        #expect(try JSONValue.parse(Data(json.utf8)).stringValue == expected)
+    }
+
+    @Test func jsonStringsWithInvalidUTF8ReadAsReplacementCharacters() throws {
+        // A truncated two-byte sequence, alone and next to an escape.
+        let plain = try JSONValue.parse(Data([0x22, 0x61, 0xC3, 0x22]))
+        #expect(plain.stringValue == "a\u{FFFD}")
+        let escaped = try JSONValue.parse(Data([0x22, 0xC3, 0x5C, 0x6E, 0xE2, 0x22]))
+        #expect(escaped.stringValue == "\u{FFFD}\n\u{FFFD}")
+    }
+
+    @Test(arguments: [
         "", " ", "{", "[1,]", "{\"a\":}", "tru", "\"\\x\"", "01", "1.", "{\"a\" 1}", "[1] 2", "\"\u{01}\"",
         "-", "{\"a\":\"\\u12\"}",
     ])
