@@ -16,7 +16,7 @@ extension UserAccountResult {
     {
         let token = try await headerSafeToken(scopes: scopes, forceRefresh: false)
         var authorized = request
-        authorized.headers = request.headers.filter { $0.key.caseInsensitiveCompare("Authorization") != .orderedSame }
+        authorized.headers = request.headers.filter { !$0.key.equalsIgnoringASCIICase("Authorization") }
         authorized.headers["Authorization"] = "Bearer \(token.accessToken)"
         return authorized
     }
@@ -154,7 +154,7 @@ extension UserAccountResult {
             throw AuthorizedRequestError(error)
         }
         var authorized = request
-        authorized.headers = request.headers.filter { $0.key.caseInsensitiveCompare("Authorization") != .orderedSame }
+        authorized.headers = request.headers.filter { !$0.key.equalsIgnoringASCIICase("Authorization") }
         authorized.headers["Authorization"] = "Bearer \(token.accessToken)"
         do {
             return try await transport.send(authorized)

@@ -23,7 +23,13 @@ enum Base64URL {
     /// Decodes base64url, with or without trailing padding; `nil` for anything else. Spare bits in
     /// the last character are ignored, as base64 decoders do.
     static func decode(_ string: String) -> Data? {
-        var body = Substring(string).utf8
+        decode(bytes: Substring(string).utf8)
+    }
+
+    /// ``decode(_:)`` of text given as its UTF-8 bytes.
+    static func decode<Bytes: BidirectionalCollection<UInt8>>(bytes: Bytes) -> Data?
+    where Bytes.SubSequence == Bytes {
+        var body = bytes
         while body.last == UInt8(ascii: "=") { body = body.dropLast() }
         return decodeBits(body, allowingSpareBits: true).map { Data($0) }
     }

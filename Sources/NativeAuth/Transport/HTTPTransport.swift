@@ -23,7 +23,7 @@ public struct HTTPRequest: Sendable, Equatable {
 
     /// The value of the header `name`, matched case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.key.equalsIgnoringASCIICase(name) }?.value
     }
 }
 
@@ -45,7 +45,7 @@ public struct HTTPResponse: Sendable, Equatable {
 
     /// The value of the header `name`, matched case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.key.equalsIgnoringASCIICase(name) }?.value
     }
 }
 

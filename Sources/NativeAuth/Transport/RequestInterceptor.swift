@@ -92,7 +92,7 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
 
     /// The value of the header `name`, matched case-insensitively; `<redacted>` for a credential header.
     public func header(_ name: String) -> String? {
-        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.key.equalsIgnoringASCIICase(name) }?.value
     }
 
     /// Sets the header `name` to `value`, replacing a header of the same name in any case.
@@ -107,7 +107,7 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
         } catch {
             throw RequestInterceptorError(endpoint: endpoint, reason: .invalidHeader(name: name))
         }
-        for existing in request.headers.keys where existing.caseInsensitiveCompare(name) == .orderedSame {
+        for existing in request.headers.keys where existing.equalsIgnoringASCIICase(name) {
             request.headers[existing] = nil
         }
         request.headers[name] = value

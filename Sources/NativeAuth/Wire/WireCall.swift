@@ -69,6 +69,10 @@ struct RequestBuilder: Sendable {
     let challengeTypes: Set<ChallengeType>
     let capabilities: Set<Capability>
     let customHeaders: [String: String]
+    /// Every header but the correlation id, built once.
+    private let fixedHeaders: [String: String]
+    /// Each endpoint's URL under the authority, built once.
+    private let urls: [Endpoint: URL]
 
     init(configuration: NativeAuthConfiguration) {
         clientId = configuration.clientId
@@ -76,6 +80,19 @@ struct RequestBuilder: Sendable {
         challengeTypes = configuration.challengeTypes
         capabilities = configuration.capabilities
         customHeaders = configuration.customHeaders
+        var headers = configuration.customHeaders
+        headers["Accept"] = "application/json"
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+        headers["return-client-request-id"] = "true"
+        headers["x-client-SKU"] = Self.sdkName
+        headers["x-client-Ver"] = Self.sdkVersion
+        headers["x-client-OS"] = Self.operatingSystem
+        fixedHeaders = headers
+        var urls: [Endpoint: URL] = [:]
+        for endpoint in Endpoint.allCases {
+            urls[endpoint] = configuration.authority.appendingPathComponent(endpoint.rawValue, isDirectory: false)
+        }
+        self.urls = urls
     }
 
     /// `oob password redirect`, in that order, limited to what the app supports; `redirect` always last.
@@ -104,7 +121,8 @@ struct RequestBuilder: Sendable {
         return merged.joined(separator: " ")
     }
 
-    static var operatingSystem: String {
+    /// The platform and its version, read once: reading it costs a system call or a file read.
+    static let operatingSystem: String = {
         #if os(Linux)
             let name = "Linux"
         #elseif os(macOS)
@@ -120,17 +138,11 @@ struct RequestBuilder: Sendable {
         #endif
         let version = ProcessInfo.processInfo.operatingSystemVersion
         return "\(name) \(version.majorVersion).\(version.minorVersion).\(version.patchVersion)"
-    }
+    }()
 
     func headers(correlationId: UUID) -> [String: String] {
-        var headers = customHeaders
-        headers["Accept"] = "application/json"
-        headers["Content-Type"] = "application/x-www-form-urlencoded"
+        var headers = fixedHeaders
         headers["client-request-id"] = correlationId.uuidString.lowercased()
-        headers["return-client-request-id"] = "true"
-        headers["x-client-SKU"] = Self.sdkName
-        headers["x-client-Ver"] = Self.sdkVersion
-        headers["x-client-OS"] = Self.operatingSystem
         return headers
     }
 
@@ -226,7 +238,7 @@ struct RequestBuilder: Sendable {
     }
 
     func url(for endpoint: Endpoint) -> URL {
-        authority.appendingPathComponent(endpoint.rawValue, isDirectory: false)
+        urls[endpoint] ?? authority.appendingPathComponent(endpoint.rawValue, isDirectory: false)
     }
 
     func request(for call: WireCall, correlationId: UUID) -> HTTPRequest {

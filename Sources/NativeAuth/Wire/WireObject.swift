@@ -13,13 +13,20 @@ struct WireObject: Sendable, Equatable {
         var trimmed: [String: JSONValue] = [:]
         var padded: [(name: String, key: String, value: JSONValue)] = []
         for (key, value) in members {
-            let name = key.trimmingCharacters(in: .whitespacesAndNewlines)
+            let name = Self.hasPlainEnds(key) ? key : key.trimmingCharacters(in: .whitespacesAndNewlines)
             if key == name { trimmed[key] = value } else { padded.append((name, key, value)) }
         }
         for entry in padded.sorted(by: { $0.key < $1.key }) where trimmed[entry.name] == nil {
             trimmed[entry.name] = entry.value
         }
         self.members = trimmed
+    }
+
+    /// Whether `key` starts and ends with a printable ASCII character, so that trimming white
+    /// space would leave it as it is (the answer's keys nearly always do).
+    private static func hasPlainEnds(_ key: String) -> Bool {
+        guard let first = key.utf8.first, let last = key.utf8.last else { return true }
+        return (0x21..<0x7F).contains(first) && (0x21..<0x7F).contains(last)
     }
 
     func string(_ key: String) -> String? {

@@ -74,12 +74,26 @@ struct SupportTests {
         #expect(try JSONValue.parse(Data("{\"n\":\"42\"}".utf8))["n"]?.intValue == 42)
     }
 
+    @Test func headerNamesMatchIgnoringASCIICaseOnly() {
+        #expect("Content-Type".equalsIgnoringASCIICase("content-TYPE"))
+        #expect("x-ms-request-id".equalsIgnoringASCIICase("X-MS-Request-ID"))
+        #expect(!"Content-Type".equalsIgnoringASCIICase("Content-Typ"))
+        #expect(!"a[".equalsIgnoringASCIICase("a{"), "only letters fold")
+        #expect(!"@".equalsIgnoringASCIICase("`"))
+        #expect(!"é".equalsIgnoringASCIICase("É"), "no Unicode folding: header names are ASCII")
+        let response = HTTPResponse(statusCode: 200, headers: ["Retry-After": "5"])
+        #expect(response.header("retry-after") == "5")
+        #expect(response.header("retry-afte") == nil)
+    }
+
     @Test func jwtPayload() {
         let claims = JWT.payload(of: TestTokens.idToken(username: "x@y.z"))
         #expect(claims?["preferred_username"]?.stringValue == "x@y.z")
         #expect(JWT.payload(of: "not-a-jwt") == nil)
         #expect(JWT.payload(of: "a.b") == nil)
         #expect(JWT.payload(of: "a.!!!.c") == nil)
+        #expect(JWT.payload(of: TestTokens.idToken(username: "x@y.z") + ".d") == nil, "four segments")
+        #expect(JWT.payload(of: "é." + Base64URL.encode(Data("{}".utf8)) + ".c") == [:])
         #expect(JWT.payload(of: "a." + Base64URL.encode(Data("[1]".utf8)) + ".c") == nil)
     }
 
