@@ -62,24 +62,19 @@ enum Deadline {
         }
     }
 
-    /// A one-shot dispatch timer rather than a sleeping task: cancelling it wakes nothing and
-    /// releases its handler at once, where a sleeping task is scheduled twice per request (to
-    /// start sleeping, then to end when cancelled), which shows under load.
-    ///
-    /// `@unchecked Sendable` is safe: the source is only activated here and cancelled, and
-    /// cancelling a dispatch source is thread-safe.
-    private final class Timer: @unchecked Sendable {
-        private let source: any DispatchSourceTimer
+    /// A deadline on the process's one deadline timer (``DeadlineScheduler``) rather than a
+    /// sleeping task or a dispatch timer per request: cancelling it wakes nothing, where a
+    /// sleeping task is scheduled twice per request and a timer of its own wakes dispatch's
+    /// manager thread to start, which shows under load.
+    private struct Timer: Sendable {
+        private let token: DeadlineScheduler.Token
 
         init(seconds: TimeInterval, _ fire: @escaping @Sendable () -> Void) {
-            source = DispatchSource.makeTimerSource(queue: .global())
-            source.schedule(deadline: .now() + .nanoseconds(Int(max(0, min(seconds, 86_400)) * 1_000_000_000)))
-            source.setEventHandler(handler: fire)
-            source.activate()
+            token = DeadlineScheduler.shared.schedule(after: seconds, fire)
         }
 
         func cancel() {
-            source.cancel()
+            DeadlineScheduler.shared.cancel(token)
         }
     }
 

@@ -1,0 +1,142 @@
+import Foundation
+
+/// Runs handlers at deadlines on one dispatch timer for the whole process.
+///
+/// Every request has a deadline, and nearly every request ends long before it. A dispatch timer
+/// per request is made, started and cancelled each time, and starting one wakes dispatch's
+/// manager thread; here a request adds an entry to a heap and removes it, and the one timer is
+/// re-armed only when a new deadline is earlier than the one it is armed for. Requests of one
+/// client share one timeout, so their deadlines come in order and the timer is armed about once
+/// per timeout, not once per request.
+///
+/// A cancelled entry leaves the heap lazily: when it reaches the top, or when cancelled entries
+/// outnumber live ones, the heap is rebuilt from the live ones.
+final class DeadlineScheduler: Sendable {
+    static let shared = DeadlineScheduler()
+
+    /// A scheduled handler, to cancel.
+    struct Token: Sendable, Hashable {
+        fileprivate let id: UInt64
+    }
+
+    private struct Entry {
+        let deadline: UInt64
+        let id: UInt64
+    }
+
+    private struct State {
+        /// A binary min-heap by deadline, live and cancelled entries alike.
+        var heap: [Entry] = []
+        /// The live entries' handlers.
+        var handlers: [UInt64: @Sendable () -> Void] = [:]
+        var nextID: UInt64 = 0
+        /// The deadline the timer is armed for; `nil` when it is not armed.
+        var armed: UInt64?
+    }
+
+    private let state = Locked(State())
+    /// Safe to share: a dispatch source may be scheduled and cancelled from any thread.
+    nonisolated(unsafe) private let timer: any DispatchSourceTimer
+
+    init() {
+        let queue = DispatchQueue(label: "nativeauth.deadlines")
+        timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .distantFuture)
+        timer.setEventHandler { [weak self] in self?.fireDue() }
+        timer.activate()
+    }
+
+    deinit { timer.cancel() }
+
+    /// Runs `handler` once, `seconds` from now (at most a day), unless cancelled first.
+    func schedule(after seconds: TimeInterval, _ handler: @escaping @Sendable () -> Void) -> Token {
+        let delay = UInt64(max(0, min(seconds.isNaN ? 0 : seconds, 86_400)) * 1_000_000_000)
+        let deadline = DispatchTime.now().uptimeNanoseconds &+ delay
+        // The timer is set while the lock is held, so that two threads arming it cannot leave it
+        // set for the later of their deadlines.
+        return state.withLock { state in
+            state.nextID &+= 1
+            let id = state.nextID
+            state.handlers[id] = handler
+            Self.push(Entry(deadline: deadline, id: id), into: &state.heap)
+            if state.armed.map({ deadline < $0 }) ?? true {
+                state.armed = deadline
+                timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline))
+            }
+            return Token(id: id)
+        }
+    }
+
+    /// Cancels the handler of `token`; nothing happens when it ran already.
+    func cancel(_ token: Token) {
+        state.withLock { state in
+            guard state.handlers.removeValue(forKey: token.id) != nil else { return }
+            if state.heap.count > 64, state.heap.count > 4 * state.handlers.count { Self.compact(&state) }
+        }
+    }
+
+    /// How many handlers are waiting, for tests.
+    var pending: Int { state.withLock { $0.handlers.count } }
+
+    /// How many entries the heap holds, cancelled ones included, for tests.
+    var heapCount: Int { state.withLock { $0.heap.count } }
+
+    /// Runs the handlers whose deadline has come, then arms the timer for the next live one.
+    private func fireDue() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let due = state.withLock { state -> [@Sendable () -> Void] in
+            var due: [@Sendable () -> Void] = []
+            while let top = state.heap.first {
+                guard let handler = state.handlers[top.id] else {
+                    Self.popTop(&state.heap)
+                    continue
+                }
+                guard top.deadline <= now else { break }
+                Self.popTop(&state.heap)
+                state.handlers[top.id] = nil
+                due.append(handler)
+            }
+            state.armed = state.heap.first?.deadline
+            timer.schedule(deadline: state.armed.map { DispatchTime(uptimeNanoseconds: $0) } ?? .distantFuture)
+            return due
+        }
+        for handler in due { handler() }
+    }
+
+    // MARK: Heap
+
+    private static func compact(_ state: inout State) {
+        let live = state.heap.filter { state.handlers[$0.id] != nil }
+        state.heap = []
+        state.heap.reserveCapacity(live.count)
+        for entry in live { push(entry, into: &state.heap) }
+    }
+
+    private static func push(_ entry: Entry, into heap: inout [Entry]) {
+        heap.append(entry)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].deadline < heap[parent].deadline else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private static func popTop(_ heap: inout [Entry]) {
+        guard !heap.isEmpty else { return }
+        heap.swapAt(0, heap.count - 1)
+        heap.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var smallest = parent
+            if left < heap.count, heap[left].deadline < heap[smallest].deadline { smallest = left }
+            if right < heap.count, heap[right].deadline < heap[smallest].deadline { smallest = right }
+            guard smallest != parent else { return }
+            heap.swapAt(parent, smallest)
+            parent = smallest
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@testable import NativeAuth
+
+/// The one deadline timer: handlers run in deadline order, once, and never after a cancellation;
+/// an earlier deadline scheduled after a later one re-arms the timer; cancelled entries do not pile
+/// up. Each test uses a scheduler of its own, and its waits are bounded by latches.
+@Suite("Deadline: the shared timer", .timeLimit(.minutes(1)))
+struct DeadlineSchedulerTests {
+    /// The order in which handlers ran.
+    final class Record: Sendable {
+        private let names = Locked<[String]>([])
+        func add(_ name: String) { names.withLock { $0.append(name) } }
+        var value: [String] { names.current }
+    }
+
+    @Test func handlersRunInDeadlineOrderOnceAndACancelledOneNever() async throws {
+        let scheduler = DeadlineScheduler()
+        let record = Record()
+        let last = Latch<Void>()
+        // Scheduled latest first: the timer must be re-armed for each earlier deadline.
+        _ = scheduler.schedule(after: 0.09) {
+            record.add("c")
+            last.fulfill(())
+        }
+        _ = scheduler.schedule(after: 0.06) { record.add("b") }
+        let cancelled = scheduler.schedule(after: 0.03) { record.add("cancelled") }
+        _ = scheduler.schedule(after: 0.01) { record.add("a") }
+        scheduler.cancel(cancelled)
+        _ = try await last.require("the last handler")
+        #expect(record.value == ["a", "b", "c"])
+        #expect(scheduler.pending == 0)
+    }
+
+    @Test func aHandlerScheduledAfterTheTimerWentIdleStillRuns() async throws {
+        let scheduler = DeadlineScheduler()
+        let first = Latch<Void>()
+        _ = scheduler.schedule(after: 0) { first.fulfill(()) }
+        _ = try await first.require("the first handler")
+        let second = Latch<Void>()
+        _ = scheduler.schedule(after: 0.01) { second.fulfill(()) }
+        _ = try await second.require("a handler scheduled after the timer went idle")
+    }
+
+    @Test func cancelledEntriesDoNotPileUp() async throws {
+        let scheduler = DeadlineScheduler()
+        // A day away: only cancellation removes these.
+        for _ in 0..<10_000 {
+            scheduler.cancel(scheduler.schedule(after: 86_400) {})
+        }
+        #expect(scheduler.pending == 0)
+        #expect(scheduler.heapCount <= 65, "the heap is rebuilt once cancelled entries outnumber live ones")
+        let ran = Latch<Void>()
+        _ = scheduler.schedule(after: 0.01) { ran.fulfill(()) }
+        _ = try await ran.require("a handler after many cancellations")
+    }
+
+    @Test func oddDelaysAreClampedNotTrapped() async throws {
+        let scheduler = DeadlineScheduler()
+        let ran = Latch<Void>()
+        _ = scheduler.schedule(after: -5) { ran.fulfill(()) }
+        _ = try await ran.require("a handler with a negative delay")
+        scheduler.cancel(scheduler.schedule(after: .nan) {})
+        scheduler.cancel(scheduler.schedule(after: .infinity) {})
+        #expect(scheduler.pending == 0)
+    }
+}
