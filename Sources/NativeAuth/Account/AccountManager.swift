@@ -97,8 +97,12 @@ actor AccountManager {
 
     /// Stores `record`; `changed` names the scope sets whose token changed. Nothing is written when
     /// the account was signed out or replaced (its generation passed) while the save waited.
+    /// `snapshotDelta`, when given, names every token that changed since the snapshot last
+    /// matched the record: the snapshot then updates those only.
     @discardableResult
-    private func save(_ record: AccountRecord, changed: Set<String> = []) async -> Bool {
+    private func save(
+        _ record: AccountRecord, changed: Set<String> = [], snapshotDelta: Set<String>? = nil
+    ) async -> Bool {
         let expected = generation
         await beginStoreWrite()
         defer { endStoreWrite() }
@@ -107,7 +111,7 @@ actor AccountManager {
         do {
             try await accountStore.save(record, changed: changed)
             needsSave = false
-            if version == recordVersion { publishSnapshot() }
+            if version == recordVersion { publishSnapshot(changed: snapshotDelta) }
             return true
         } catch {
             needsSave = true
@@ -202,9 +206,11 @@ actor AccountManager {
     // MARK: Access tokens
 
     /// Publishes the record in memory to the snapshot; only when it is what the store holds.
-    private func publishSnapshot() {
+    /// `changed`, when given, names every token that changed since the snapshot last matched the
+    /// record (the caller knows), so that only those are copied.
+    private func publishSnapshot(changed: Set<String>? = nil) {
         guard let record, loaded, !needsSave else { return snapshot.publish(nil) }
-        snapshot.publish(record)
+        snapshot.publish(record, changed: changed)
         publishedVersion = recordVersion
     }
 
@@ -214,44 +220,55 @@ actor AccountManager {
         snapshot.token(for: identifier, scopes: scopes, validUntil: clock.now().addingTimeInterval(margin))
     }
 
-    /// The token of `key` from its token item, when it was not read yet; the record keeps it.
-    private func loadToken(_ key: String, of current: AccountRecord) async -> AccountRecord.CachedAccessToken? {
-        guard let token = await accountStore.token(for: key, of: current) else { return nil }
-        guard var now = record, now.session == current.session, now.identifier == current.identifier else {
-            return token
-        }
-        if now.accessTokens[key] == nil {
-            // A token read from the store changes nothing the store lacks: the version stays,
-            // and the snapshot serves it at once when it served the record before.
-            let version = recordVersion
-            let served = publishedVersion == version
-            now.accessTokens[key] = token
-            record = now
-            recordVersion = version
-            if served { publishSnapshot() }
-        }
-        return now.accessTokens[key]
+    /// The token of `key` from its token item, when it was not read yet; the record keeps it
+    /// when it is still the account (`identifier`) and sign-in (`session`) the token was read for.
+    private func loadToken(_ key: String, identifier: String, session: String?) async
+        -> AccountRecord.CachedAccessToken?
+    {
+        guard let token = await accountStore.token(for: key, session: session) else { return nil }
+        guard record?.session == session, record?.identifier == identifier else { return token }
+        if let kept = record?.accessTokens[key] { return kept }
+        // A token read from the store changes nothing the store lacks: the version stays, and the
+        // snapshot serves it at once when it served the record before. Changed in place: a copy
+        // of the cache per token read would cost as much as the cache is large.
+        let version = recordVersion
+        let served = publishedVersion == version
+        record?.accessTokens[key] = token
+        recordVersion = version
+        if served { publishSnapshot(changed: [key]) }
+        return token
     }
 
     func accessToken(for identifier: String, scopes: [String], forceRefresh: Bool, claims: String? = nil)
         async throws(RetrieveAccessTokenError) -> TokenResult
     {
         let claims = try FlowContext.validClaims(claims, correlationId: UUID(), as: RetrieveAccessTokenError.self)
-        let current: AccountRecord?
+        // What this call needs of the record, taken so that no copy of the record (and of its
+        // token cache) is held while a refresh changes the record in place.
+        let requested: [String]
+        let key: String
+        var cached: AccountRecord.CachedAccessToken?
+        let session: String?
         do {
-            current = try await self.current()
-        } catch {
-            throw RetrieveAccessTokenError(
-                details: .init(.storage, correlationId: UUID(), underlyingError: error.underlyingError))
+            let current: AccountRecord?
+            do {
+                current = try await self.current()
+            } catch {
+                throw RetrieveAccessTokenError(
+                    details: .init(.storage, correlationId: UUID(), underlyingError: error.underlyingError))
+            }
+            guard let current, current.identifier == identifier else {
+                throw RetrieveAccessTokenError(.noAccount, correlationId: UUID())
+            }
+            if needsSave { await save(current) }
+            requested = scopes.isEmpty ? current.signInScopes : scopes
+            key = AccountRecord.scopeKey(requested)
+            cached = current.accessTokens[key]
+            session = current.session
         }
-        guard let current, current.identifier == identifier else {
-            throw RetrieveAccessTokenError(.noAccount, correlationId: UUID())
+        if cached == nil, !forceRefresh, claims == nil {
+            cached = await loadToken(key, identifier: identifier, session: session)
         }
-        if needsSave { await save(current) }
-        let requested = scopes.isEmpty ? current.signInScopes : scopes
-        let key = AccountRecord.scopeKey(requested)
-        var cached = current.accessTokens[key]
-        if cached == nil, !forceRefresh, claims == nil { cached = await loadToken(key, of: current) }
         // A claims request always goes to the server: the cached token does not carry the claims.
         if !forceRefresh, claims == nil, let cached, cached.expiresOn > clock.now().addingTimeInterval(margin) {
             return TokenResult(accessToken: cached.token, expiresOn: cached.expiresOn, scopes: cached.scopes)
@@ -275,21 +292,32 @@ actor AccountManager {
             return .failure(RetrieveAccessTokenError(.cancelled, correlationId: correlationId))
         }
         await adoptNewerStoredRecord(generation: generation)
-        guard generation == self.generation, let current = record else {
-            return .failure(RetrieveAccessTokenError(.noAccount, correlationId: correlationId))
-        }
-        let identifier = current.identifier
-        guard let refreshToken = current.refreshToken else {
-            // Without a refresh token the account can never get a new access token: sign it out.
-            _ = await signOut(identifier: identifier, reason: .sessionExpired)
-            return .failure(
-                RetrieveAccessTokenError(
-                    .refreshTokenExpired, correlationId: correlationId, note: "No refresh token is stored."))
+        // What the refresh needs of the record, taken so that no copy of the record (and of its
+        // token cache) outlives this block: the record is then changed in place.
+        let identifier: String
+        let refreshToken: String
+        let redeemed: AccountRecord
+        do {
+            guard generation == self.generation, let current = record else {
+                return .failure(RetrieveAccessTokenError(.noAccount, correlationId: correlationId))
+            }
+            identifier = current.identifier
+            guard let token = current.refreshToken else {
+                // Without a refresh token the account can never get a new access token: sign it out.
+                _ = await signOut(identifier: identifier, reason: .sessionExpired)
+                return .failure(
+                    RetrieveAccessTokenError(
+                        .refreshTokenExpired, correlationId: correlationId, note: "No refresh token is stored."))
+            }
+            refreshToken = token
+            var slim = current
+            slim.accessTokens = [:]
+            redeemed = slim
         }
         var answer: TokenAnswer
         do {
             answer = try await redeemer.redeem(
-                refreshToken: Secret(refreshToken), scopes: scopes, claims: claims, account: current,
+                refreshToken: Secret(refreshToken), scopes: scopes, claims: claims, account: redeemed,
                 correlationId: correlationId)
         } catch {
             guard error.isRefreshTokenExpired else { return .failure(error) }
@@ -304,7 +332,7 @@ actor AccountManager {
             }
             do {
                 answer = try await redeemer.redeem(
-                    refreshToken: Secret(stored), scopes: scopes, claims: claims, account: current,
+                    refreshToken: Secret(stored), scopes: scopes, claims: claims, account: redeemed,
                     correlationId: correlationId)
             } catch let retryError {
                 if retryError.isRefreshTokenExpired, generation == self.generation {
@@ -313,12 +341,12 @@ actor AccountManager {
                 return .failure(retryError)
             }
         }
-        guard generation == self.generation, var updated = record else {
+        guard generation == self.generation, let identity = record.map({ Self.checkIdentity(answer, record: $0) })
+        else {
             return .failure(RetrieveAccessTokenError(.noAccount, correlationId: correlationId))
         }
         // A refresh never changes whose account it is: an answer for someone else, or an ID token
         // that cannot be read, is refused and nothing of it is stored.
-        let identity = Self.checkIdentity(answer, record: updated)
         if let problem = identity.problem {
             log(.error, "refresh answer refused", ["problem": problem], correlationId: correlationId)
             return .failure(
@@ -326,13 +354,17 @@ actor AccountManager {
                     details: .init(.accountMismatch, correlationId: correlationId, note: problem)))
         }
         noteServerDate(answer.serverDate)
-        if let rotated = answer.refreshToken { updated.refreshToken = rotated.reveal }
-        if let idToken = answer.idToken { updated.replaceIDToken(idToken.reveal, claims: identity.claims) }
         let cached = cachedToken(from: answer, requested: scopes)
-        updated.accessTokens[key] = cached
-        record = updated
+        // When the snapshot showed the record until now, this refresh's token is all it lacks.
+        let snapshotDelta: Set<String>? = publishedVersion == recordVersion ? [key] : nil
+        record?.applyRefresh(
+            refreshToken: answer.refreshToken?.reveal, idToken: answer.idToken?.reveal, claims: identity.claims,
+            scopeKey: key, token: cached)
+        guard let updated = record else {
+            return .failure(RetrieveAccessTokenError(.noAccount, correlationId: correlationId))
+        }
         // The rotated refresh token is stored before the new access token is handed out.
-        await save(updated, changed: [key])
+        await save(updated, changed: [key], snapshotDelta: snapshotDelta)
         log(.info, "token refreshed", correlationId: correlationId)
         events.publish(.tokenRefreshed(updated.account, scopes: cached.scopes, expiresOn: cached.expiresOn))
         return .success(TokenResult(accessToken: cached.token, expiresOn: cached.expiresOn, scopes: cached.scopes))

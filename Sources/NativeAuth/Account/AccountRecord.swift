@@ -53,6 +53,16 @@ struct AccountRecord: Codable, Sendable, Equatable {
         self.claims = claims ?? Claims(JWT.payload(of: token) ?? [:])
     }
 
+    /// Takes a refresh answer's credentials: the rotated refresh token and the new ID token when
+    /// the answer has them, and the access token of `scopeKey`.
+    mutating func applyRefresh(
+        refreshToken: String?, idToken: String?, claims: Claims?, scopeKey: String, token: CachedAccessToken
+    ) {
+        if let refreshToken { self.refreshToken = refreshToken }
+        if let idToken { replaceIDToken(idToken, claims: claims) }
+        accessTokens[scopeKey] = token
+    }
+
     private enum CodingKeys: String, CodingKey {
         case version, identifier, username, idToken, refreshToken, signInScopes, accessTokens, session
     }

@@ -138,12 +138,12 @@ final class AccountStore {
         return index
     }
 
-    /// The stored access token of `scopeKey` when it has not been read yet: `nil` when there is
-    /// none, or it is damaged, of another session, or cannot be read (a refresh follows).
-    func token(for scopeKey: String, of record: AccountRecord, isolation: isolated (any Actor)? = #isolation) async
+    /// The stored access token of `scopeKey` in the sign-in `session` when it has not been read
+    /// yet: `nil` when there is none, or it is damaged, of another session, or cannot be read (a refresh follows).
+    func token(for scopeKey: String, session: String?, isolation: isolated (any Actor)? = #isolation) async
         -> AccountRecord.CachedAccessToken?
     {
-        guard let session = record.session, !probed.contains(scopeKey) else { return nil }
+        guard let session, !probed.contains(scopeKey) else { return nil }
         if indexSession == session, index[scopeKey] == nil {
             probed.insert(scopeKey)
             return nil

@@ -18,17 +18,23 @@ final class TokenCacheSnapshot: Sendable {
     /// Stops serving tokens until the next ``publish(_:)``.
     func invalidate() { state.withLock { $0.usable = false } }
 
-    /// Serves the tokens of `record` (loaded so far); `nil` serves none.
-    func publish(_ record: AccountRecord?) {
+    /// Serves the tokens of `record` (loaded so far); `nil` serves none. `changed`, when given,
+    /// names every token of `record` that differs from what was last published (the caller
+    /// vouches for it): only those are copied, so a refresh does not copy the whole cache.
+    func publish(_ record: AccountRecord?, changed: Set<String>? = nil) {
         state.withLock { state in
             guard let record else {
                 state.usable = false
                 return
             }
+            if let changed, state.identifier == record.identifier {
+                for key in changed { state.tokens[key] = record.accessTokens[key] }
+            } else {
+                state.identifier = record.identifier
+                state.signInKey = AccountRecord.scopeKey(record.signInScopes)
+                state.tokens = record.accessTokens
+            }
             state.usable = true
-            state.identifier = record.identifier
-            state.signInKey = AccountRecord.scopeKey(record.signInScopes)
-            state.tokens = record.accessTokens
         }
     }
 
