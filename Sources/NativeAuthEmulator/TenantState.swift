@@ -317,10 +317,19 @@ struct TenantState: Sendable {
         if let oldToken { flows[oldToken] = nil }
         var flow = flow
         flow.expiresAt = now.addingTimeInterval(settings.continuationTokenLifetime)
-        var token = Encoding.randomToken(byteCount: 32, from: random)
-        while flows[token] != nil { token = Encoding.randomToken(byteCount: 32, from: random) }
-        flows[token] = flow
-        return token
+        return Self.insert(flow, byteCount: 32, from: random, into: &flows)
+    }
+
+    /// Puts `value` into `table` under `prefix` and a random token of `byteCount` bytes that `table`
+    /// has no entry for yet (drawn again until it has none), and returns that key.
+    static func insert<Value>(
+        _ value: Value, byteCount: Int, prefix: String = "", from random: any EmulatorRandomSource,
+        into table: inout [String: Value]
+    ) -> String {
+        var key = prefix + Encoding.randomToken(byteCount: byteCount, from: random)
+        while table[key] != nil { key = prefix + Encoding.randomToken(byteCount: byteCount, from: random) }
+        table[key] = value
+        return key
     }
 
     /// Ends the flow of `token`: it can no longer be used.

@@ -1,0 +1,40 @@
+import Foundation
+import NativeAuth
+
+/// The `authorization_code` grant of the token endpoint.
+extension TenantState {
+    /// `grant_type=authorization_code` on `oauth2/v2.0/token`: the code must be one the tenant
+    /// issued, unused and unexpired on the tenant's clock, the `redirect_uri` the one it was issued
+    /// for, and the `code_verifier` must hash to its S256 challenge. The answer is the same as a
+    /// native sign-in's, but its ID token is RS256-signed and carries the request's `nonce`; so
+    /// are the ID tokens of every refresh of its refresh token.
+    mutating func authorizationCodeGrant(_ call: Call) throws(APIError) -> JSONObject {
+        let code = try required("code", in: call)
+        guard var issued = web.codes[code] else { throw .invalidAuthorizationCode }
+        guard !issued.redeemed else { throw .authorizationCodeRedeemed }
+        guard call.now < issued.expiresAt else { throw .expiredAuthorizationCode }
+        let redirectURI = call.form["redirect_uri"] ?? ""
+        guard redirectURI == issued.request.redirectURI else {
+            throw .redirectURIMismatch(redirectURI, issued: issued.request.redirectURI)
+        }
+        let verifier = call.form["code_verifier"] ?? ""
+        guard Self.verifier(verifier, matches: issued.request.codeChallenge) else { throw .codeVerifierMismatch }
+        issued.redeemed = true
+        web.codes[code] = issued
+        guard let user = user(named: issued.username) else { throw .userNotFound }
+        return issueTokens(
+            for: user, scopes: issued.request.scopes, now: call.now,
+            signedIDToken: SignedIDToken(nonce: issued.request.nonce))
+    }
+
+    /// RFC 7636 §4.6: 43 to 128 unreserved characters whose SHA-256, base64url-encoded, is the challenge.
+    static func verifier(_ verifier: String, matches challenge: String) -> Bool {
+        let unreserved = verifier.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "-._~".unicodeScalars.contains(scalar))
+        }
+        guard (43...128).contains(verifier.utf8.count), unreserved else { return false }
+        return Encoding.base64URL(Data(SHA256.hash(Array(verifier.utf8)))) == challenge
+    }
+}
