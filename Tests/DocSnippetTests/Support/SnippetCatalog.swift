@@ -52,13 +52,19 @@ enum SnippetCatalog {
             .deletingLastPathComponent()
     }
 
-    /// The Markdown files whose Swift blocks are checked: README.md and Docs/*.md.
+    /// The folder of the DocC catalog's articles.
+    static let articleFolder = "Sources/NativeAuth/NativeAuth.docc"
+
+    /// The Markdown files whose Swift blocks are checked: README.md, Docs/*.md and the DocC
+    /// catalog's articles.
     static func documentFiles(root: URL) throws -> [String] {
-        let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Docs").path)
-            .filter { $0.hasSuffix(".md") }
-            .sorted()
-            .map { "Docs/\($0)" }
-        return ["README.md"] + docs
+        func markdown(in folder: String) throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)
+                .filter { $0.hasSuffix(".md") }
+                .sorted()
+                .map { "\(folder)/\($0)" }
+        }
+        return ["README.md"] + (try markdown(in: "Docs")) + (try markdown(in: articleFolder))
     }
 
     /// Every region in the Swift files under `Tests/DocSnippetTests`, and the problems found
