@@ -8,7 +8,7 @@ import Foundation
 /// handed out; a network or server failure never removes credentials; only a refused refresh
 /// token (or a sign-out) does; a store that cannot be read is an error, never a sign-out.
 actor AccountManager {
-    private let accountStore: AccountStore
+    let accountStore: AccountStore
     private let coalescer: RefreshCoalescer
     /// Where refresh tokens are redeemed: the native token endpoint, or a web provider's.
     let redeemer: any RefreshRedeemer
@@ -16,10 +16,10 @@ actor AccountManager {
     nonisolated var transport: any HTTPTransport { redeemer.transport }
     let clock: any NativeAuthClock
     private let margin: TimeInterval
-    private let log: Log
-    private let events: SessionEventHub
+    let log: Log
+    let events: SessionEventHub
 
-    private var record: AccountRecord? {
+    var record: AccountRecord? {
         didSet {
             recordVersion &+= 1
             snapshot.invalidate()
@@ -27,24 +27,24 @@ actor AccountManager {
     }
     /// Bumped by every change of `record`: a save publishes the snapshot only when the record it
     /// wrote is still the current one.
-    private var recordVersion = 0
+    var recordVersion = 0
     /// The `recordVersion` the snapshot last served: when it is the current one, the snapshot
     /// shows the record in memory and the store holds it.
-    private var publishedVersion = -1
+    var publishedVersion = -1
     /// The token cache as last written to the store, read without entering the actor.
     private nonisolated let snapshot = TokenCacheSnapshot()
     private var loaded = false
     /// Bumped by every sign-in and sign-out, so that a refresh started for an earlier account
     /// cannot write into a later one (nor be joined by a caller of the later one).
-    private var generation = 0
+    var generation = 0
     /// Accounts signed out whose credentials the store failed to remove: the next sign-out retries.
     private var pendingRemovals: Set<String> = []
     /// The record in memory is newer than the store's copy (a write failed): retried on every use.
-    private var needsSave = false {
+    var needsSave = false {
         didSet { if needsSave { snapshot.invalidate() } }
     }
     /// The server's clock minus ours, from the `Date` header of the last token answer.
-    private(set) var serverClockOffset: TimeInterval = 0
+    var serverClockOffset: TimeInterval = 0
 
     init(
         configuration: NativeAuthConfiguration, store: any CredentialStore, redeemer: any RefreshRedeemer, log: Log,
@@ -100,7 +100,7 @@ actor AccountManager {
     /// `snapshotDelta`, when given, names every token that changed since the snapshot last
     /// matched the record: the snapshot then updates those only.
     @discardableResult
-    private func save(
+    func save(
         _ record: AccountRecord, changed: Set<String> = [], snapshotDelta: Set<String>? = nil
     ) async -> Bool {
         let expected = generation
@@ -208,7 +208,7 @@ actor AccountManager {
     /// Publishes the record in memory to the snapshot; only when it is what the store holds.
     /// `changed`, when given, names every token that changed since the snapshot last matched the
     /// record (the caller knows), so that only those are copied.
-    private func publishSnapshot(changed: Set<String>? = nil) {
+    func publishSnapshot(changed: Set<String>? = nil) {
         guard let record, loaded, !needsSave else { return snapshot.publish(nil) }
         snapshot.publish(record, changed: changed)
         publishedVersion = recordVersion
@@ -280,146 +280,6 @@ actor AccountManager {
         return try await coalescer.join(flightKey, account: accountStore.key + "\u{0}" + identifier) {
             await self.refresh(key: key, scopes: requested, claims: claims, generation: generation)
         }.get()
-    }
-
-    /// Refreshes with the newest refresh token: the store's copy wins when another client (or
-    /// process) on the same store rotated it since this one last read it.
-    private func refresh(key: String, scopes: [String], claims: String?, generation: Int) async -> Result<
-        TokenResult, RetrieveAccessTokenError
-    > {
-        let correlationId = UUID()
-        guard !Task.isCancelled else {
-            return .failure(RetrieveAccessTokenError(.cancelled, correlationId: correlationId))
-        }
-        await adoptNewerStoredRecord(generation: generation)
-        // What the refresh needs of the record, taken so that no copy of the record (and of its
-        // token cache) outlives this block: the record is then changed in place.
-        let identifier: String
-        let refreshToken: String
-        let redeemed: AccountRecord
-        do {
-            guard generation == self.generation, let current = record else {
-                return .failure(RetrieveAccessTokenError(.noAccount, correlationId: correlationId))
-            }
-            identifier = current.identifier
-            guard let token = current.refreshToken else {
-                // Without a refresh token the account can never get a new access token: sign it out.
-                _ = await signOut(identifier: identifier, reason: .sessionExpired)
-                return .failure(
-                    RetrieveAccessTokenError(
-                        .refreshTokenExpired, correlationId: correlationId, note: "No refresh token is stored."))
-            }
-            refreshToken = token
-            var slim = current
-            slim.accessTokens = [:]
-            redeemed = slim
-        }
-        var answer: TokenAnswer
-        do {
-            answer = try await redeemer.redeem(
-                refreshToken: Secret(refreshToken), scopes: scopes, claims: claims, account: redeemed,
-                correlationId: correlationId)
-        } catch {
-            guard error.isRefreshTokenExpired else { return .failure(error) }
-            // Another client on the same store may have rotated the token: try the stored one once.
-            await adoptNewerStoredRecord(generation: generation)
-            guard generation == self.generation, let stored = record?.refreshToken, stored != refreshToken else {
-                if generation == self.generation {
-                    log(.warning, "refresh token refused; signing out", correlationId: correlationId)
-                    _ = await signOut(identifier: identifier, reason: .sessionExpired)
-                }
-                return .failure(error)
-            }
-            do {
-                answer = try await redeemer.redeem(
-                    refreshToken: Secret(stored), scopes: scopes, claims: claims, account: redeemed,
-                    correlationId: correlationId)
-            } catch let retryError {
-                if retryError.isRefreshTokenExpired, generation == self.generation {
-                    _ = await signOut(identifier: identifier, reason: .sessionExpired)
-                }
-                return .failure(retryError)
-            }
-        }
-        guard generation == self.generation, let identity = record.map({ Self.checkIdentity(answer, record: $0) })
-        else {
-            return .failure(RetrieveAccessTokenError(.noAccount, correlationId: correlationId))
-        }
-        // A refresh never changes whose account it is: an answer for someone else, or an ID token
-        // that cannot be read, is refused and nothing of it is stored.
-        if let problem = identity.problem {
-            log(.error, "refresh answer refused", ["problem": problem], correlationId: correlationId)
-            return .failure(
-                RetrieveAccessTokenError(
-                    details: .init(.accountMismatch, correlationId: correlationId, note: problem)))
-        }
-        noteServerDate(answer.serverDate)
-        let cached = cachedToken(from: answer, requested: scopes)
-        // When the snapshot showed the record until now, this refresh's token is all it lacks.
-        let snapshotDelta: Set<String>? = publishedVersion == recordVersion ? [key] : nil
-        record?.applyRefresh(
-            refreshToken: answer.refreshToken?.reveal, idToken: answer.idToken?.reveal, claims: identity.claims,
-            scopeKey: key, token: cached)
-        guard let updated = record else {
-            return .failure(RetrieveAccessTokenError(.noAccount, correlationId: correlationId))
-        }
-        // The rotated refresh token is stored before the new access token is handed out.
-        await save(updated, changed: [key], snapshotDelta: snapshotDelta)
-        log(.info, "token refreshed", correlationId: correlationId)
-        events.publish(.tokenRefreshed(updated.account, scopes: cached.scopes, expiresOn: cached.expiresOn))
-        return .success(TokenResult(accessToken: cached.token, expiresOn: cached.expiresOn, scopes: cached.scopes))
-    }
-
-    /// Follows what another client (or process) did to the store: when the account was signed out
-    /// or another user signed in there, this client follows instead of writing the old account
-    /// back; when the refresh token was rotated there, the store's copy is taken, keeping our
-    /// cached access tokens the store does not have.
-    private func adoptNewerStoredRecord(generation: Int) async {
-        // An unreadable store tells nothing; ours stays (and a failed write of ours is retried).
-        guard !needsSave, let stored = try? await accountStore.readAccount(unchangedIfSame: true) else { return }
-        guard generation == self.generation, let current = record else { return }
-        var storedRecord: AccountRecord
-        switch stored {
-        case .unchanged:
-            return
-        case .unusable:
-            // Our copy heals the damaged one.
-            await save(current)
-            return
-        case .absent:
-            record = nil
-            self.generation += 1
-            log(.info, "signed out by another client on the same store")
-            events.publish(.signedOut(current.account, reason: .requested))
-            return
-        case .record(let record):
-            storedRecord = record
-        }
-        let original = storedRecord
-        let sessionChanged = storedRecord.session == nil || storedRecord.session != current.session
-        if storedRecord.session == nil { storedRecord.session = UUID().uuidString }
-        guard storedRecord.identifier == current.identifier else {
-            record = storedRecord
-            self.generation += 1
-            log(.info, "replaced by a sign-in from another client on the same store")
-            events.publish(.signedOut(current.account, reason: .requested))
-            await accountStore.adopt(original)
-            return
-        }
-        guard storedRecord.refreshToken != current.refreshToken || sessionChanged else { return }
-        var merged = storedRecord
-        merged.accessTokens.merge(current.accessTokens) { storedToken, ours in
-            storedToken.expiresOn >= ours.expiresOn ? storedToken : ours
-        }
-        record = merged
-        publishSnapshot()
-        if sessionChanged { await accountStore.adopt(original) }
-        log(.debug, "adopted credentials rotated by another client")
-    }
-
-    private func noteServerDate(_ serverDate: Date?) {
-        guard let serverDate else { return }
-        serverClockOffset = serverDate.timeIntervalSince(clock.now())
     }
 
 }

@@ -1,0 +1,144 @@
+import Foundation
+
+/// Refreshing an account's tokens, and following what other clients on the same store did.
+extension AccountManager {
+    /// Refreshes with the newest refresh token: the store's copy wins when another client (or
+    /// process) on the same store rotated it since this one last read it.
+    func refresh(key: String, scopes: [String], claims: String?, generation: Int) async -> Result<
+        TokenResult, RetrieveAccessTokenError
+    > {
+        let correlationId = UUID()
+        guard !Task.isCancelled else {
+            return .failure(RetrieveAccessTokenError(.cancelled, correlationId: correlationId))
+        }
+        await adoptNewerStoredRecord(generation: generation)
+        // What the refresh needs of the record, taken so that no copy of the record (and of its
+        // token cache) outlives this block: the record is then changed in place.
+        let identifier: String
+        let refreshToken: String
+        let redeemed: AccountRecord
+        do {
+            guard generation == self.generation, let current = record else {
+                return .failure(RetrieveAccessTokenError(.noAccount, correlationId: correlationId))
+            }
+            identifier = current.identifier
+            guard let token = current.refreshToken else {
+                // Without a refresh token the account can never get a new access token: sign it out.
+                _ = await signOut(identifier: identifier, reason: .sessionExpired)
+                return .failure(
+                    RetrieveAccessTokenError(
+                        .refreshTokenExpired, correlationId: correlationId, note: "No refresh token is stored."))
+            }
+            refreshToken = token
+            var slim = current
+            slim.accessTokens = [:]
+            redeemed = slim
+        }
+        var answer: TokenAnswer
+        do {
+            answer = try await redeemer.redeem(
+                refreshToken: Secret(refreshToken), scopes: scopes, claims: claims, account: redeemed,
+                correlationId: correlationId)
+        } catch {
+            guard error.isRefreshTokenExpired else { return .failure(error) }
+            // Another client on the same store may have rotated the token: try the stored one once.
+            await adoptNewerStoredRecord(generation: generation)
+            guard generation == self.generation, let stored = record?.refreshToken, stored != refreshToken else {
+                if generation == self.generation {
+                    log(.warning, "refresh token refused; signing out", correlationId: correlationId)
+                    _ = await signOut(identifier: identifier, reason: .sessionExpired)
+                }
+                return .failure(error)
+            }
+            do {
+                answer = try await redeemer.redeem(
+                    refreshToken: Secret(stored), scopes: scopes, claims: claims, account: redeemed,
+                    correlationId: correlationId)
+            } catch let retryError {
+                if retryError.isRefreshTokenExpired, generation == self.generation {
+                    _ = await signOut(identifier: identifier, reason: .sessionExpired)
+                }
+                return .failure(retryError)
+            }
+        }
+        guard generation == self.generation, let identity = record.map({ Self.checkIdentity(answer, record: $0) })
+        else {
+            return .failure(RetrieveAccessTokenError(.noAccount, correlationId: correlationId))
+        }
+        // A refresh never changes whose account it is: an answer for someone else, or an ID token
+        // that cannot be read, is refused and nothing of it is stored.
+        if let problem = identity.problem {
+            log(.error, "refresh answer refused", ["problem": problem], correlationId: correlationId)
+            return .failure(
+                RetrieveAccessTokenError(
+                    details: .init(.accountMismatch, correlationId: correlationId, note: problem)))
+        }
+        noteServerDate(answer.serverDate)
+        let cached = cachedToken(from: answer, requested: scopes)
+        // When the snapshot showed the record until now, this refresh's token is all it lacks.
+        let snapshotDelta: Set<String>? = publishedVersion == recordVersion ? [key] : nil
+        record?.applyRefresh(
+            refreshToken: answer.refreshToken?.reveal, idToken: answer.idToken?.reveal, claims: identity.claims,
+            scopeKey: key, token: cached)
+        guard let updated = record else {
+            return .failure(RetrieveAccessTokenError(.noAccount, correlationId: correlationId))
+        }
+        // The rotated refresh token is stored before the new access token is handed out.
+        await save(updated, changed: [key], snapshotDelta: snapshotDelta)
+        log(.info, "token refreshed", correlationId: correlationId)
+        events.publish(.tokenRefreshed(updated.account, scopes: cached.scopes, expiresOn: cached.expiresOn))
+        return .success(TokenResult(accessToken: cached.token, expiresOn: cached.expiresOn, scopes: cached.scopes))
+    }
+
+    /// Follows what another client (or process) did to the store: when the account was signed out
+    /// or another user signed in there, this client follows instead of writing the old account
+    /// back; when the refresh token was rotated there, the store's copy is taken, keeping our
+    /// cached access tokens the store does not have.
+    func adoptNewerStoredRecord(generation: Int) async {
+        // An unreadable store tells nothing; ours stays (and a failed write of ours is retried).
+        guard !needsSave, let stored = try? await accountStore.readAccount(unchangedIfSame: true) else { return }
+        guard generation == self.generation, let current = record else { return }
+        var storedRecord: AccountRecord
+        switch stored {
+        case .unchanged:
+            return
+        case .unusable:
+            // Our copy heals the damaged one.
+            await save(current)
+            return
+        case .absent:
+            record = nil
+            self.generation += 1
+            log(.info, "signed out by another client on the same store")
+            events.publish(.signedOut(current.account, reason: .requested))
+            return
+        case .record(let record):
+            storedRecord = record
+        }
+        let original = storedRecord
+        let sessionChanged = storedRecord.session == nil || storedRecord.session != current.session
+        if storedRecord.session == nil { storedRecord.session = UUID().uuidString }
+        guard storedRecord.identifier == current.identifier else {
+            record = storedRecord
+            self.generation += 1
+            log(.info, "replaced by a sign-in from another client on the same store")
+            events.publish(.signedOut(current.account, reason: .requested))
+            await accountStore.adopt(original)
+            return
+        }
+        guard storedRecord.refreshToken != current.refreshToken || sessionChanged else { return }
+        var merged = storedRecord
+        merged.accessTokens.merge(current.accessTokens) { storedToken, ours in
+            storedToken.expiresOn >= ours.expiresOn ? storedToken : ours
+        }
+        record = merged
+        publishSnapshot()
+        if sessionChanged { await accountStore.adopt(original) }
+        log(.debug, "adopted credentials rotated by another client")
+    }
+
+    func noteServerDate(_ serverDate: Date?) {
+        guard let serverDate else { return }
+        serverClockOffset = serverDate.timeIntervalSince(clock.now())
+    }
+}
