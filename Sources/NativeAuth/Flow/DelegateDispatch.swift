@@ -19,6 +19,16 @@ enum DelegateDispatch {
         defer { missing = nil }
         return missing
     }
+
+    /// Calls a delegate's error method through `body`. A delegate that implements neither the
+    /// method nor its deprecated name falls through to a default that has nowhere to send the
+    /// error: it is logged at `error` level (the method, the error's kind, the correlation id).
+    static func deliverError(_ error: some DetailedError, log: Log, _ body: () -> Void) {
+        guard let missing = call(body) else { return }
+        log(
+            .error, "delegate implements neither name of its error method; the error was not delivered",
+            ["method": missing, "error": "\(error.details.kind)"], correlationId: error.details.correlationId)
+    }
 }
 
 /// Runs an async action and captures its one outcome.

@@ -29,9 +29,12 @@ extension MFARequestChallengeDelegate {
         (LegacyDelegateCall() as any LegacyDelegateCalling).mfaRequestChallengeError(self, error)
     }
 
-    /// Does nothing: the SDK calls ``onMFARequestChallengeError(error:newState:)``, whose default
-    /// implementation calls this one. Implement one of the two.
-    public func onMFARequestChallengeError(error: MFARequestChallengeError) {}
+    /// The SDK calls ``onMFARequestChallengeError(error:newState:)``, whose default implementation
+    /// calls this one. Implement one of the two: when a delegate implements neither, the error is
+    /// logged at `error` level instead, as it can be delivered nowhere.
+    public func onMFARequestChallengeError(error: MFARequestChallengeError) {
+        DelegateDispatch.missingMethod("onMFARequestChallengeError(error:newState:)")
+    }
 
     /// Optional; when left out, ``onMFARequestChallengeError(error:newState:)`` reports it.
     public func onMFARequestChallengeVerificationRequired(
@@ -57,7 +60,9 @@ extension MFARequiredState {
         } deliver: { state in
             state.deliver(to: delegate)
         } fail: { error in
-            delegate.onMFARequestChallengeError(error: error, newState: self.core.usable(self))
+            DelegateDispatch.deliverError(error, log: self.core.flow.client.log) {
+                delegate.onMFARequestChallengeError(error: error, newState: self.core.usable(self))
+            }
         }
     }
 
@@ -87,7 +92,9 @@ extension AwaitingMFAState {
         } deliver: { state in
             state.deliver(to: delegate)
         } fail: { error in
-            delegate.onMFARequestChallengeError(error: error, newState: nil)
+            DelegateDispatch.deliverError(error, log: self.core.flow.client.log) {
+                delegate.onMFARequestChallengeError(error: error, newState: nil)
+            }
         }
     }
 }

@@ -36,9 +36,12 @@ extension RegisterStrongAuthChallengeDelegate {
         (LegacyDelegateCall() as any LegacyDelegateCalling).registerStrongAuthChallengeError(self, error)
     }
 
-    /// Does nothing: the SDK calls ``onRegisterStrongAuthChallengeError(error:newState:)``, whose
-    /// default implementation calls this one. Implement one of the two.
-    public func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError) {}
+    /// The SDK calls ``onRegisterStrongAuthChallengeError(error:newState:)``, whose default
+    /// implementation calls this one. Implement one of the two: when a delegate implements neither,
+    /// the error is logged at `error` level instead, as it can be delivered nowhere.
+    public func onRegisterStrongAuthChallengeError(error: RegisterStrongAuthChallengeError) {
+        DelegateDispatch.missingMethod("onRegisterStrongAuthChallengeError(error:newState:)")
+    }
 
     /// Optional; when left out, ``onRegisterStrongAuthChallengeError(error:newState:)`` reports it.
     public func onRegisterStrongAuthVerificationRequired(
@@ -81,7 +84,9 @@ extension RegisterStrongAuthState {
         } deliver: { result in
             result.deliver(to: delegate)
         } fail: { error in
-            delegate.onRegisterStrongAuthChallengeError(error: error, newState: self.core.usable(self))
+            DelegateDispatch.deliverError(error, log: self.core.flow.client.log) {
+                delegate.onRegisterStrongAuthChallengeError(error: error, newState: self.core.usable(self))
+            }
         }
     }
 }
@@ -97,7 +102,9 @@ extension RegisterStrongAuthVerificationRequiredState {
             result.deliver(to: delegate)
         } fail: { error in
             let retry = RegisterStrongAuthState(core: self.core, authMethods: self.authMethods)
-            delegate.onRegisterStrongAuthChallengeError(error: error, newState: self.core.usable(retry))
+            DelegateDispatch.deliverError(error, log: self.core.flow.client.log) {
+                delegate.onRegisterStrongAuthChallengeError(error: error, newState: self.core.usable(retry))
+            }
         }
     }
 

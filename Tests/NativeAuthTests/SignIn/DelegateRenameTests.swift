@@ -60,6 +60,10 @@ final class EarlierNamesDelegate: CallRecorder, MFARequestChallengeDelegate, Reg
     func onSignInCompleted(result: UserAccountResult) { record("signInCompleted", result) }
 }
 
+/// Implements neither name of the error methods (which compiles): its errors can go nowhere.
+@MainActor
+final class NoErrorMethodDelegate: MFARequestChallengeDelegate, RegisterStrongAuthChallengeDelegate {}
+
 /// Receives access tokens through ``CredentialsDelegate``.
 @MainActor
 final class TokenDelegate: CallRecorder, CredentialsDelegate {
@@ -158,6 +162,43 @@ struct DelegateRenameTests {
         } catch {
             #expect(error.isStateAlreadyUsed)
         }
+    }
+
+    /// The log records of errors no delegate method received.
+    nonisolated static func undelivered(_ logger: InMemoryLogger) -> [LogRecord] {
+        logger.records.filter { $0.message.contains("the error was not delivered") }
+    }
+
+    func undelivered() -> [LogRecord] { Self.undelivered(mfa.logger) }
+
+    /// Waits, bounded, until `count` undelivered errors are logged.
+    nonisolated static func waitForUndelivered(_ logger: InMemoryLogger, count: Int) async throws {
+        try await requireUntil("\(count) undelivered error(s) in the log") { undelivered(logger).count >= count }
+    }
+
+    @Test func anErrorADelegateHasNoMethodForIsLoggedAndOnlyThen() async throws {
+        let state = try await mfaRequired()
+        // A delegate with the method: nothing is logged.
+        let current = CurrentNamesDelegate()
+        mfa.transport.then("challenge", .error("access_denied", suberror: "provider_blocked_by_rep", codes: [550024]))
+        try await current.next { state.requestChallenge(authMethod: state.authMethods[1], delegate: current) }
+        #expect(undelivered().isEmpty)
+        // Neither name: the error is logged, with the method, its kind and the correlation id.
+        let none = NoErrorMethodDelegate()
+        mfa.transport.then("challenge", .error("access_denied", suberror: "provider_blocked_by_rep", codes: [550024]))
+        state.requestChallenge(authMethod: state.authMethods[1], delegate: none)
+        try await Self.waitForUndelivered(mfa.logger, count: 1)
+        let record = try #require(undelivered().first)
+        #expect(record.level == .error)
+        #expect(record.metadata["method"] == "onMFARequestChallengeError(error:newState:)")
+        #expect(record.metadata["error"] != nil)
+        #expect(record.correlationId == state.correlationId)
+        // The same for registration.
+        let (registration, methods) = try await mfa.registrationState()
+        mfa.transport.then("register/v1.0/challenge", .error("access_denied", suberror: "provider_blocked_by_rep"))
+        registration.challengeAuthMethod(authMethod: methods[0], verificationContact: "x@y.z", delegate: none)
+        try await Self.waitForUndelivered(mfa.logger, count: 2)
+        #expect(undelivered().last?.metadata["method"] == "onRegisterStrongAuthChallengeError(error:newState:)")
     }
 
     @Test func registerChallengeErrorReachesTheDeprecatedName() async throws {

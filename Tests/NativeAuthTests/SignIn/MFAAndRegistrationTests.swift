@@ -6,12 +6,13 @@ import Testing
 @Suite("MFA and strong-auth registration after sign-in", .timeLimit(.minutes(1)))
 struct MFAAndRegistrationTests {
     let transport = ScriptedTransport()
+    let logger = InMemoryLogger()
     let client: NativeAuthClient
 
     init() {
         client = NativeAuthClient(
-            configuration: testConfiguration(capabilities: [.mfaRequired, .registrationRequired]), transport: transport,
-            credentialStore: InMemoryCredentialStore())
+            configuration: testConfiguration(capabilities: [.mfaRequired, .registrationRequired], logger: logger),
+            transport: transport, credentialStore: InMemoryCredentialStore())
     }
 
     static let methods =
