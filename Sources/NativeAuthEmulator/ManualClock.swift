@@ -4,13 +4,13 @@ public import NativeAuth
 /// A clock that moves only when told to, so tests move time instead of sleeping.
 ///
 /// ``sleep(seconds:)`` suspends the calling task until ``advance(by:)`` or ``set(_:)`` moves the
-/// clock to or past the sleeper's deadline. Use ``sleepers`` to wait until a task is parked before
-/// moving time:
+/// clock to or past the sleeper's deadline. ``waitForSleepers(_:)`` waits, without polling, until a
+/// task is parked before moving time:
 ///
 /// ```swift
 /// let clock = ManualClock()
 /// let poller = Task { try await clock.sleep(seconds: 5) }
-/// while clock.sleepers == 0 { await Task.yield() }
+/// try await clock.waitForSleepers()
 /// clock.advance(by: 5)
 /// try await poller.value
 /// ```
@@ -24,10 +24,29 @@ public final class ManualClock: NativeAuthClock, Sendable {
         case cancelled
     }
 
+    private enum SleeperWaiter {
+        /// Registered, continuation not yet stored.
+        case pending(count: Int)
+        /// Waiting until `count` tasks are parked.
+        case waiting(count: Int, continuation: CheckedContinuation<Void, any Error>)
+        /// Cancelled before the continuation was stored.
+        case cancelled
+    }
+
     private struct State {
         var now: Date
         var nextSleeperID = 0
         var sleepers: [Int: Sleeper] = [:]
+        var nextWaiterID = 0
+        var waiters: [Int: SleeperWaiter] = [:]
+
+        /// The tasks parked in `sleep`.
+        var parked: Int {
+            sleepers.values.filter { sleeper in
+                if case .waiting = sleeper { return true }
+                return false
+            }.count
+        }
     }
 
     private let state: Locked<State>
@@ -44,11 +63,64 @@ public final class ManualClock: NativeAuthClock, Sendable {
 
     /// The number of tasks currently suspended in ``sleep(seconds:)``.
     public var sleepers: Int {
-        state.withLock { state in
-            state.sleepers.values.filter { sleeper in
-                if case .waiting = sleeper { return true }
-                return false
-            }.count
+        state.withLock { $0.parked }
+    }
+
+    /// Suspends the calling task until at least `count` tasks are parked in ``sleep(seconds:)``;
+    /// returns at once when they already are. Woken by the sleepers themselves: no polling.
+    ///
+    /// A task that keeps time moving for code that sleeps on the clock:
+    ///
+    /// ```swift
+    /// let mover = Task {
+    ///     while (try? await clock.waitForSleepers()) != nil { clock.advance(by: 1) }
+    /// }
+    /// defer { mover.cancel() }
+    /// ```
+    /// - Throws: `CancellationError` when the calling task is cancelled, before or while it waits.
+    public func waitForSleepers(_ count: Int = 1) async throws {
+        try Task.checkCancellation()
+        let id: Int? = state.withLock { state in
+            guard state.parked < count else { return nil }
+            let id = state.nextWaiterID
+            state.nextWaiterID += 1
+            state.waiters[id] = .pending(count: count)
+            return id
+        }
+        guard let id else { return }
+        defer { state.withLock { _ = $0.waiters.removeValue(forKey: id) } }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let outcome: Result<Void, any Error>? = state.withLock { state in
+                    switch state.waiters[id] {
+                    case .pending(let count):
+                        if state.parked >= count {
+                            state.waiters[id] = nil
+                            return .success(())
+                        }
+                        state.waiters[id] = .waiting(count: count, continuation: continuation)
+                        return nil
+                    case .cancelled, .waiting, nil:
+                        state.waiters[id] = nil
+                        return .failure(CancellationError())
+                    }
+                }
+                if let outcome { continuation.resume(with: outcome) }
+            }
+        } onCancel: {
+            let continuation: CheckedContinuation<Void, any Error>? = state.withLock { state in
+                switch state.waiters[id] {
+                case .waiting(_, let continuation):
+                    state.waiters[id] = nil
+                    return continuation
+                case .pending:
+                    state.waiters[id] = .cancelled
+                    return nil
+                case .cancelled, nil:
+                    return nil
+                }
+            }
+            continuation?.resume(throwing: CancellationError())
         }
     }
 
@@ -88,20 +160,22 @@ public final class ManualClock: NativeAuthClock, Sendable {
         defer { state.withLock { _ = $0.sleepers.removeValue(forKey: id) } }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let outcome: Result<Void, any Error>? = state.withLock { state in
+                let (outcome, released) = state.withLock {
+                    state -> (Result<Void, any Error>?, [CheckedContinuation<Void, any Error>]) in
                     switch state.sleepers[id] {
                     case .pending(let deadline):
                         if state.now >= deadline {
                             state.sleepers[id] = nil
-                            return .success(())
+                            return (.success(()), [])
                         }
                         state.sleepers[id] = .waiting(deadline: deadline, continuation: continuation)
-                        return nil
+                        return (nil, Self.takeSatisfiedWaiters(&state))
                     case .cancelled, .waiting, nil:
                         state.sleepers[id] = nil
-                        return .failure(CancellationError())
+                        return (.failure(CancellationError()), [])
                     }
                 }
+                for waiter in released { waiter.resume() }
                 if let outcome { continuation.resume(with: outcome) }
             }
         } onCancel: {
@@ -119,6 +193,19 @@ public final class ManualClock: NativeAuthClock, Sendable {
             }
             continuation?.resume(throwing: CancellationError())
         }
+    }
+
+    /// The waiters of ``waitForSleepers(_:)`` whose count of parked tasks is reached.
+    private static func takeSatisfiedWaiters(_ state: inout State) -> [CheckedContinuation<Void, any Error>] {
+        let parked = state.parked
+        var released: [CheckedContinuation<Void, any Error>] = []
+        for (id, waiter) in state.waiters {
+            if case .waiting(let count, let continuation) = waiter, parked >= count {
+                state.waiters[id] = nil
+                released.append(continuation)
+            }
+        }
+        return released
     }
 
     private static func takeDue(_ state: inout State) -> [CheckedContinuation<Void, any Error>] {

@@ -207,10 +207,7 @@ struct ResetPasswordGuideSampleTests {
     /// Advances `clock` by a second each time a task sleeps on it, until cancelled.
     func keepTimeMoving(_ clock: ManualClock) -> Task<Void, Never> {
         Task {
-            while !Task.isCancelled {
-                if clock.sleepers > 0 { clock.advance(by: 1) }
-                await Task.yield()
-            }
+            while (try? await clock.waitForSleepers()) != nil { clock.advance(by: 1) }
         }
     }
 

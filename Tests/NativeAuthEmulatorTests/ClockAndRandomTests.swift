@@ -5,20 +5,53 @@ import Testing
 
 @Suite("ManualClock", .timeLimit(.minutes(1)))
 struct ManualClockTests {
-    /// Yields until `clock` has `count` sleepers parked; after thirty seconds (or a cancellation),
-    /// records an issue at the caller's line and throws. A bound, not a sleep.
+    /// Waits until `clock` has `count` sleepers parked (woken by them; the suite's time limit
+    /// bounds it), then checks that exactly `count` are.
     func waitForSleepers(
         _ clock: ManualClock, _ count: Int, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while clock.sleepers != count {
-            if Task.isCancelled || ContinuousClock.now >= deadline {
-                try #require(
-                    clock.sleepers == count, "gave up waiting for \(count) sleeper(s), \(clock.sleepers) parked",
-                    sourceLocation: sourceLocation)
-            }
-            await Task.yield()
+        try await clock.waitForSleepers(count)
+        #expect(clock.sleepers == count, sourceLocation: sourceLocation)
+    }
+
+    @Test func waitingForSleepersIsWokenByThemAndReturnsAtOnceWhenEnoughAreParked() async throws {
+        let clock = ManualClock(now: epoch)
+        // Nobody needs to be parked for zero.
+        try await clock.waitForSleepers(0)
+        let waiter = Task { try await clock.waitForSleepers(2) }
+        let first = Task { try await clock.sleep(seconds: 5) }
+        let second = Task { try await clock.sleep(seconds: 7) }
+        try await waiter.value
+        #expect(clock.sleepers == 2)
+        // Already parked: at once.
+        try await clock.waitForSleepers(1)
+        clock.advance(by: 7)
+        try await first.value
+        try await second.value
+    }
+
+    @Test func aCancelledWaitForSleepersThrows() async throws {
+        let clock = ManualClock()
+        let waiter = Task { try await clock.waitForSleepers() }
+        waiter.cancel()
+        await #expect(throws: CancellationError.self) { try await waiter.value }
+        let early = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await clock.waitForSleepers()
         }
+        await #expect(throws: CancellationError.self) { try await early.value }
+    }
+
+    @Test func aMoverKeepsTimeMovingForSleepersOnly() async throws {
+        let clock = ManualClock(now: epoch)
+        let mover = Task {
+            while (try? await clock.waitForSleepers()) != nil { clock.advance(by: 1) }
+        }
+        defer { mover.cancel() }
+        try await clock.sleep(seconds: 10)
+        #expect(clock.now() == epoch.addingTimeInterval(10))
+        try await clock.sleep(seconds: 3)
+        #expect(clock.now() == epoch.addingTimeInterval(13))
     }
 
     @Test func advanceAndSet() {

@@ -95,10 +95,7 @@ struct UnexpectedSampleOutcome: Error, CustomStringConvertible {
 /// waiting between polls goes on at once.
 func advanceWhileSleeping(_ clock: ManualClock) -> Task<Void, Never> {
     Task {
-        while !Task.isCancelled {
-            if clock.sleepers > 0 { clock.advance(by: 1) }
-            await Task.yield()
-        }
+        while (try? await clock.waitForSleepers()) != nil { clock.advance(by: 1) }
     }
 }
 

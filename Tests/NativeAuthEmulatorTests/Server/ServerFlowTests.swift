@@ -167,10 +167,7 @@ struct ServerFlowTests {
         // The SDK polls on the manual clock: move it whenever the poller sleeps.
         let clock = served.harness.clock
         let mover = Task {
-            while !Task.isCancelled {
-                if clock.sleepers > 0 { clock.advance(by: 1) }
-                await Task.yield()
-            }
+            while (try? await clock.waitForSleepers()) != nil { clock.advance(by: 1) }
         }
         defer { mover.cancel() }
         let signIn = try await passwordState.submitPassword("Fresh-Passw0rd-2024")

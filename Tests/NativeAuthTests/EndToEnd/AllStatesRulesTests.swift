@@ -209,10 +209,7 @@ struct AllStatesRulesTests {
                 return {
                     let clock = s.harness.clock
                     let mover = Task {
-                        while !Task.isCancelled {
-                            if clock.sleepers > 0 { clock.advance(by: 1) }
-                            await Task.yield()
-                        }
+                        while (try? await clock.waitForSleepers()) != nil { clock.advance(by: 1) }
                     }
                     defer { mover.cancel() }
                     return await run { () async throws(PasswordRequiredError) in
@@ -231,10 +228,7 @@ struct AllStatesRulesTests {
                 let required = try await codeState.submitCode(s.code("ada@example.com"))
                 let clock = s.harness.clock
                 let mover = Task {
-                    while !Task.isCancelled {
-                        if clock.sleepers > 0 { clock.advance(by: 1) }
-                        await Task.yield()
-                    }
+                    while (try? await clock.waitForSleepers()) != nil { clock.advance(by: 1) }
                 }
                 let state = try await required.submitPassword("N3w-Secure-Pass!")
                 mover.cancel()

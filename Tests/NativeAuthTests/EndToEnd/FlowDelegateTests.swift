@@ -198,10 +198,7 @@ struct FlowDelegateTests {
         harness.tenant.configure { $0.resetPollsBeforeCompletion = 0 }
         let clock = harness.clock
         let mover = Task {
-            while !Task.isCancelled {
-                if clock.sleepers > 0 { clock.advance(by: 1) }
-                await Task.yield()
-            }
+            while (try? await clock.waitForSleepers()) != nil { clock.advance(by: 1) }
         }
         try await recorder.next { required.submitPassword(password: "N3w-Secure-Pass!", delegate: recorder) }
         mover.cancel()

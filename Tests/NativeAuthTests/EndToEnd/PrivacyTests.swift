@@ -118,10 +118,7 @@ struct PrivacyTests {
         }
         let client = harness.client
         let mover = Task { [clock = harness.clock] in
-            while !Task.isCancelled {
-                if clock.sleepers > 0 { clock.advance(by: 1) }
-                await Task.yield()
-            }
+            while (try? await clock.waitForSleepers()) != nil { clock.advance(by: 1) }
         }
         defer { mover.cancel() }
         let weak = "weakpassword"

@@ -14,10 +14,7 @@ struct FaultTests {
         let task: Task<Void, Never>
         init(_ clock: ManualClock) {
             task = Task {
-                while !Task.isCancelled {
-                    if clock.sleepers > 0 { clock.advance(by: 0.5) }
-                    await Task.yield()
-                }
+                while (try? await clock.waitForSleepers()) != nil { clock.advance(by: 0.5) }
             }
         }
         deinit { task.cancel() }

@@ -27,10 +27,7 @@ struct ResetPasswordEmulatorTests {
     {
         let clock = harness.clock
         let mover = Task {
-            while !Task.isCancelled {
-                if clock.sleepers > 0 { clock.advance(by: 1) }
-                await Task.yield()
-            }
+            while (try? await clock.waitForSleepers()) != nil { clock.advance(by: 1) }
         }
         defer { mover.cancel() }
         return try await state.submitPassword(password)
