@@ -19,14 +19,9 @@ final class DeadlineScheduler: Sendable {
         fileprivate let id: UInt64
     }
 
-    private struct Entry {
-        let deadline: UInt64
-        let id: UInt64
-    }
-
     private struct State {
-        /// A binary min-heap by deadline, live and cancelled entries alike.
-        var heap: [Entry] = []
+        /// The deadlines in uptime nanoseconds, live and cancelled entries alike.
+        var heap = DeadlineHeap<UInt64>()
         /// The live entries' handlers.
         var handlers: [UInt64: @Sendable () -> Void] = [:]
         var nextID: UInt64 = 0
@@ -58,7 +53,7 @@ final class DeadlineScheduler: Sendable {
             state.nextID &+= 1
             let id = state.nextID
             state.handlers[id] = handler
-            Self.push(Entry(deadline: deadline, id: id), into: &state.heap)
+            state.heap.insert(at: deadline, id: id)
             if state.armed.map({ deadline < $0 }) ?? true {
                 state.armed = deadline
                 timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline))
@@ -71,7 +66,10 @@ final class DeadlineScheduler: Sendable {
     func cancel(_ token: Token) {
         state.withLock { state in
             guard state.handlers.removeValue(forKey: token.id) != nil else { return }
-            if state.heap.count > 64, state.heap.count > 4 * state.handlers.count { Self.compact(&state) }
+            if state.heap.count > 64, state.heap.count > 4 * state.handlers.count {
+                let handlers = state.handlers
+                state.heap.compact { handlers[$0] != nil }
+            }
         }
     }
 
@@ -88,55 +86,18 @@ final class DeadlineScheduler: Sendable {
             var due: [@Sendable () -> Void] = []
             while let top = state.heap.first {
                 guard let handler = state.handlers[top.id] else {
-                    Self.popTop(&state.heap)
+                    state.heap.removeFirst()
                     continue
                 }
-                guard top.deadline <= now else { break }
-                Self.popTop(&state.heap)
+                guard top.at <= now else { break }
+                state.heap.removeFirst()
                 state.handlers[top.id] = nil
                 due.append(handler)
             }
-            state.armed = state.heap.first?.deadline
+            state.armed = state.heap.first?.at
             timer.schedule(deadline: state.armed.map { DispatchTime(uptimeNanoseconds: $0) } ?? .distantFuture)
             return due
         }
         for handler in due { handler() }
-    }
-
-    // MARK: Heap
-
-    private static func compact(_ state: inout State) {
-        let live = state.heap.filter { state.handlers[$0.id] != nil }
-        state.heap = []
-        state.heap.reserveCapacity(live.count)
-        for entry in live { push(entry, into: &state.heap) }
-    }
-
-    private static func push(_ entry: Entry, into heap: inout [Entry]) {
-        heap.append(entry)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].deadline < heap[parent].deadline else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private static func popTop(_ heap: inout [Entry]) {
-        guard !heap.isEmpty else { return }
-        heap.swapAt(0, heap.count - 1)
-        heap.removeLast()
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            let right = left + 1
-            var smallest = parent
-            if left < heap.count, heap[left].deadline < heap[smallest].deadline { smallest = left }
-            if right < heap.count, heap[right].deadline < heap[smallest].deadline { smallest = right }
-            guard smallest != parent else { return }
-            heap.swapAt(parent, smallest)
-            parent = smallest
-        }
     }
 }

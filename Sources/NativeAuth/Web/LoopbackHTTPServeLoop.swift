@@ -90,7 +90,7 @@ final class LoopbackHTTPServeLoop {
     /// Created when serving starts; owns no descriptor but its own.
     private(set) var poller: LoopbackPoller?
     /// Every connection's next deadline, and stale ones (skipped when they come up).
-    var timers = LoopbackDeadlineHeap()
+    var timers = DeadlineHeap<ContinuousClock.Instant>()
     private var listenerWatched = true
     private var counts = LoopbackHTTPConnectionCounts()
 

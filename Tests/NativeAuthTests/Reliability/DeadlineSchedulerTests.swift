@@ -65,4 +65,27 @@ struct DeadlineSchedulerTests {
         scheduler.cancel(scheduler.schedule(after: .infinity) {})
         #expect(scheduler.pending == 0)
     }
+
+    @Test func theHeapYieldsDeadlinesInOrderAndCompactsToTheKeptIds() {
+        var generator = SystemRandomNumberGenerator()
+        var heap = DeadlineHeap<Int>()
+        var inserted: [(at: Int, id: UInt64)] = []
+        for id in 0..<500 {
+            let at = Int.random(in: 0..<100, using: &generator)
+            heap.insert(at: at, id: UInt64(id))
+            inserted.append((at, UInt64(id)))
+        }
+        heap.compact { $0 % 3 != 0 }
+        var popped: [Int] = []
+        var ids: Set<UInt64> = []
+        while let top = heap.first {
+            popped.append(top.at)
+            ids.insert(top.id)
+            heap.removeFirst()
+        }
+        #expect(popped == popped.sorted())
+        #expect(ids == Set(inserted.map(\.id).filter { $0 % 3 != 0 }))
+        heap.removeFirst()  // empty: nothing happens
+        #expect(heap.count == 0)
+    }
 }
