@@ -9,30 +9,14 @@ import Testing
 @Suite("Account store: an unreadable or altered index", .timeLimit(.minutes(1)))
 struct AccountStoreDamageTests {
     typealias Layout = AccountStoreLayoutTests
+    /// The layout tests' client, transport and clock, shared.
+    let layout = AccountStoreLayoutTests()
 
-    let transport = ScriptedTransport()
-    let clock = TestClock()
-
-    func makeClient(_ store: any CredentialStore) -> NativeAuthClient {
-        var configuration = testConfiguration()
-        configuration.clock = clock
-        return NativeAuthClient(configuration: configuration, transport: transport, credentialStore: store)
-    }
-
+    func makeClient(_ store: any CredentialStore) -> NativeAuthClient { layout.makeClient(store) }
     func signedIn(_ store: RecordingStore) async throws -> UserAccountResult {
-        transport.then("initiate", .token("ct1"))
-        transport.then("challenge", .password("ct2"))
-        transport.then("token", .tokens(access: "access-1", refresh: "refresh-1", expiresIn: 3600))
-        guard
-            case .completed(let account) = try await makeClient(store).signIn(
-                SignInParameters(username: "ada@example.com", password: "pw"))
-        else { throw TestFailure("expected completed") }
-        return account
+        try await layout.signedIn(makeClient(store))
     }
-
-    func answer(_ n: Int, scope: String) {
-        transport.then("token", .tokens(access: "access-\(n)", refresh: "refresh-\(n)", expiresIn: 3600, scope: scope))
-    }
+    func answer(_ n: Int, scope: String) { layout.answer(n, scope: scope) }
 
     @Test func aSignOutThatCannotReadTheIndexKeepsItReportsFailureAndARetryRemovesEverything() async throws {
         let store = RecordingStore()

@@ -78,13 +78,7 @@ struct AccountStoreLayoutTests {
     }
 
     func signedIn(_ client: NativeAuthClient) async throws -> UserAccountResult {
-        transport.then("initiate", .token("ct1"))
-        transport.then("challenge", .password("ct2"))
-        transport.then("token", .tokens(access: "access-1", refresh: "refresh-1", expiresIn: 3600))
-        guard
-            case .completed(let account) = try await client.signIn(
-                SignInParameters(username: "ada@example.com", password: "pw"))
-        else { throw TestFailure("expected completed") }
+        let account = try await transport.signIn(client)
         return account
     }
 

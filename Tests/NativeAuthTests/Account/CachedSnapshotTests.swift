@@ -44,13 +44,8 @@ struct CachedSnapshotTests {
         configuration.clock = clock
         let client = NativeAuthClient(
             configuration: configuration, transport: transport, credentialStore: InMemoryCredentialStore())
-        transport.then("initiate", .token("ct1"))
-        transport.then("challenge", .password("ct2"))
-        transport.then("token", .tokens(access: "sign-in-1", refresh: "refresh-1", expiresIn: 3600))
-        guard
-            case .completed(let account) = try await client.signIn(
-                SignInParameters(username: "ada@example.com", password: "pw"))
-        else { throw TestFailure("expected completed") }
+        let account = try await transport.signIn(
+            client, tokens: .tokens(access: "sign-in-1", refresh: "refresh-1", expiresIn: 3600))
         let id = account.account.identifier
         func served(_ scopes: [String]) -> String? {
             account.manager.cachedAccessToken(for: id, scopes: scopes)?.accessToken

@@ -16,13 +16,7 @@ struct RefreshCoalescerTests {
     }
 
     func signIn(_ client: NativeAuthClient, script: ScriptedTransport) async throws -> UserAccountResult {
-        script.then("initiate", .token("ct1"))
-        script.then("challenge", .password("ct2"))
-        script.then("token", .tokens(access: "access-1", refresh: "refresh-1", expiresIn: 3600))
-        guard
-            case .completed(let account) = try await client.signIn(
-                SignInParameters(username: "ada@example.com", password: "pw"))
-        else { throw TestFailure("expected completed") }
+        let account = try await script.signIn(client)
         return account
     }
 

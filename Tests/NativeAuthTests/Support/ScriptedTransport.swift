@@ -97,6 +97,19 @@ extension ScriptedTransport.Answer {
     }
 }
 
+extension ScriptedTransport {
+    /// Scripts a password sign-in of ada@example.com (initiate, challenge, then `tokens` from the
+    /// token endpoint) and runs it on `client`.
+    func signIn(_ client: NativeAuthClient, tokens: Answer = .tokens()) async throws -> UserAccountResult {
+        then("initiate", .token("ct1"))
+        then("challenge", .password("ct2"))
+        then("token", tokens)
+        let result = try await client.signIn(SignInParameters(username: "ada@example.com", password: "pw"))
+        guard case .completed(let account) = result else { throw TestFailure("expected completed, got \(result)") }
+        return account
+    }
+}
+
 enum TestTokens {
     static func idToken(
         username: String = "ada@example.com", oid: String = "00000000-0000-0000-0000-0000000000a1",
