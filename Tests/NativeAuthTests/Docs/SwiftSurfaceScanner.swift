@@ -65,9 +65,12 @@ struct SwiftSurfaceScanner {
         return nil
     }
 
-    /// The `public func`s declared directly in a type body.
-    private static func publicMethods(in body: [Character]) -> [Method] {
-        var found: [Method] = []
+    /// The declarations starting with `keyword` directly in a type body (not in nested bodies):
+    /// `read` gets the index after the keyword and returns what it read and where to go on.
+    private static func topLevel<T>(
+        _ keyword: String, in body: [Character], read: (Int) -> (T?, Int)
+    ) -> [T] {
+        var found: [T] = []
         var depth = 0
         var index = 0
         while index < body.count {
@@ -75,11 +78,9 @@ struct SwiftSurfaceScanner {
             case "{": depth += 1
             case "}": depth -= 1
             default:
-                if depth == 0, matches("public func ", in: body, at: index),
-                    index == 0 || !isIdentifier(body[index - 1])
-                {
-                    let (method, end) = method(in: body, at: index + "public func ".count)
-                    if let method { found.append(method) }
+                if depth == 0, matches(keyword, in: body, at: index), index == 0 || !isIdentifier(body[index - 1]) {
+                    let (item, end) = read(index + keyword.count)
+                    if let item { found.append(item) }
                     index = end
                     continue
                 }
@@ -87,6 +88,11 @@ struct SwiftSurfaceScanner {
             index += 1
         }
         return found
+    }
+
+    /// The `public func`s declared directly in a type body.
+    private static func publicMethods(in body: [Character]) -> [Method] {
+        topLevel("public func ", in: body) { method(in: body, at: $0) }
     }
 
     /// The method whose name starts at `index`, and where its signature ends (its body's `{`).
@@ -109,33 +115,18 @@ struct SwiftSurfaceScanner {
 
     /// The cases declared directly in an enum body.
     private static func cases(in body: [Character]) -> [EnumCase] {
-        var found: [EnumCase] = []
-        var depth = 0
-        var index = 0
-        while index < body.count {
-            switch body[index] {
-            case "{": depth += 1
-            case "}": depth -= 1
-            default:
-                if depth == 0, matches("case ", in: body, at: index), index == 0 || !isIdentifier(body[index - 1]) {
-                    var cursor = index + "case ".count
-                    let nameStart = cursor
-                    while cursor < body.count, isIdentifier(body[cursor]) { cursor += 1 }
-                    let name = String(body[nameStart..<cursor])
-                    var types: [String] = []
-                    if cursor < body.count, body[cursor] == "(" {
-                        let closing = matchingParenthesis(in: body, openingAt: cursor)
-                        types = associatedTypes(String(body[(cursor + 1)..<min(closing, body.count)]))
-                        cursor = closing
-                    }
-                    found.append(EnumCase(name: name, associatedTypes: types))
-                    index = cursor
-                    continue
-                }
+        topLevel("case ", in: body) { start in
+            var cursor = start
+            while cursor < body.count, isIdentifier(body[cursor]) { cursor += 1 }
+            let name = String(body[start..<cursor])
+            var types: [String] = []
+            if cursor < body.count, body[cursor] == "(" {
+                let closing = matchingParenthesis(in: body, openingAt: cursor)
+                types = associatedTypes(String(body[(cursor + 1)..<min(closing, body.count)]))
+                cursor = closing
             }
-            index += 1
+            return (EnumCase(name: name, associatedTypes: types), cursor)
         }
-        return found
     }
 
     /// `T, label: U` -> `["T", "U"]` (top-level commas only).
