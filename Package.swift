@@ -19,16 +19,38 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
-        .target(name: "NativeAuth", swiftSettings: strict),
-        .target(name: "NativeAuthEmulator", dependencies: ["NativeAuth"], swiftSettings: strict),
+        // What every app links: the SDK and the two small internal targets below it.
+        .target(
+            name: "NativeAuth",
+            dependencies: [
+                "AuthSupport", "AuthCrypto",
+                // The loopback redirect (RFC 8252 §7.3) is for desktop and command-line apps: iOS,
+                // tvOS, watchOS and visionOS builds hold no HTTP server.
+                .target(name: "LoopbackHTTP", condition: .when(platforms: [.macOS, .linux])),
+            ],
+            swiftSettings: strict),
+        // A lock and a deadline heap, shared by the SDK and the loopback server.
+        .target(name: "AuthSupport", swiftSettings: strict),
+        // SHA-256 and RSA signature verification, written for platforms without a crypto library.
+        .target(name: "AuthCrypto", swiftSettings: strict),
+        // The HTTP/1.1 server on 127.0.0.1 under the loopback browser agent and the emulator's server.
+        .target(name: "LoopbackHTTP", dependencies: ["AuthSupport"], swiftSettings: strict),
+        .target(
+            name: "NativeAuthEmulator", dependencies: ["NativeAuth", "AuthSupport", "AuthCrypto", "LoopbackHTTP"],
+            swiftSettings: strict),
         .executableTarget(
-            name: "NativeAuthDemo", dependencies: ["NativeAuth", "NativeAuthEmulator"], swiftSettings: strict),
+            name: "NativeAuthDemo", dependencies: ["NativeAuth", "NativeAuthEmulator"],
+            swiftSettings: strict),
         .executableTarget(
-            name: "NativeAuthBenchmarks", dependencies: ["NativeAuth", "NativeAuthEmulator"], swiftSettings: strict),
+            name: "NativeAuthBenchmarks", dependencies: ["NativeAuth", "NativeAuthEmulator", "LoopbackHTTP"],
+            swiftSettings: strict),
         .testTarget(
-            name: "NativeAuthTests", dependencies: ["NativeAuth", "NativeAuthEmulator"], swiftSettings: strict),
+            name: "NativeAuthTests",
+            dependencies: ["NativeAuth", "NativeAuthEmulator", "AuthSupport", "AuthCrypto", "LoopbackHTTP"],
+            swiftSettings: strict),
         .testTarget(
-            name: "NativeAuthEmulatorTests", dependencies: ["NativeAuth", "NativeAuthEmulator"],
+            name: "NativeAuthEmulatorTests",
+            dependencies: ["NativeAuth", "NativeAuthEmulator", "AuthSupport", "AuthCrypto", "LoopbackHTTP"],
             swiftSettings: strict),
         .testTarget(
             name: "NativeAuthDemoTests", dependencies: ["NativeAuthDemo", "NativeAuth", "NativeAuthEmulator"],

@@ -1,3 +1,4 @@
+import AuthSupport
 public import NativeAuth
 
 extension EmulatedTenant {

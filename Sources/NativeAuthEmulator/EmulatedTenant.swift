@@ -1,3 +1,4 @@
+import AuthSupport
 public import Foundation
 public import NativeAuth
 

@@ -1,3 +1,5 @@
+import AuthSupport
+
 /// Where an ``EmulatedTenant`` gets its randomness: one-time codes, continuation tokens, token ids
 /// and trace ids.
 ///

@@ -1,3 +1,4 @@
+import AuthCrypto
 import Foundation
 import NativeAuth
 

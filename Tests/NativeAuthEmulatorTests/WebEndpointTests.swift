@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AuthCrypto
 @testable import NativeAuth
 @testable import NativeAuthEmulator
 

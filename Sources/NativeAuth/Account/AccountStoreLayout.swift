@@ -1,3 +1,4 @@
+import AuthCrypto
 import Foundation
 
 /// The items one client's account occupies in a ``CredentialStore``, and their formats.

@@ -1,3 +1,4 @@
+import AuthSupport
 public import Foundation
 
 /// Something that happened to the signed-in session, for driving an app's UI.

@@ -1,3 +1,4 @@
+import AuthSupport
 import Foundation
 
 /// The token cache as last written to the store, read without entering the account's actor: a

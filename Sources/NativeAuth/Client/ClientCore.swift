@@ -1,3 +1,4 @@
+import AuthSupport
 import Foundation
 
 /// Everything a client's flows share; states hold on to it.

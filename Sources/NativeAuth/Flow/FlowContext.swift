@@ -1,3 +1,4 @@
+import AuthSupport
 import Foundation
 
 /// What every step of one flow shares: the client, the correlation id, who is signing in, and

@@ -1,3 +1,4 @@
+import AuthSupport
 import Foundation
 
 /// The part every state object shares: single-flight, spending, and the continuation token.

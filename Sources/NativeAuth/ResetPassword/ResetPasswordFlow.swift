@@ -1,3 +1,4 @@
+import AuthSupport
 public import Foundation
 
 /// What ``NativeAuthClient/resetPassword(_:)`` needs.

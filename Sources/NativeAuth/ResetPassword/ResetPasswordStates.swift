@@ -1,3 +1,4 @@
+import AuthSupport
 public import Foundation
 
 /// A code was sent to reset the user's password.

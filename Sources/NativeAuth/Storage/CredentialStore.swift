@@ -1,3 +1,4 @@
+import AuthSupport
 public import Foundation
 
 /// Where the SDK keeps a signed-in account's credentials: a few async methods over opaque data.

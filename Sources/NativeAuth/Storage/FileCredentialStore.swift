@@ -1,3 +1,5 @@
+import AuthCrypto
+import AuthSupport
 import Dispatch
 public import Foundation
 

@@ -1,3 +1,4 @@
+import AuthSupport
 import Foundation
 
 /// Runs work that may never end (a custom transport that neither answers nor honours

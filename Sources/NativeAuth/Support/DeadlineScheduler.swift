@@ -1,3 +1,4 @@
+import AuthSupport
 import Foundation
 
 /// Runs handlers at deadlines on one dispatch timer for the whole process.

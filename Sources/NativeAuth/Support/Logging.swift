@@ -1,3 +1,4 @@
+import AuthSupport
 public import Foundation
 
 /// How much the SDK tells a ``NativeAuthLogger``.

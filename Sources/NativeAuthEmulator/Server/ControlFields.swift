@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 import NativeAuth
 
 /// The fields of one JSON object of a control call, read with errors that say which field is wrong.

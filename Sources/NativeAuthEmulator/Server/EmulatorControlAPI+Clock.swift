@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 import NativeAuth
 
 /// `GET /clock`, `POST /clock/advance`: the tenant's clock.

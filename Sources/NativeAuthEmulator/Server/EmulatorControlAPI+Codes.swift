@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 import NativeAuth
 
 /// `GET /codes`, `GET /codes/{address}`: the codes the tenant sent.

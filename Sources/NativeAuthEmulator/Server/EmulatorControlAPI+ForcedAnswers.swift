@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 import NativeAuth
 
 /// `POST /force`: the answers forced on the next calls to an endpoint.

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 import NativeAuth
 
 /// `POST /reset`, `GET /snapshot`, `PUT /snapshot`: the tenant's state as a whole.

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 import NativeAuth
 
 /// `GET /users`, `POST /users`, `GET /users/{username}`, `DELETE /users/{username}`.

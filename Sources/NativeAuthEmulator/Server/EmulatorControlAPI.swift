@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 import NativeAuth
 
 /// The control API of an ``EmulatorServer``: JSON calls under `/emulator/v1` that drive the tenant

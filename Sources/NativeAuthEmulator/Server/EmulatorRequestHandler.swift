@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 import NativeAuth
 
 /// Answers one request an ``EmulatorServer`` received: a control API call, or a request for the

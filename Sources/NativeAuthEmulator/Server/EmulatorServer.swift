@@ -1,5 +1,7 @@
+import AuthSupport
 public import Foundation
-package import NativeAuth
+package import LoopbackHTTP
+import NativeAuth
 
 /// Serves an ``EmulatedTenant`` over HTTP/1.1 on 127.0.0.1, for UI tests, simulators, other
 /// processes and browsers.

@@ -3,6 +3,8 @@ import NativeAuth
 import NativeAuthEmulator
 import Testing
 
+@testable import LoopbackHTTP
+
 /// Every native flow of the SDK, through `URLSessionTransport`, against the tenant served on
 /// loopback HTTP: the same answers as in process, over a real socket.
 @Suite("Emulator server: native flows over loopback HTTP", .timeLimit(.minutes(2)))

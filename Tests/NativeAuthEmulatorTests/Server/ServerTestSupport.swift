@@ -3,6 +3,8 @@ import NativeAuth
 import NativeAuthEmulator
 import Testing
 
+@testable import LoopbackHTTP
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AuthSupport
 @testable import NativeAuth
 
 @Suite("Account: cached tokens, one refresh in flight, sign-out, restore", .timeLimit(.minutes(1)))

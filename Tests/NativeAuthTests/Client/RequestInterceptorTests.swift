@@ -2,6 +2,7 @@ import Foundation
 import NativeAuthEmulator
 import Testing
 
+@testable import AuthSupport
 @testable import NativeAuth
 
 /// Records what it saw and sets one header.

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import AuthCrypto
 @testable import NativeAuth
 
 /// A modular exponentiation computed independently (Python's `pow`) at test-writing time.

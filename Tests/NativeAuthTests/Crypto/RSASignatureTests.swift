@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AuthCrypto
 @testable import NativeAuth
 
 /// A compact JWS split for RSA-level tests: the signed ASCII text and the signature bytes.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AuthSupport
 @testable import NativeAuth
 
 // The fuzz suite's machinery: a seeded generator, the case budget, and a runner that races every

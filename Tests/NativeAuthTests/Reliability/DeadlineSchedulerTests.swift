@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AuthSupport
 @testable import NativeAuth
 
 /// The one deadline timer: handlers run in deadline order, once, and never after a cancellation;

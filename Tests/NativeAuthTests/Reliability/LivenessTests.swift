@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AuthSupport
 @testable import NativeAuth
 
 /// A transport that holds chosen requests forever and ignores cancellation, as a broken custom

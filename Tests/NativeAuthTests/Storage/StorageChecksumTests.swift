@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AuthCrypto
 @testable import NativeAuth
 
 @Suite("Storage: CRC-32, SHA-256 and the envelope format", .timeLimit(.minutes(1)))

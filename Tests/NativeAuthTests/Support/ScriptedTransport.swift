@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AuthSupport
 @testable import NativeAuth
 
 /// A transport that answers from a script, in order, and records every request.

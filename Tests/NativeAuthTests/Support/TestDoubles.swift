@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AuthSupport
 @testable import NativeAuth
 
 /// A transport that holds every request at a gate until the test opens it (when `isClosed`).

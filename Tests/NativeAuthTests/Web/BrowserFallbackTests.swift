@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AuthSupport
 @testable import NativeAuth
 
 /// The tenant behind a native client, on a script: native endpoints answer as `native` says, the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AuthSupport
 @testable import NativeAuth
 
 /// A provider whose discovery may name a registration endpoint, and whose registration endpoint

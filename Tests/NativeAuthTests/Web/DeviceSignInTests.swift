@@ -2,6 +2,7 @@ import Foundation
 import NativeAuthEmulator
 import Testing
 
+@testable import AuthSupport
 @testable import NativeAuth
 
 /// The device authorization grant (RFC 8628) on a scripted provider, with a clock that records

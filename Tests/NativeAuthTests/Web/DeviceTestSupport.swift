@@ -1,5 +1,6 @@
 import Foundation
 
+@testable import AuthSupport
 @testable import NativeAuth
 
 /// A clock that records every sleep and moves itself forward by it at once, so a polling loop

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AuthCrypto
 @testable import NativeAuth
 
 @Suite("Web: ID token signature verification (RS256)", .timeLimit(.minutes(1)))

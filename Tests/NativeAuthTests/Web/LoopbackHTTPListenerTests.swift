@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import LoopbackHTTP
 @testable import NativeAuth
 
 @Suite("Loopback HTTP listener", .timeLimit(.minutes(1)))

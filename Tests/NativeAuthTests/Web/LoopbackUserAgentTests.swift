@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AuthSupport
 @testable import NativeAuth
 
 @Suite("Loopback user agent", .timeLimit(.minutes(1)))

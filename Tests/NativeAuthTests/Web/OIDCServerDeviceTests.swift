@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AuthSupport
 @testable import NativeAuth
 
 /// Approves device codes on the test server the way a user's phone would, without a browser:

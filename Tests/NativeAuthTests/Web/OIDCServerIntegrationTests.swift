@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AuthSupport
 @testable import NativeAuth
 
 /// Where the integration-test OpenID Connect server is: `.ci/run` starts one (Tests/OIDCServer/)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AuthSupport
 @testable import NativeAuth
 
 /// A provider on a script: discovery, keys and a token endpoint whose answer is built from the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AuthSupport
 @testable import NativeAuth
 
 /// A ``ScriptedProvider`` that also publishes `revocation_endpoint` and `end_session_endpoint`

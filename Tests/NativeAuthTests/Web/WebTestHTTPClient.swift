@@ -1,6 +1,8 @@
 import Foundation
 import NativeAuth
 
+@testable import LoopbackHTTP
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -80,7 +82,7 @@ enum WebTestHTTPClient {
     }
 
     private static func openSocket(port: UInt16) throws -> Int32 {
-        let descriptor = NativeAuth.LoopbackHTTPServer.connectClient(port: port, timeout: 10)
+        let descriptor = LoopbackHTTP.LoopbackHTTPServer.connectClient(port: port, timeout: 10)
         guard descriptor >= 0 else { throw Failure(description: "connect failed: \(-descriptor)") }
         return descriptor
     }

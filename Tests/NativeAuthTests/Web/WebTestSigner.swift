@@ -1,5 +1,6 @@
 import Foundation
 
+@testable import AuthCrypto
 @testable import NativeAuth
 
 /// Signs ID tokens for tests with a fixed 2048-bit RSA key (made once with `openssl genrsa`; its

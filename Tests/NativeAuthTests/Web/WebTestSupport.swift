@@ -1,5 +1,6 @@
 import Foundation
 
+@testable import AuthSupport
 @testable import NativeAuth
 
 /// A deterministic ``WebRandomSource`` (SplitMix64), safe to share between tasks.

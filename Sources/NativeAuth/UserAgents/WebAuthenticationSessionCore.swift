@@ -1,3 +1,4 @@
+import AuthSupport
 import Foundation
 
 /// The logic of an authentication-session agent, independent of the operating system: which

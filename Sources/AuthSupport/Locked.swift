@@ -4,17 +4,17 @@ import Foundation
 ///
 /// `@unchecked Sendable` is safe because every access to `value` goes through `withLock`, which
 /// holds `lock` for the whole access, and `Value` itself is required to be `Sendable`.
-final class Locked<Value: Sendable>: @unchecked Sendable {
+package final class Locked<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
     }
 
-    var current: Value { withLock { $0 } }
+    package var current: Value { withLock { $0 } }
 }

@@ -1,3 +1,4 @@
+import AuthSupport
 import Foundation
 
 /// What a web client knows of its provider: discovery, the token endpoint client, the signing

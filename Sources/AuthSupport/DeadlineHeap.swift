@@ -1,16 +1,19 @@
 /// A min-heap of deadlines, each with an id: the loopback server's connection timers and the
 /// process's request deadlines. An entry whose deadline moved or was cancelled is left in place
 /// and skipped when it comes up (its owner knows), so a move or a cancellation costs nothing here.
-struct DeadlineHeap<Deadline: Comparable> {
+package struct DeadlineHeap<Deadline: Comparable> {
     private var entries: [(at: Deadline, id: UInt64)] = []
 
+    /// An empty heap.
+    package init() {}
+
     /// The earliest entry.
-    var first: (at: Deadline, id: UInt64)? { entries.first }
+    package var first: (at: Deadline, id: UInt64)? { entries.first }
 
     /// How many entries the heap holds, skipped ones included.
-    var count: Int { entries.count }
+    package var count: Int { entries.count }
 
-    mutating func insert(at: Deadline, id: UInt64) {
+    package mutating func insert(at: Deadline, id: UInt64) {
         entries.append((at, id))
         var child = entries.count - 1
         while child > 0 {
@@ -22,7 +25,7 @@ struct DeadlineHeap<Deadline: Comparable> {
     }
 
     /// Removes the earliest entry; nothing when the heap is empty.
-    mutating func removeFirst() {
+    package mutating func removeFirst() {
         guard let last = entries.popLast() else { return }
         guard !entries.isEmpty else { return }
         entries[0] = last
@@ -39,7 +42,7 @@ struct DeadlineHeap<Deadline: Comparable> {
     }
 
     /// Keeps only the entries whose id `keep` accepts, in a heap built anew.
-    mutating func compact(keeping keep: (UInt64) -> Bool) {
+    package mutating func compact(keeping keep: (UInt64) -> Bool) {
         let live = entries.filter { keep($0.id) }
         entries = []
         entries.reserveCapacity(live.count)

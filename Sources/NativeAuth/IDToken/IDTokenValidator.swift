@@ -1,3 +1,4 @@
+import AuthCrypto
 import Foundation
 
 /// Checks an ID token from a web provider (OpenID Connect Core §3.1.3.7): its RS256 signature

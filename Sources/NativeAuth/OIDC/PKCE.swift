@@ -1,3 +1,4 @@
+import AuthCrypto
 import Foundation
 
 /// Proof Key for Code Exchange (RFC 7636), `S256` only: the SDK never sends `plain`.

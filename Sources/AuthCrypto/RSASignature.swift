@@ -5,14 +5,14 @@
 /// lets forged signatures through in parsing verifiers.
 package enum RSASignature {
     /// The DER DigestInfo prefix for SHA-256 (RFC 8017 §9.2, note 1).
-    static let sha256DigestInfoPrefix: [UInt8] = [
+    package static let sha256DigestInfoPrefix: [UInt8] = [
         0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04,
         0x20,
     ]
 
     /// Verifies `signature` over `message` with `key`, for SHA-256.
     /// - Throws: `RSASignatureError` naming the first check that failed.
-    static func verifySHA256(
+    package static func verifySHA256(
         signature: [UInt8], message: some Collection<UInt8>, key: RSAPublicKey
     ) throws(RSASignatureError) {
         let length = key.modulusByteCount
@@ -39,7 +39,7 @@ package enum RSASignature {
     }
 
     /// `true` when `lhs` and `rhs` are equal, in time that depends only on their lengths.
-    static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+    package static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         guard lhs.count == rhs.count else { return false }
         var difference: UInt8 = 0
         for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
@@ -48,7 +48,7 @@ package enum RSASignature {
 }
 
 /// Which RSASSA-PKCS1-v1_5 check a signature failed.
-enum RSASignatureError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum RSASignatureError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The signature is not exactly as long as the modulus.
     case lengthMismatch(expected: Int, actual: Int)
     /// The signature, read as a number, is not below the modulus.
@@ -56,7 +56,7 @@ enum RSASignatureError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The signature does not open to the expected encoding of the message's hash.
     case encodingMismatch
 
-    var description: String {
+    package var description: String {
         switch self {
         case .lengthMismatch(let expected, let actual): "signature is \(actual) bytes; the key needs \(expected)"
         case .representativeOutOfRange: "signature value is not below the modulus"

@@ -1,3 +1,4 @@
+import AuthSupport
 import Foundation
 
 #if canImport(Glibc)

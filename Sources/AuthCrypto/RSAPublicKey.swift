@@ -3,20 +3,20 @@
 ///
 /// The Montgomery form of the modulus is prepared once here, so keep keys (as a parsed key set
 /// does) rather than rebuilding them for each token.
-struct RSAPublicKey: Sendable, Hashable {
+package struct RSAPublicKey: Sendable, Hashable {
     /// The smallest modulus accepted, in bits (RFC 7518 §3.3 requires 2048 for RS256).
-    static let minimumModulusBits = 2048
+    package static let minimumModulusBits = 2048
     /// The largest modulus accepted, in bits; larger keys only cost time.
-    static let maximumModulusBits = 8192
+    package static let maximumModulusBits = 8192
 
     /// The modulus n, prepared for Montgomery multiplication.
-    let modulus: MontgomeryModulus
+    package let modulus: MontgomeryModulus
     /// The public exponent e.
-    let exponent: BigUInt
+    package let exponent: BigUInt
 
     /// The key from big-endian `modulus` and `exponent` bytes (leading zero bytes allowed).
     /// - Throws: `RSAKeyError` naming the first check that failed.
-    init(modulus: some Collection<UInt8>, exponent: some Collection<UInt8>) throws(RSAKeyError) {
+    package init(modulus: some Collection<UInt8>, exponent: some Collection<UInt8>) throws(RSAKeyError) {
         let modulusValue = BigUInt(bigEndian: modulus)
         let bits = modulusValue.bitWidth
         guard bits >= Self.minimumModulusBits else { throw .modulusTooSmall(bits: bits) }
@@ -31,19 +31,19 @@ struct RSAPublicKey: Sendable, Hashable {
     }
 
     /// The size of the modulus in bits.
-    var modulusBitWidth: Int { modulus.modulus.bitWidth }
+    package var modulusBitWidth: Int { modulus.modulus.bitWidth }
 
     /// k in RFC 8017: the modulus length in bytes, which is also every signature's length.
-    var modulusByteCount: Int { (modulusBitWidth + 7) / 8 }
+    package var modulusByteCount: Int { (modulusBitWidth + 7) / 8 }
 
     /// The key as a DER PKCS #1 `RSAPublicKey` (RFC 8017 appendix A.1.1): SEQUENCE { n INTEGER, e INTEGER }.
-    var pkcs1DER: [UInt8] {
+    package var pkcs1DER: [UInt8] {
         DER.sequence(DER.unsignedInteger(modulus.modulus.bigEndianBytes) + DER.unsignedInteger(exponent.bigEndianBytes))
     }
 }
 
 /// Why bytes were refused as an RSA public key.
-enum RSAKeyError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum RSAKeyError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The modulus is shorter than 2048 bits.
     case modulusTooSmall(bits: Int)
     /// The modulus is longer than 8192 bits.
@@ -53,7 +53,7 @@ enum RSAKeyError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The exponent is even, below 3, or not below the modulus.
     case invalidExponent
 
-    var description: String {
+    package var description: String {
         switch self {
         case .modulusTooSmall(let bits): "RSA modulus of \(bits) bits is below the 2048-bit minimum"
         case .modulusTooLarge(let bits): "RSA modulus of \(bits) bits is above the 8192-bit maximum"
@@ -64,9 +64,9 @@ enum RSAKeyError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The few DER encodings a PKCS #1 public key needs.
-enum DER {
+package enum DER {
     /// A definite length: short form below 128, long form otherwise.
-    static func length(_ count: Int) -> [UInt8] {
+    package static func length(_ count: Int) -> [UInt8] {
         guard count >= 0x80 else { return [UInt8(count)] }
         var bytes: [UInt8] = []
         var remaining = count
@@ -79,14 +79,14 @@ enum DER {
 
     /// An INTEGER holding the non-negative big-endian `magnitude`: minimal, with a zero byte
     /// in front when the top bit is set so it does not read as negative.
-    static func unsignedInteger(_ magnitude: [UInt8]) -> [UInt8] {
+    package static func unsignedInteger(_ magnitude: [UInt8]) -> [UInt8] {
         var content = Array(magnitude.drop { $0 == 0 })
         if content.isEmpty || content[0] & 0x80 != 0 { content.insert(0, at: 0) }
         return [0x02] + length(content.count) + content
     }
 
     /// A SEQUENCE of the already encoded `content`.
-    static func sequence(_ content: [UInt8]) -> [UInt8] {
+    package static func sequence(_ content: [UInt8]) -> [UInt8] {
         [0x30] + length(content.count) + content
     }
 }

@@ -1,3 +1,4 @@
+import AuthCrypto
 import Foundation
 
 /// An RSA key from a JWK Set (RFC 7517) that may check RS256 signatures.

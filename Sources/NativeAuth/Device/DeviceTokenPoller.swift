@@ -1,3 +1,4 @@
+import AuthSupport
 import Foundation
 
 /// Polls the token endpoint with a device code (RFC 8628 §3.4–3.5) until the user approves, the

@@ -4,8 +4,11 @@
 
     /// The RS256 check done by the Security framework: the key is handed over as its PKCS #1 DER
     /// (built and tested portably in `RSAPublicKey.pkcs1DER`), and Security hashes and verifies.
-    struct SecurityRS256Verifier: RS256Verifier {
-        func isValidSignature(_ signature: [UInt8], of message: [UInt8], key: RSAPublicKey) -> Bool {
+    package struct SecurityRS256Verifier: RS256Verifier {
+        /// The Security framework's check.
+        package init() {}
+
+        package func isValidSignature(_ signature: [UInt8], of message: [UInt8], key: RSAPublicKey) -> Bool {
             let attributes: [String: Any] = [
                 kSecAttrKeyType as String: kSecAttrKeyTypeRSA,
                 kSecAttrKeyClass as String: kSecAttrKeyClassPublic,

@@ -1,3 +1,4 @@
+import AuthCrypto
 import Foundation
 
 /// Checks the signature of an ID token (a compact JWS, RFC 7515 §7.1) against the issuer's keys.
@@ -29,7 +30,7 @@ enum IDTokenSignature {
     /// - Throws: `JWSVerificationError` naming the failed check; on `.unknownKeyID`, fetch the
     ///   JWK Set again (once) and retry.
     static func verify(
-        _ token: String, keys: JSONWebKeySet, verifier: any RS256Verifier = PortableRS256Verifier()
+        _ token: String, keys: JSONWebKeySet, verifier: any RS256Verifier = .platformDefault
     ) throws(JWSVerificationError) -> Verified {
         let segments = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard segments.count == 3 else { throw .malformed(.segmentCount) }

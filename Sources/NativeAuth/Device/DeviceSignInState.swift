@@ -1,3 +1,4 @@
+import AuthSupport
 public import Foundation
 
 /// A device code sign-in (RFC 8628) waiting for the user: show ``userCode`` and

@@ -1,3 +1,4 @@
+import AuthSupport
 public import Foundation
 
 /// What a browser sign-in needs to pick up a native flow the server could not continue: the
