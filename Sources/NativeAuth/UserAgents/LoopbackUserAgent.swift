@@ -116,7 +116,7 @@
         public func prepare() throws(ExternalUserAgentError) -> URL {
             let bound = prepared.withLock { prepared -> Result<LoopbackHTTPListener, ExternalUserAgentError> in
                 if let prepared { return .success(prepared) }
-                let result = Result { () throws(ExternalUserAgentError) in try Self.bind(port: port ?? 0) }
+                let result = Result { () throws(ExternalUserAgentError) in try Self.openListener(port: port ?? 0) }
                 prepared = try? result.get()
                 return result
             }
@@ -197,10 +197,10 @@
                 return listener
             }
             if let taken { return taken }
-            return try Self.bind(port: port)
+            return try Self.openListener(port: port)
         }
 
-        private static func bind(port: UInt16) throws(ExternalUserAgentError) -> LoopbackHTTPListener {
+        private static func openListener(port: UInt16) throws(ExternalUserAgentError) -> LoopbackHTTPListener {
             do {
                 return try LoopbackHTTPListener(port: port)
             } catch {
