@@ -16,7 +16,7 @@ protocol RefreshRedeemer: Sendable {
 struct NativeRefreshRedeemer: RefreshRedeemer {
     let wire: WireClient
 
-    var transport: any HTTPTransport { wire.transport }
+    var transport: any HTTPTransport { wire.pipeline.transport }
 
     func redeem(
         refreshToken: Secret, scopes: [String], claims: String?, account: AccountRecord, correlationId: UUID

@@ -15,11 +15,11 @@ final class ClientCore: Sendable {
         self.configuration = configuration
         log = Log(logger: configuration.logger)
         wire = WireClient(
-            transport: InterceptingTransport.wrap(
-                transport, interceptors: configuration.requestInterceptors, authority: configuration.authority),
-            builder: RequestBuilder(configuration: configuration), log: log,
-            retry: RetryPolicy(clock: configuration.clock, maximumWait: configuration.maximumRetryWait),
-            requestTimeout: configuration.requestTimeout ?? WireClient.defaultTimeout(for: transport))
+            pipeline: RequestPipeline(
+                transport: transport, interceptors: configuration.requestInterceptors, log: log,
+                retry: RetryPolicy(clock: configuration.clock, maximumWait: configuration.maximumRetryWait),
+                requestTimeout: configuration.requestTimeout),
+            builder: RequestBuilder(configuration: configuration))
         accounts = AccountManager(
             configuration: configuration, store: credentialStore, redeemer: NativeRefreshRedeemer(wire: wire), log: log,
             events: events)

@@ -32,14 +32,15 @@ struct DeviceAuthorizationRequest: Sendable {
     ///   `invalid_client`, `unauthorized_client` or `invalid_scope`), ``WebSignInError/isNetworkError``,
     ///   ``WebSignInError/isCancelled``, or ``WebSignInError/isUnexpectedResponse`` for an answer
     ///   without a usable `device_code`, `user_code`, `verification_uri` or `expires_in`.
-    func send(through transport: any HTTPTransport, log: Log) async throws(WebSignInError)
+    func send(through pipeline: RequestPipeline) async throws(WebSignInError)
         -> DeviceAuthorizationAnswer
     {
+        let log = pipeline.log
         log(
             .debug, "device authorization request", ["fields": form.names.joined(separator: ",")],
             correlationId: correlationId)
         let response = try await WebHTTP.send(
-            httpRequest, to: .deviceAuthorization, through: transport, log: log, correlationId: correlationId
+            httpRequest, to: .deviceAuthorization, through: pipeline, correlationId: correlationId
         ) {
             error in
             WebSignInError(.network, correlationId: correlationId, underlyingError: error)

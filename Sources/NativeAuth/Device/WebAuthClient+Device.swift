@@ -38,7 +38,7 @@ extension WebAuthClient {
         }
         let request = DeviceAuthorizationRequest(
             endpoint: endpoint, clientId: clientId, parameters: parameters, correlationId: correlationId)
-        let answer = try await request.send(through: provider.transport, log: provider.log)
+        let answer = try await request.send(through: provider.pipeline)
         provider.noteServerDate(answer.serverDate)
         provider.log(
             .info, "device sign-in started", ["expiresIn": "\(answer.expiresIn)", "interval": "\(answer.interval)"],

@@ -92,7 +92,7 @@ public struct NativeAuthErrorDetails: Sendable {
             parts.append("status=\(server.status)")
         }
         if let endpoint { parts.append("endpoint=\(endpoint)") }
-        if let underlyingError { parts.append("cause=" + WireClient.describe(underlyingError)) }
+        if let underlyingError { parts.append("cause=" + RequestPipeline.describe(underlyingError)) }
         parts.append("correlation-id=\(correlationId.uuidString.lowercased())")
         return parts.joined(separator: " ")
     }

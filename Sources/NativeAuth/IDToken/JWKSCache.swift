@@ -5,12 +5,12 @@ import Foundation
 /// more than once per token.
 actor JWKSCache {
     private let url: URL
-    private let transport: any HTTPTransport
+    private let pipeline: RequestPipeline
     private var keys: JSONWebKeySet?
 
-    init(url: URL, transport: any HTTPTransport) {
+    init(url: URL, pipeline: RequestPipeline) {
         self.url = url
-        self.transport = transport
+        self.pipeline = pipeline
     }
 
     /// Verifies the token's signature with the provider's keys.
@@ -28,20 +28,17 @@ actor JWKSCache {
 
     private func keySet(refresh: Bool) async throws(WebSignInError) -> JSONWebKeySet {
         if !refresh, let keys { return keys }
-        let request = HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"])
-        let response: HTTPResponse
-        do {
-            response = try await RequestEndpoint.$current.withValue(.jwks) { try await transport.send(request) }
-        } catch {
-            var failure = WebSignInError(
+        let unusable = WebSignInError(
+            .invalidIDToken(.signature), note: "The provider's keys are not a usable JWK Set.")
+        let response = try await WebHTTP.send(
+            HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"]), to: .jwks,
+            through: pipeline, readOnly: true, correlationId: nil, tooLarge: { _ in unusable }
+        ) { error in
+            WebSignInError(
                 .invalidIDToken(.signature), note: "The provider's keys could not be fetched.", underlyingError: error)
-            failure.endpoint = .jwks
-            throw failure
         }
-        guard (200...299).contains(response.statusCode), response.body.count <= 1 << 20,
-            let parsed = try? JSONWebKeySet(json: response.body)
-        else {
-            throw WebSignInError(.invalidIDToken(.signature), note: "The provider's keys are not a usable JWK Set.")
+        guard (200...299).contains(response.statusCode), let parsed = try? JSONWebKeySet(json: response.body) else {
+            throw unusable
         }
         keys = parsed
         return parsed

@@ -17,8 +17,7 @@ extension ClientCore {
     func webProvider() throws(WebSignInError) -> WebProvider {
         if let cached = browserProvider.current { return cached }
         let provider = try WebProvider(
-            issuer: webIssuer, clientId: configuration.clientId, transport: wire.transport,
-            clock: configuration.clock, log: log)
+            issuer: webIssuer, clientId: configuration.clientId, pipeline: wire.pipeline, clock: configuration.clock)
         return browserProvider.withLock { cached in
             if let cached { return cached }
             cached = provider

@@ -13,18 +13,21 @@ import Foundation
 /// one fetch. A failure is not kept: the next call fetches again.
 actor ProviderDiscovery {
     let issuer: URL
-    private let transport: any HTTPTransport
-    private let log: Log
+    private let pipeline: RequestPipeline
     private var cached: ProviderMetadata?
     private var inFlight: Task<Result<ProviderMetadata, WebSignInError>, Never>?
 
     /// - Throws: ``WebSignInError/isInvalidParameters`` when `issuer` is not an absolute `https`
     ///   URL (or `http` on a loopback host) without query or fragment.
-    init(issuer: URL, transport: any HTTPTransport, log: Log = Log(logger: nil)) throws(WebSignInError) {
+    init(issuer: URL, pipeline: RequestPipeline) throws(WebSignInError) {
         try Self.checkIssuer(issuer)
         self.issuer = issuer
-        self.transport = transport
-        self.log = log
+        self.pipeline = pipeline
+    }
+
+    /// Discovery through `transport` on a pipeline of its own (no interceptors, the default deadline).
+    init(issuer: URL, transport: any HTTPTransport, log: Log = Log(logger: nil)) throws(WebSignInError) {
+        try self.init(issuer: issuer, pipeline: .web(transport: transport, log: log))
     }
 
     /// The provider's metadata: the kept copy, or a fresh fetch shared with concurrent callers.
@@ -37,12 +40,12 @@ actor ProviderDiscovery {
         if let inFlight {
             task = inFlight
         } else {
-            let (issuer, transport, log) = (issuer, transport, log)
+            let (issuer, pipeline) = (issuer, pipeline)
             task = Task {
                 do throws(WebSignInError) {
                     return .success(
                         try await Self.discover(
-                            issuer: issuer, transport: transport, log: log, correlationId: correlationId))
+                            issuer: issuer, pipeline: pipeline, correlationId: correlationId))
                 } catch {
                     return .failure(error)
                 }
@@ -69,9 +72,10 @@ actor ProviderDiscovery {
 
     /// Fetches and checks the metadata of `issuer`, with the RFC 8414 fallback.
     static func discover(
-        issuer: URL, transport: any HTTPTransport, log: Log, correlationId: UUID?
+        issuer: URL, pipeline: RequestPipeline, correlationId: UUID?
     ) async throws(WebSignInError) -> ProviderMetadata {
-        let first = try await fetch(openIDConfigurationURL(for: issuer), transport, log, correlationId)
+        let log = pipeline.log
+        let first = try await fetch(openIDConfigurationURL(for: issuer), pipeline, correlationId)
         if (200...299).contains(first.statusCode) {
             return try parse(first.body, configuredIssuer: issuer, requireJWKS: true)
         }
@@ -79,7 +83,7 @@ actor ProviderDiscovery {
             throw WebSignInError(.discoveryFailed(.status(first.statusCode)), httpStatusCode: first.statusCode)
         }
         log(.debug, "trying RFC 8414 discovery", ["status": "\(first.statusCode)"], correlationId: correlationId)
-        let second = try await fetch(fallbackURL, transport, log, correlationId)
+        let second = try await fetch(fallbackURL, pipeline, correlationId)
         guard (200...299).contains(second.statusCode) else {
             throw WebSignInError(.discoveryFailed(.status(second.statusCode)), httpStatusCode: second.statusCode)
         }
@@ -87,12 +91,13 @@ actor ProviderDiscovery {
     }
 
     private static func fetch(
-        _ url: URL, _ transport: any HTTPTransport, _ log: Log, _ correlationId: UUID?
+        _ url: URL, _ pipeline: RequestPipeline, _ correlationId: UUID?
     ) async throws(WebSignInError) -> HTTPResponse {
         let request = HTTPRequest(
             method: "GET", url: url, headers: WebHTTP.headers(correlationId: correlationId, form: false))
         return try await WebHTTP.send(
-            request, to: .discovery, through: transport, log: log, correlationId: correlationId
+            request, to: .discovery, through: pipeline, readOnly: true, correlationId: correlationId,
+            tooLarge: { _ in WebSignInError(.discoveryFailed(.tooLarge)) }
         ) {
             WebSignInError(.discoveryFailed(.network), underlyingError: $0)
         }
@@ -185,7 +190,7 @@ actor ProviderDiscovery {
         func fail(_ problem: WebSignInError.DiscoveryProblem) -> WebSignInError {
             WebSignInError(.discoveryFailed(problem))
         }
-        guard body.count <= WebHTTP.maximumBodySize else { throw fail(.tooLarge) }
+        guard body.count <= RequestPipeline.maximumBodySize else { throw fail(.tooLarge) }
         let value: JSONValue
         do {
             value = try JSONValue.parse(body)

@@ -37,7 +37,7 @@ struct TokenRevocationRequest: Sendable {
     static func check(_ response: HTTPResponse, correlationId: UUID?) throws(WebSignInError) {
         let status = response.statusCode
         if (200...299).contains(status) { return }
-        if response.body.count <= WebHTTP.maximumBodySize, !response.body.isEmpty,
+        if !response.body.isEmpty,
             let fields = (try? JSONValue.parse(response.body))?.objectValue.map(WireObject.init),
             let error = fields.string("error"), !error.isEmpty
         {
@@ -81,7 +81,7 @@ extension WebTokenClient {
             authentication.request(
                 url: request.endpoint, form: request.form, clientId: request.clientId,
                 correlationId: request.correlationId),
-            to: .revocation, through: transport, log: log, correlationId: request.correlationId
+            to: .revocation, through: pipeline, correlationId: request.correlationId
         ) { error in
             WebSignInError(.network, correlationId: request.correlationId, underlyingError: error)
         }

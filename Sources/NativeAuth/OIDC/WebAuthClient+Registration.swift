@@ -42,14 +42,15 @@ extension WebAuthClient {
         } catch {
             throw error.with(correlationId: correlationId)
         }
-        let discovery = try ProviderDiscovery(issuer: issuer, transport: transport, log: log)
+        let pipeline = RequestPipeline.web(transport: transport, log: log)
+        let discovery = try ProviderDiscovery(issuer: issuer, pipeline: pipeline)
         let metadata = try await discovery.metadata(correlationId: correlationId)
         guard let endpoint = metadata.registrationEndpoint else {
             throw WebSignInError(
                 .unsupported, note: "The provider publishes no 'registration_endpoint'.", correlationId: correlationId)
         }
         return try await send(
-            request, to: endpoint, transport: transport, initialAccessToken: initialAccessToken, log: log,
+            request, to: endpoint, pipeline: pipeline, initialAccessToken: initialAccessToken,
             correlationId: correlationId)
     }
 
@@ -76,14 +77,15 @@ extension WebAuthClient {
             throw error.with(correlationId: correlationId)
         }
         return try await send(
-            request, to: registrationEndpoint, transport: transport, initialAccessToken: initialAccessToken,
-            log: Log(logger: logger), correlationId: correlationId)
+            request, to: registrationEndpoint, pipeline: .web(transport: transport, log: Log(logger: logger)),
+            initialAccessToken: initialAccessToken, correlationId: correlationId)
     }
 
     private static func send(
-        _ request: ClientRegistrationRequest, to endpoint: URL, transport: any HTTPTransport,
-        initialAccessToken: String?, log: Log, correlationId: UUID
+        _ request: ClientRegistrationRequest, to endpoint: URL, pipeline: RequestPipeline,
+        initialAccessToken: String?, correlationId: UUID
     ) async throws(WebSignInError) -> ClientRegistration {
+        let log = pipeline.log
         if EndpointPolicy.problem(with: endpoint, field: "registration_endpoint") != nil {
             throw .invalidParameters(
                 "The registration endpoint must be https (http for loopback hosts only).", correlationId: correlationId)
@@ -101,7 +103,7 @@ extension WebAuthClient {
             correlationId: correlationId)
         let response = try await WebHTTP.send(
             HTTPRequest(method: "POST", url: endpoint, headers: headers, body: Data(request.document.description.utf8)),
-            to: .registration, through: transport, log: log, correlationId: correlationId
+            to: .registration, through: pipeline, correlationId: correlationId
         ) { error in
             WebSignInError(.network, correlationId: correlationId, underlyingError: error)
         }

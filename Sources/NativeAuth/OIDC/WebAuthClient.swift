@@ -51,10 +51,11 @@ public final class WebAuthClient: Sendable {
         let log = Log(logger: configuration.logger)
         let provider = try WebProvider(
             issuer: issuer, clientId: clientId,
-            transport: InterceptingTransport.wrap(
-                transport, interceptors: configuration.requestInterceptors, authority: nil),
-            clock: configuration.clock, log: log,
-            authentication: configuration.clientAuthentication)
+            pipeline: RequestPipeline(
+                transport: transport, interceptors: configuration.requestInterceptors, log: log,
+                retry: .never,
+                requestTimeout: configuration.requestTimeout),
+            clock: configuration.clock, authentication: configuration.clientAuthentication)
         self.provider = provider
         accounts = AccountManager(
             clientId: clientId, clock: configuration.clock, margin: configuration.tokenRefreshMargin,
@@ -109,6 +110,19 @@ public struct WebAuthConfiguration: Sendable {
     /// revocation, keys) before it goes to the transport; none by default. Each may add `x-`
     /// headers or refuse the request (see ``RequestInterceptor``).
     public var requestInterceptors: [any RequestInterceptor] = []
+    /// The longest the SDK waits for the transport to answer one request to the provider
+    /// (discovery, keys, token, device authorization, revocation) before it reports a timeout
+    /// (``WebSignInError/isNetworkError``), whatever the transport does; a cancelled task ends its
+    /// request at once. `nil` (the default) means the `URLSessionTransport`'s own timeout plus 5 s,
+    /// or 35 s for other transports.
+    ///
+    /// A value that is not finite, not positive, or longer than ten minutes is refused: the
+    /// property keeps its previous value.
+    public var requestTimeout: TimeInterval? = nil {
+        didSet {
+            if let requestTimeout, !(requestTimeout > 0 && requestTimeout <= 600) { self.requestTimeout = oldValue }
+        }
+    }
 
     /// The default settings.
     public init() {}

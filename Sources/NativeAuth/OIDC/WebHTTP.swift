@@ -1,23 +1,16 @@
 import Foundation
 
-/// The web client's one way to the transport: sends a request and turns a transport failure into a
-/// ``WebSignInError`` (cancellation or network), the one place where transport errors are wrapped.
+/// The web client's side of the ``RequestPipeline``: the headers of its requests, and how a
+/// request that got no readable answer, and an OAuth error answer, become ``WebSignInError``s.
 enum WebHTTP {
-    /// The largest answer the web client reads: discovery documents and token answers are far smaller.
-    static let maximumBodySize = 1 << 20
-
-    /// Reads a JSON answer: refuses one over ``maximumBodySize``, and turns an answer whose status
-    /// is not a `success` and that names an OAuth `error` into its typed error (RFC 6749 §5.2).
-    /// Returns the body's members; `nil` for an empty body or one that is not a JSON object.
+    /// Reads a JSON answer (the pipeline has already refused one over its size cap), and turns an
+    /// answer whose status is not a `success` and that names an OAuth `error` into its typed error
+    /// (RFC 6749 §5.2). Returns the body's members; `nil` for an empty body or one that is not a
+    /// JSON object.
     static func members(
         of response: HTTPResponse, success: (Int) -> Bool = { (200...299).contains($0) }, correlationId: UUID?
     ) throws(WebSignInError) -> [String: JSONValue]? {
         let status = response.statusCode
-        guard response.body.count <= maximumBodySize else {
-            throw WebSignInError(
-                .unexpectedResponse, note: "The answer is over 1 MiB.", httpStatusCode: status,
-                correlationId: correlationId)
-        }
         let members = response.body.isEmpty ? nil : (try? JSONValue.parse(response.body))?.objectValue
         if !success(status), let members, let error = members["error"]?.stringValue, !error.isEmpty {
             throw WebSignInError.oauth(
@@ -42,33 +35,42 @@ enum WebHTTP {
         return headers
     }
 
-    /// Sends `request` to `endpoint`; `networkError` builds the error for a request that got no
-    /// answer (a request interceptor's refusal included), which then names the endpoint.
+    /// Sends `request` to `endpoint` through `pipeline` and returns the answer, whatever its status.
+    ///
+    /// - Parameters:
+    ///   - readOnly: the request changes nothing at the provider (discovery, keys), so the pipeline
+    ///     may retry it after a timeout or a dropped connection too.
+    ///   - tooLarge: the error for an answer over the size cap, given its status; by default an
+    ///     unexpected answer.
+    ///   - networkError: the error for a request that got no answer (a timeout, a transport
+    ///     failure, an interceptor's refusal); it then names the endpoint.
     static func send(
-        _ request: HTTPRequest, to endpoint: RequestEndpoint, through transport: any HTTPTransport, log: Log,
-        correlationId: UUID?, networkError: (any Error) -> WebSignInError
+        _ request: HTTPRequest, to endpoint: RequestEndpoint, through pipeline: RequestPipeline,
+        readOnly: Bool = false, correlationId: UUID?, tooLarge: ((Int) -> WebSignInError)? = nil,
+        networkError: (any Error) -> WebSignInError
     ) async throws(WebSignInError) -> HTTPResponse {
-        let path = request.url.path
-        guard !Task.isCancelled else { throw .cancelled(correlationId: correlationId) }
-        log(.debug, "web request sent", ["method": request.method, "path": path], correlationId: correlationId)
         do {
-            let response = try await RequestEndpoint.$current.withValue(endpoint) {
-                try await transport.send(request)
-            }
-            log(
-                .debug, "web answer received", ["path": path, "status": "\(response.statusCode)"],
+            let response = try await pipeline.send(
+                request, to: endpoint, readOnly: readOnly, correlationId: correlationId,
+                metadata: ["method": request.method])
+            pipeline.log(
+                .debug, "answer received", ["endpoint": endpoint.name, "status": "\(response.statusCode)"],
                 correlationId: correlationId)
             return response
         } catch {
-            if error is CancellationError || Task.isCancelled || (error as? URLError)?.code == .cancelled {
+            switch error {
+            case .cancelled:
                 throw .cancelled(correlationId: correlationId)
+            case .timedOut, .noAnswer:
+                var failure = networkError(error.underlyingError ?? URLError(.unknown))
+                failure.endpoint = endpoint
+                throw failure
+            case .tooLarge(let response):
+                throw tooLarge?(response.statusCode)
+                    ?? WebSignInError(
+                        .unexpectedResponse, note: "The answer is over 1 MiB.", httpStatusCode: response.statusCode,
+                        correlationId: correlationId)
             }
-            log(
-                .warning, "no answer from the provider", ["path": path, "error": WireClient.describe(error)],
-                correlationId: correlationId)
-            var failure = networkError(error)
-            failure.endpoint = endpoint
-            throw failure
         }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// keys and the clock. Shared by sign-in and refresh.
 final class WebProvider: Sendable {
     let clientId: String
-    let transport: any HTTPTransport
+    let pipeline: RequestPipeline
     let discovery: ProviderDiscovery
     let tokens: WebTokenClient
     let clock: any NativeAuthClock
@@ -15,16 +15,19 @@ final class WebProvider: Sendable {
     private let skew = Locked<TimeInterval>(0)
 
     init(
-        issuer: URL, clientId: String, transport: any HTTPTransport, clock: any NativeAuthClock, log: Log,
+        issuer: URL, clientId: String, pipeline: RequestPipeline, clock: any NativeAuthClock,
         authentication: WebClientAuthentication = .none
     ) throws(WebSignInError) {
         self.clientId = clientId
-        self.transport = transport
-        discovery = try ProviderDiscovery(issuer: issuer, transport: transport, log: log)
-        tokens = WebTokenClient(transport: transport, log: log, authentication: authentication)
+        self.pipeline = pipeline
+        discovery = try ProviderDiscovery(issuer: issuer, pipeline: pipeline)
+        tokens = WebTokenClient(pipeline: pipeline, authentication: authentication)
         self.clock = clock
-        self.log = log
+        log = pipeline.log
     }
+
+    /// The transport as the app gave it, for its own API requests.
+    var transport: any HTTPTransport { pipeline.transport }
 
     /// Now on the provider's clock.
     func providerNow() -> Date { clock.now().addingTimeInterval(skew.current) }
@@ -41,7 +44,7 @@ final class WebProvider: Sendable {
         }
         return keys.withLock { current in
             if let current, current.url == url { return current.cache }
-            let cache = JWKSCache(url: url, transport: transport)
+            let cache = JWKSCache(url: url, pipeline: pipeline)
             current = (url, cache)
             return cache
         }

@@ -258,7 +258,7 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
         if let serverError { parts.append("error=\(serverError.prefix(80))") }
         if let httpStatusCode { parts.append("status=\(httpStatusCode)") }
         if let endpoint { parts.append("endpoint=\(endpoint)") }
-        if let underlyingError { parts.append("cause=" + WireClient.describe(underlyingError)) }
+        if let underlyingError { parts.append("cause=" + RequestPipeline.describe(underlyingError)) }
         if let correlationId { parts.append("correlation-id=\(correlationId.uuidString.lowercased())") }
         return parts.joined(separator: " ")
     }

@@ -148,14 +148,19 @@ struct WebTokenAnswer: Sendable, Equatable {
 
 /// Redeems grants at the token endpoint through the transport, authenticated as `authentication` says.
 struct WebTokenClient: Sendable {
-    let transport: any HTTPTransport
-    let log: Log
+    let pipeline: RequestPipeline
     let authentication: WebClientAuthentication
 
-    init(transport: any HTTPTransport, log: Log = Log(logger: nil), authentication: WebClientAuthentication = .none) {
-        self.transport = transport
-        self.log = log
+    var log: Log { pipeline.log }
+
+    init(pipeline: RequestPipeline, authentication: WebClientAuthentication = .none) {
+        self.pipeline = pipeline
         self.authentication = authentication
+    }
+
+    /// A token client on a pipeline of its own (no interceptors, the default deadline).
+    init(transport: any HTTPTransport, log: Log = Log(logger: nil), authentication: WebClientAuthentication = .none) {
+        self.init(pipeline: .web(transport: transport, log: log), authentication: authentication)
     }
 
     /// Exchanges the callback's code for tokens, with the request's PKCE verifier and redirect URI.
@@ -201,7 +206,7 @@ struct WebTokenClient: Sendable {
             url: request.tokenEndpoint, form: request.form, clientId: request.clientId,
             correlationId: request.correlationId)
         let response = try await WebHTTP.send(
-            httpRequest, to: .token, through: transport, log: log, correlationId: request.correlationId
+            httpRequest, to: .token, through: pipeline, correlationId: request.correlationId
         ) { error in
             WebSignInError(.network, correlationId: request.correlationId, underlyingError: error)
         }

@@ -58,9 +58,6 @@ public struct RequestEndpoint: Sendable, Hashable, CustomStringConvertible {
     public static let registration = RequestEndpoint("registration")
     /// The provider's signing keys (`jwks_uri`).
     public static let jwks = RequestEndpoint("jwks")
-
-    /// The endpoint a web request is being sent to, set around the transport call.
-    @TaskLocal static var current: RequestEndpoint?
 }
 
 /// A request on its way to the transport, as a ``RequestInterceptor`` sees it.
@@ -171,54 +168,5 @@ public struct RequestInterceptorError: Error, CustomStringConvertible, Sendable 
             return "\(who) set the header '\(name.prefix(80))' on the request to \(endpoint); only names that "
                 + "start with 'x-', outside the SDK's reserved prefixes, and values without control characters are allowed."
         }
-    }
-}
-
-/// Runs the configured interceptors on each request to a named endpoint, then hands it to the
-/// transport. A request to no known endpoint (an app's own API) goes straight through.
-struct InterceptingTransport: HTTPTransport {
-    let base: any HTTPTransport
-    let interceptors: [any RequestInterceptor]
-    /// The native authority: a request below it to one of ``Endpoint``'s paths is named by it.
-    let authority: URL?
-
-    /// `base` with `interceptors` in front of it; `base` itself when there are none.
-    static func wrap(
-        _ base: any HTTPTransport, interceptors: [any RequestInterceptor], authority: URL?
-    ) -> any HTTPTransport {
-        interceptors.isEmpty
-            ? base : InterceptingTransport(base: base, interceptors: interceptors, authority: authority)
-    }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard let endpoint = RequestEndpoint.current ?? nativeEndpoint(of: request.url) else {
-            return try await base.send(request)
-        }
-        var intercepted = InterceptedRequest(endpoint: endpoint, request: request)
-        for (index, interceptor) in interceptors.enumerated() {
-            do {
-                try await interceptor.intercept(&intercepted)
-            } catch let error as CancellationError {
-                throw error
-            } catch {
-                var refusal =
-                    (error as? RequestInterceptorError)
-                    ?? RequestInterceptorError(endpoint: endpoint, reason: .refused(error))
-                refusal.interceptorIndex = index
-                refusal.interceptorType = String(describing: type(of: interceptor))
-                throw refusal
-            }
-        }
-        return try await base.send(intercepted.request)
-    }
-
-    /// The native endpoint `url` names, when it is one below the authority.
-    func nativeEndpoint(of url: URL) -> RequestEndpoint? {
-        guard let authority else { return nil }
-        let base = authority.absoluteString + "/"
-        let target = url.absoluteString
-        guard target.hasPrefix(base) else { return nil }
-        let path = String(target.dropFirst(base.count).prefix { $0 != "?" && $0 != "#" })
-        return Endpoint(rawValue: path).map { RequestEndpoint($0.rawValue) }
     }
 }

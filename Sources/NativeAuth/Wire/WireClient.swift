@@ -1,19 +1,16 @@
 import Foundation
 
 /// Sends ``WireCall``s through the transport and sorts every answer into a success body or a
-/// ``WireFailure``. The one place where transport errors are wrapped.
+/// ``WireFailure``; the requests go through the ``RequestPipeline`` shared with the web client.
 struct WireClient: Sendable {
-    let transport: any HTTPTransport
+    let pipeline: RequestPipeline
     let builder: RequestBuilder
-    let log: Log
-    let retry: RetryPolicy
-    /// The SDK's own deadline for one request, whatever the transport does.
-    let requestTimeout: TimeInterval
 
-    /// A little above the transport's own timeout, so the transport reports first when it can.
-    static func defaultTimeout(for transport: any HTTPTransport) -> TimeInterval {
-        ((transport as? URLSessionTransport)?.timeout ?? 30) + 5
-    }
+    var log: Log { pipeline.log }
+
+    /// The native endpoints whose requests change nothing at the server: a timeout, a dropped
+    /// connection or a 500, 502 or 504 answer may be retried.
+    static let readOnly: Set<Endpoint> = [.signInIntrospect, .registerIntrospect, .resetPasswordPollCompletion]
 
     /// A successful answer: its JSON object and the response it came in.
     struct Reply: Sendable {
@@ -34,89 +31,49 @@ struct WireClient: Sendable {
         }
     }
 
-    /// Sends `call`, retrying once where ``RetryPolicy`` says a retry is safe.
+    /// Sends `call` through the pipeline (which retries once where that is safe) and sorts the answer.
     func send(_ call: WireCall, correlationId: UUID) async throws(WireFailure) -> Reply {
-        var attempt = 1
-        while true {
-            let outcome: Result<Reply, WireFailure>
-            do {
-                outcome = .success(try await sendOnce(call, correlationId: correlationId))
-            } catch {
-                outcome = .failure(error)
-            }
-            guard case .failure(let failure) = outcome else { return try outcome.get() }
-            guard attempt < retry.maximumAttempts, let delay = retry.delay(after: failure, endpoint: call.endpoint)
-            else {
-                throw failure
-            }
-            log(
-                .debug, "retrying", ["endpoint": call.endpoint.rawValue, "after_seconds": "\(delay)"],
-                correlationId: correlationId)
-            do {
-                try await retry.clock.sleep(seconds: delay)
-            } catch {
-                throw .cancelled
-            }
-            attempt += 1
-        }
-    }
-
-    private func sendOnce(_ call: WireCall, correlationId: UUID) async throws(WireFailure) -> Reply {
-        let endpoint = call.endpoint.rawValue
-        guard !Task.isCancelled else {
-            log(.debug, "request not sent: task cancelled", ["endpoint": endpoint], correlationId: correlationId)
-            throw .cancelled
-        }
+        let endpoint = call.endpoint
         let form = builder.form(for: call)
-        let request = builder.request(for: call, form: form, correlationId: correlationId)
-        log(
-            .debug, "request sent", ["endpoint": endpoint, "fields": form.names.joined(separator: ",")],
-            correlationId: correlationId)
         let response: HTTPResponse
         do {
-            if let urlSession = transport as? URLSessionTransport {
-                // The default transport answers through a callback: no task between it and the caller.
-                response = try await Deadline.run(seconds: requestTimeout) { complete in
-                    urlSession.start(request, completion: complete)
-                }
-            } else {
-                response = try await Deadline.run(seconds: requestTimeout) { [transport] in
-                    try await transport.send(request)
-                }
-            }
+            response = try await pipeline.send(
+                builder.request(for: call, form: form, correlationId: correlationId),
+                to: RequestEndpoint(endpoint.rawValue), readOnly: Self.readOnly.contains(endpoint),
+                correlationId: correlationId, metadata: ["fields": form.names.joined(separator: ",")])
         } catch {
-            if case Deadline.Failure.timedOut = error {
-                log(
-                    .warning, "no answer within the request deadline",
-                    ["endpoint": endpoint, "seconds": "\(requestTimeout)"], correlationId: correlationId)
-                throw .transport(URLError(.timedOut), endpoint: call.endpoint)
-            }
-            if error is Deadline.Failure || error is CancellationError || Task.isCancelled
-                || (error as? URLError)?.code == .cancelled
-            {
-                log(.debug, "request cancelled", ["endpoint": endpoint], correlationId: correlationId)
+            switch error {
+            case .cancelled:
                 throw .cancelled
+            case .timedOut, .noAnswer:
+                throw .transport(error.underlyingError ?? URLError(.unknown), endpoint: endpoint)
+            case .tooLarge(let response):
+                var answer = UnexpectedAnswer(
+                    status: response.statusCode, contentType: response.header("Content-Type"), problem: .tooLarge,
+                    bodyLength: response.header("Content-Length").flatMap { Int($0) } ?? 0)
+                answer.retryAfterHeader = response.header("Retry-After")
+                log(
+                    .debug, "answer received", Self.metadata(for: .unexpected(answer), endpoint: endpoint.rawValue),
+                    correlationId: correlationId)
+                throw .unexpected(answer)
             }
-            log(
-                .warning, "no answer from the server",
-                ["endpoint": endpoint, "error": Self.describe(error)], correlationId: correlationId)
-            throw .transport(error, endpoint: call.endpoint)
         }
         do {
             let object = try Self.classify(response)
             log(
-                .debug, "answer received", ["endpoint": endpoint, "status": "\(response.statusCode)"],
+                .debug, "answer received", ["endpoint": endpoint.rawValue, "status": "\(response.statusCode)"],
                 correlationId: correlationId)
             return Reply(object: object, response: response)
         } catch {
-            log(.debug, "answer received", Self.metadata(for: error, endpoint: endpoint), correlationId: correlationId)
+            log(
+                .debug, "answer received", Self.metadata(for: error, endpoint: endpoint.rawValue),
+                correlationId: correlationId)
             throw error
         }
     }
 
-    /// The largest body the SDK reads: every answer of the API is a few kilobytes, so anything
-    /// over this is refused before it is parsed.
-    static let maximumBodySize = 1 << 20
+    /// The largest body the SDK reads (``RequestPipeline/maximumBodySize``).
+    static var maximumBodySize: Int { RequestPipeline.maximumBodySize }
 
     /// Sorts a response: a success object, or the failure it stands for.
     static func classify(_ response: HTTPResponse) throws(WireFailure) -> WireObject {
@@ -160,11 +117,6 @@ struct WireClient: Sendable {
             // 1xx, 3xx (never followed) and 5xx: what came back is kept, the body is not.
             throw unexpected(.status)
         }
-    }
-
-    static func describe(_ error: any Error) -> String {
-        if let urlError = error as? URLError { return "URLError \(urlError.code.rawValue)" }
-        return String(describing: type(of: error))
     }
 
     static func metadata(for failure: WireFailure, endpoint: String) -> [String: String] {

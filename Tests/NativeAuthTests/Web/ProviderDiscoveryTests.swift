@@ -268,7 +268,7 @@ struct ProviderDiscoveryTests {
             let error = await discoveryError(body)
             #expect(error?.code == .discoveryFailed(problem), "\(body.prefix(80))")
         }
-        let padding = String(repeating: " ", count: WebHTTP.maximumBodySize)
+        let padding = String(repeating: " ", count: RequestPipeline.maximumBodySize)
         let large = await discoveryError(discoveryDocument(issuer: issuer) + padding)
         #expect(large?.code == .discoveryFailed(.tooLarge))
     }
