@@ -1,6 +1,6 @@
 import Foundation
 
-/// One documented error answer of the API (shared/PROTOCOL.md, "Error body"), before it is written.
+/// One documented error answer of the API (Docs/Protocol.md, "Error answers"), before it is written.
 ///
 /// Handlers throw these; the tenant turns them into a 400 (or `status`) JSON body with `timestamp`,
 /// `trace_id` and `correlation_id` added.

@@ -15,7 +15,7 @@ public import NativeAuth
 /// // Codes the tenant "sends" land in `tenant.outbox`: read one with `tenant.lastCode(sentTo:)`.
 /// ```
 ///
-/// It answers exactly as shared/PROTOCOL.md describes: `POST {authority}/{endpoint}` with a
+/// It answers as Docs/Protocol.md describes: `POST {authority}/{endpoint}` with a
 /// form-encoded body, JSON answers with `client-request-id` and `Date` headers, 400 error bodies
 /// with the documented `error`, `suberror` and `error_codes`. Use ``force(_:on:times:)`` to make an
 /// endpoint misbehave, ``receivedRequests`` to check what a client sent, and ``settings`` to shape

@@ -3,9 +3,9 @@ import Foundation
 
 /// The part every state object shares: single-flight, spending, and the continuation token.
 ///
-/// Rules (DESIGN.md): while one action runs, another fails at once and sends nothing; an action
-/// that succeeds spends the state; one that fails leaves it usable when the user can simply try
-/// again, and spends it when the flow cannot go on.
+/// Rules (Docs/Design.md, "Rules the states keep"): while one action runs, another fails at once
+/// and sends nothing; an action that succeeds spends the state; one that fails leaves it usable
+/// when the user can simply try again, and spends it when the flow cannot go on.
 final class StateCore: Sendable {
     enum Phase: Sendable { case ready, busy, spent }
 

@@ -183,7 +183,8 @@ struct ServerErrorRule: Sendable {
 }
 
 extension ServerError {
-    /// The catalogue. Sources: PROTOCOL.md, and how Microsoft's clients read the same answers.
+    /// The catalogue. Sources: Docs/Protocol.md ("Error answers"), and how Microsoft's clients read
+    /// the same answers.
     static let catalogue: [(meaning: ServerErrorMeaning, rule: ServerErrorRule)] = [
         (.configuration, .init(error: "invalid_client")),
         (.configuration, .init(error: "unauthorized_client")),

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A documented error answer of the API (the error body of PROTOCOL.md), decoded leniently:
+/// A documented error answer of the API (Docs/Protocol.md, "Error answers"), decoded leniently:
 /// every field but `error` may be missing, and unknown values are kept as they came.
 struct ServerError: Sendable, Equatable {
     let status: Int

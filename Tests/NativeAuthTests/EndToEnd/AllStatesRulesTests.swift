@@ -4,7 +4,7 @@ import Testing
 
 @testable import NativeAuth
 
-/// The rules of DESIGN.md, for every state of every flow: while an action runs a second one
+/// The rules of Docs/Design.md, for every state of every flow: while an action runs a second one
 /// fails at once and sends nothing; a successful action spends the state; a spent state refuses
 /// and sends nothing.
 @Suite("Every state is single-flight and spent after success", .timeLimit(.minutes(1)))

@@ -2,7 +2,7 @@ import Foundation
 
 @testable import NativeAuth
 
-// Bodies of every endpoint (shared/PROTOCOL.md), the responses around them, and the mutations.
+// Bodies of every endpoint (Docs/Protocol.md), the responses around them, and the mutations.
 
 extension Gen {
     // MARK: Fields

@@ -130,7 +130,7 @@ enum ForcedFault: String, Sendable, CaseIterable {
         }
     }
 
-    /// The error the app must be told (PROTOCOL.md, DESIGN.md).
+    /// The error the app must be told (Docs/Protocol.md, Docs/Design.md).
     var category: FlowErrorCategory {
         switch self {
         case .server500, .html: .unexpectedResponse

@@ -78,8 +78,8 @@ struct TenantPlan: Sendable, CustomStringConvertible {
     }
 }
 
-/// The reference model of the flows, written from shared/PROTOCOL.md and shared/DESIGN.md ("Rules
-/// the states keep") and the tenant's settings; it uses nothing of the SDK but its public names.
+/// The reference model of the flows, written from Docs/Protocol.md and Docs/Design.md ("Rules the
+/// states keep") and the tenant's settings; it uses nothing of the SDK but its public names.
 ///
 /// It keeps its own view of the tenant (users, passwords, methods, the clock) and of every state
 /// object handed out in the sequence (its kind, whether it is still usable, when its continuation
@@ -105,7 +105,7 @@ struct TenantPlan: Sendable, CustomStringConvertible {
 struct ReferenceModel {
     static let tokenLifetime = 600
     /// How many times one `submitPassword` call polls a running reset before it gives up
-    /// (PROTOCOL.md: "the official client gives up after about six polls").
+    /// (Docs/Protocol.md, "poll_completion": six polls at most, as MSAL for iOS).
     static let pollsPerCall = 6
 
     struct Method: Equatable {

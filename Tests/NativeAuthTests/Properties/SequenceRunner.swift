@@ -304,7 +304,7 @@ final class SequenceRunner {
     }
 
     /// Every request of one step carries the flow's correlation id, and the state or error the
-    /// step leads to names the same one (PROTOCOL.md: `client-request-id` is the flow's id).
+    /// step leads to names the same one (Docs/Protocol.md: `client-request-id` is the flow's id).
     private func checkFlowIdentity(target: AnyFlowState?, _ observed: ObservedOutcome, requestsBefore: Int) -> [String]
     {
         let requests = tenant.receivedRequests.dropFirst(requestsBefore)

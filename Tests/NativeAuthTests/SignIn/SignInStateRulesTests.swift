@@ -3,7 +3,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Sign-in states keep the rules of DESIGN.md", .timeLimit(.minutes(1)))
+@Suite("Sign-in states keep the rules of Docs/Design.md", .timeLimit(.minutes(1)))
 struct SignInStateRulesTests {
     let transport = ScriptedTransport()
     let gate: GatedTransport
