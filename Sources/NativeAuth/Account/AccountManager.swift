@@ -242,7 +242,7 @@ actor AccountManager {
     func accessToken(for identifier: String, scopes: [String], forceRefresh: Bool, claims: String? = nil)
         async throws(RetrieveAccessTokenError) -> TokenResult
     {
-        let claims = try FlowContext.validClaims(claims, correlationId: UUID(), as: RetrieveAccessTokenError.self)
+        let claims = try ClaimsRequest.validated(claims, correlationId: UUID(), as: RetrieveAccessTokenError.self)
         // What this call needs of the record, taken so that no copy of the record (and of its
         // token cache) is held while a refresh changes the record in place.
         let requested: [String]

@@ -37,12 +37,7 @@ public final class NativeAuthClient: Sendable {
     ///
     /// - Parameter applicationName: names the directory on Linux; the process name when `nil`.
     public static func defaultCredentialStore(applicationName: String? = nil) -> any CredentialStore {
-        #if canImport(Security)
-            return KeychainCredentialStore()
-        #else
-            let name = applicationName ?? ProcessInfo.processInfo.processName
-            return FileCredentialStore(directory: FileCredentialStore.defaultDirectory(applicationName: name))
-        #endif
+        PlatformCredentialStore.make(applicationName: applicationName)
     }
 
     /// The signed-in account from the credential store, or `nil` when nobody is signed in.

@@ -20,7 +20,7 @@ public struct NativeAuthErrorDetails: Sendable {
     /// A claims challenge from a resource's `WWW-Authenticate` header, decoded.
     var challengeClaims: String?
     /// What a browser sign-in needs to continue the flow, when the server asked for a browser.
-    var browserContinuation: BrowserContinuation?
+    var browserContinuation: (any BrowserHandoff)?
 
     /// The flow's correlation id: the `client-request-id` sent with every request of the flow.
     public let correlationId: UUID
@@ -200,3 +200,8 @@ extension NativeAuthErrorDetails {
         }
     }
 }
+
+/// What a browser sign-in needs to continue a native flow (the flow engine's
+/// `BrowserContinuation`), held by an error that says the browser is required. The error only
+/// carries it: the engine and the client, above this layer, read it.
+protocol BrowserHandoff: Sendable {}

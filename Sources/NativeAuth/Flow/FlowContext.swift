@@ -80,23 +80,7 @@ struct FlowContext: Sendable {
 
     /// Checks that a claims request is a JSON object, before anything is sent.
     static func validClaims(_ claims: String?, correlationId: UUID) throws(FlowError) -> String? {
-        guard let claims = claims?.trimmingCharacters(in: .whitespacesAndNewlines), !claims.isEmpty else { return nil }
-        guard let value = try? JSONValue.parse(Data(claims.utf8)), value.objectValue != nil else {
-            throw FlowError(
-                .invalidArgument, correlationId: correlationId, note: "The claims request is not a JSON object.")
-        }
-        return claims
-    }
-
-    /// The same check, for a step outside the flow engine with its own error type.
-    static func validClaims<E: DetailedError>(_ claims: String?, correlationId: UUID, as errorType: E.Type) throws(E)
-        -> String?
-    {
-        do {
-            return try validClaims(claims, correlationId: correlationId)
-        } catch {
-            throw E(details: error.details)
-        }
+        try ClaimsRequest.validated(claims, correlationId: correlationId, as: FlowError.self)
     }
 
     func fail(_ kind: ErrorKind, note: String) -> FlowError {
@@ -110,19 +94,6 @@ struct FlowContext: Sendable {
             client: client, correlationId: correlationId, username: username, scopes: scopes, claims: claims)
         flow.tokenUse = tokenUse
         return flow
-    }
-
-    /// The attributes as a form value, or the step's error naming the one that cannot be encoded.
-    func encode(_ attributes: UserAttributes) throws(FlowError) -> String? {
-        guard !attributes.isEmpty else { return nil }
-        switch attributes.encoded() {
-        case .success(let json): return json
-        case .failure(let problem):
-            throw FlowError(
-                details: NativeAuthErrorDetails(
-                    .attributesInvalid, correlationId: correlationId, note: problem.note,
-                    invalidAttributes: [problem.name]))
-        }
     }
 }
 

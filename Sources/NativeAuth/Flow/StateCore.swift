@@ -106,3 +106,8 @@ final class StateCore: Sendable {
         return details
     }
 }
+
+extension StateCore {
+    /// The state to hand back with an error: the same one while it is still usable.
+    func usable<State>(_ state: State) -> State? { phase != .spent ? state : nil }
+}

@@ -79,27 +79,6 @@ public protocol SignInAfterResetPasswordDelegate: SignInResultDelegate {
     func onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError)
 }
 
-extension NativeAuthClient {
-    /// Starts a password reset and reports the outcome to `delegate`, once, on the main actor.
-    /// The delegate form of ``resetPassword(_:)``.
-    public func resetPassword(parameters: ResetPasswordParameters, delegate: any ResetPasswordStartDelegate) {
-        var parameters = parameters
-        let correlationId = parameters.correlationId ?? UUID()
-        parameters.correlationId = correlationId
-        reportToDelegate(correlationId: correlationId) { [parameters] () async throws(ResetPasswordStartError) in
-            try await self.resetPassword(parameters)
-        } deliver: { result in
-            switch result {
-            case .codeRequired(let state, let sentTo, let channel, let codeLength):
-                delegate.onResetPasswordCodeRequired(
-                    newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
-            }
-        } fail: { error in
-            delegate.onResetPasswordStartError(error: error)
-        }
-    }
-}
-
 extension ResetPasswordCodeRequiredState {
     /// Submits the code and reports the outcome to `delegate`, once, on the main actor.
     public func submitCode(code: String, delegate: any ResetPasswordVerifyCodeDelegate) {

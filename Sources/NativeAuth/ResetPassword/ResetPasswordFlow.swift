@@ -127,19 +127,3 @@ enum ResetPasswordFlow {
         throw FlowError(.passwordResetPending, correlationId: flow.correlationId, note: waitNote)
     }
 }
-
-extension NativeAuthClient {
-    /// Starts a self-service password reset: a code is sent to the user's email address.
-    ///
-    /// - Throws: ``ResetPasswordStartError``; an empty username is refused before any request.
-    public func resetPassword(_ parameters: ResetPasswordParameters) async throws(ResetPasswordStartError)
-        -> ResetPasswordStartResult
-    {
-        do {
-            return try await ResetPasswordFlow.start(parameters, client: core)
-        } catch {
-            throw ResetPasswordStartError(details: error.details).continuing(
-                core.context(username: parameters.username, scopes: [], correlationId: error.correlationId))
-        }
-    }
-}

@@ -1,34 +1,5 @@
 import Foundation
 
-extension NativeAuthClient {
-    /// Starts signing a user in and reports the outcome to `delegate`, once, on the main actor.
-    /// The delegate form of ``signIn(_:)``.
-    public func signIn(parameters: SignInParameters, delegate: any SignInStartDelegate) {
-        var parameters = parameters
-        let correlationId = parameters.correlationId ?? UUID()
-        parameters.correlationId = correlationId
-        reportToDelegate(correlationId: correlationId) { [parameters] () async throws(SignInStartError) in
-            try await self.signIn(parameters)
-        } deliver: { result in
-            switch result {
-            case .codeRequired(let state, let sentTo, let channel, let codeLength):
-                delegate.onSignInCodeRequired(
-                    newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
-            case .passwordRequired(let state):
-                delegate.onSignInPasswordRequired(newState: state)
-            case .completed(let account):
-                delegate.onSignInCompleted(result: account)
-            case .awaitingMFA(let state, _):
-                delegate.onSignInAwaitingMFA(newState: state)
-            case .strongAuthRegistrationRequired(let state, let methods):
-                delegate.onSignInStrongAuthMethodRegistration(authMethods: methods, newState: state)
-            }
-        } fail: { error in
-            delegate.onSignInStartError(error: error)
-        }
-    }
-}
-
 extension SignInCodeRequiredState {
     /// Submits the code and reports the outcome to `delegate`, once, on the main actor.
     /// The delegate form of ``submitCode(_:)``.

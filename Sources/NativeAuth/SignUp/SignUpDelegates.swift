@@ -110,29 +110,6 @@ extension SignUpResult {
     }
 }
 
-extension NativeAuthClient {
-    /// Starts signing a new user up and reports the outcome to `delegate`, once, on the main actor.
-    /// The delegate form of ``signUp(_:)``.
-    public func signUp(parameters: SignUpParameters, delegate: any SignUpStartDelegate) {
-        var parameters = parameters
-        let correlationId = parameters.correlationId ?? UUID()
-        parameters.correlationId = correlationId
-        reportToDelegate(correlationId: correlationId) { [parameters] () async throws(SignUpStartError) in
-            try await self.signUp(parameters)
-        } deliver: { result in
-            switch result {
-            case .codeRequired(let state, let sentTo, let channel, let codeLength):
-                delegate.onSignUpCodeRequired(
-                    newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
-            case .attributesInvalid(let names):
-                delegate.onSignUpAttributesInvalid(attributeNames: names)
-            }
-        } fail: { error in
-            delegate.onSignUpStartError(error: error)
-        }
-    }
-}
-
 extension SignUpCodeRequiredState {
     /// Submits the code and reports the outcome to `delegate`, once, on the main actor.
     public func submitCode(code: String, delegate: any SignUpVerifyCodeDelegate) {

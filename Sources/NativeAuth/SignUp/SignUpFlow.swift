@@ -59,20 +59,17 @@ enum SignUpFlow {
     }
 }
 
-extension NativeAuthClient {
-    /// Starts signing a new user up.
-    ///
-    /// The server sends a code to verify the email address; a password and attributes are given
-    /// up front in `parameters` or asked for by later steps.
-    ///
-    /// - Throws: ``SignUpStartError``; an empty username or password, or an attribute that cannot
-    ///   be encoded, is refused before any request.
-    public func signUp(_ parameters: SignUpParameters) async throws(SignUpStartError) -> SignUpStartResult {
-        do {
-            return try await SignUpFlow.start(parameters, client: core)
-        } catch {
-            throw SignUpStartError(details: error.details).continuing(
-                core.context(username: parameters.username, scopes: [], correlationId: error.correlationId))
+extension FlowContext {
+    /// The attributes as a form value, or the step's error naming the one that cannot be encoded.
+    func encode(_ attributes: UserAttributes) throws(FlowError) -> String? {
+        guard !attributes.isEmpty else { return nil }
+        switch attributes.encoded() {
+        case .success(let json): return json
+        case .failure(let problem):
+            throw FlowError(
+                details: NativeAuthErrorDetails(
+                    .attributesInvalid, correlationId: correlationId, note: problem.note,
+                    invalidAttributes: [problem.name]))
         }
     }
 }

@@ -57,3 +57,17 @@ public struct CredentialStoreError: Error, LocalizedError, CustomStringConvertib
     /// Same as ``description``.
     public var errorDescription: String? { description }
 }
+
+/// The platform's default credential store (``NativeAuthClient/defaultCredentialStore(applicationName:)``):
+/// the keychain on Apple platforms, owner-only files on Linux.
+enum PlatformCredentialStore {
+    /// - Parameter applicationName: names the directory on Linux; the process name when `nil`.
+    static func make(applicationName: String?) -> any CredentialStore {
+        #if canImport(Security)
+            return KeychainCredentialStore()
+        #else
+            let name = applicationName ?? ProcessInfo.processInfo.processName
+            return FileCredentialStore(directory: FileCredentialStore.defaultDirectory(applicationName: name))
+        #endif
+    }
+}

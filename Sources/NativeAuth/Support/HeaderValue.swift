@@ -1,3 +1,32 @@
+/// The rules for headers an app adds to the SDK's requests (custom headers, request interceptors):
+/// an `x-` name made of token characters (RFC 9110 §5.6.2), outside the prefixes the SDK reserves
+/// for itself, and a value without control characters.
+enum AppHeader {
+    /// The prefixes reserved for the SDK's own headers.
+    static let reservedPrefixes = ["x-ms-", "x-client-", "x-broker-", "x-app-"]
+
+    enum Problem: Equatable, Sendable {
+        case invalidName
+        case reservedName(prefix: String)
+        case invalidValue
+    }
+
+    private static let tokenCharacters = Set(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-.^_`|~".unicodeScalars)
+
+    /// What is wrong with the header `name: value`; `nil` when an app may set it.
+    static func problem(name: String, value: String) -> Problem? {
+        let lower = name.lowercased()
+        guard lower.hasPrefix("x-"), lower.count > 2, name.unicodeScalars.allSatisfy({ tokenCharacters.contains($0) })
+        else { return .invalidName }
+        if let prefix = reservedPrefixes.first(where: { lower.hasPrefix($0) }) { return .reservedName(prefix: prefix) }
+        guard value.unicodeScalars.allSatisfy({ $0 == "\t" || ($0.value >= 0x20 && $0.value != 0x7F) }) else {
+            return .invalidValue
+        }
+        return nil
+    }
+}
+
 /// What may go into an HTTP header value: visible ASCII and spaces, nothing that could end the
 /// header (CR, LF) or hide in it (other control characters, non-ASCII).
 enum HeaderValue {

@@ -99,9 +99,7 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
     ///   `x-client-`, `x-broker-`, `x-app-`), or the value holds a line break or control character.
     ///   The request is left as it was.
     public mutating func setHeader(_ name: String, _ value: String) throws(RequestInterceptorError) {
-        do {
-            _ = try NativeAuthConfiguration.validate([name: value])
-        } catch {
+        guard AppHeader.problem(name: name, value: value) == nil else {
             throw RequestInterceptorError(endpoint: endpoint, reason: .invalidHeader(name: name))
         }
         for existing in request.headers.keys where existing.equalsIgnoringASCIICase(name) {

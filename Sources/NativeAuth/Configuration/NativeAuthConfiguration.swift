@@ -104,7 +104,7 @@ public struct NativeAuthConfiguration: Sendable {
             customHeaders: customHeaders)
     }
 
-    static let reservedHeaderPrefixes = ["x-ms-", "x-client-", "x-broker-", "x-app-"]
+    static var reservedHeaderPrefixes: [String] { AppHeader.reservedPrefixes }
 
     static func normalize(_ authority: URL) throws(NativeAuthConfigurationError) -> URL {
         guard var components = URLComponents(url: authority, resolvingAgainstBaseURL: false),
@@ -143,18 +143,12 @@ public struct NativeAuthConfiguration: Sendable {
     }
 
     static func validate(_ headers: [String: String]) throws(NativeAuthConfigurationError) -> [String: String] {
-        let tokenCharacters = CharacterSet(
-            charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-.^_`|~")
         for (name, value) in headers {
-            let lower = name.lowercased()
-            guard lower.hasPrefix("x-"), lower.count > 2,
-                name.unicodeScalars.allSatisfy({ tokenCharacters.contains($0) })
-            else { throw NativeAuthConfigurationError(.invalidHeaderName(name)) }
-            if let prefix = reservedHeaderPrefixes.first(where: { lower.hasPrefix($0) }) {
-                throw NativeAuthConfigurationError(.reservedHeaderName(name, prefix: prefix))
-            }
-            guard value.unicodeScalars.allSatisfy({ $0 == "\t" || ($0.value >= 0x20 && $0.value != 0x7F) }) else {
-                throw NativeAuthConfigurationError(.invalidHeaderValue(name))
+            switch AppHeader.problem(name: name, value: value) {
+            case nil: continue
+            case .invalidName: throw NativeAuthConfigurationError(.invalidHeaderName(name))
+            case .reservedName(let prefix): throw NativeAuthConfigurationError(.reservedHeaderName(name, prefix: prefix))
+            case .invalidValue: throw NativeAuthConfigurationError(.invalidHeaderValue(name))
             }
         }
         return headers

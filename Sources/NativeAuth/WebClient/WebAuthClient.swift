@@ -35,13 +35,14 @@ public final class WebAuthClient: Sendable {
     ///   - redirectURI: the redirect URI registered for the application (a custom scheme, an https
     ///     URL, or `http://127.0.0.1:PORT/path` for the loopback agent).
     ///   - transport: where requests go; `URLSessionTransport` by default.
-    ///   - credentialStore: where the account is kept; the platform default store by default.
+    ///   - credentialStore: where the account is kept; `nil` (the default) means the platform's
+    ///     default store, ``NativeAuthClient/defaultCredentialStore(applicationName:)``.
     ///   - configuration: the refresh margin, clock, logger and client authentication; the defaults by default.
     /// - Throws: ``WebSignInError`` with ``WebSignInError/isInvalidParameters`` or
     ///   ``WebSignInError/isDiscoveryFailed`` for an unusable issuer, client id or redirect URI.
     public init(
         issuer: URL, clientId: String, redirectURI: URL, transport: any HTTPTransport = URLSessionTransport(),
-        credentialStore: any CredentialStore = NativeAuthClient.defaultCredentialStore(),
+        credentialStore: (any CredentialStore)? = nil,
         configuration: WebAuthConfiguration = WebAuthConfiguration()
     ) throws(WebSignInError) {
         try AuthorizationRequest.check(clientId: clientId, redirectURI: redirectURI)
@@ -59,7 +60,7 @@ public final class WebAuthClient: Sendable {
         self.provider = provider
         accounts = AccountManager(
             clientId: clientId, clock: configuration.clock, margin: configuration.tokenRefreshMargin,
-            store: credentialStore, redeemer: WebRefreshRedeemer(provider: provider), log: log, events: events,
+            store: credentialStore ?? PlatformCredentialStore.make(applicationName: nil), redeemer: WebRefreshRedeemer(provider: provider), log: log, events: events,
             storeKey: "nativeauth.web.\(issuer.absoluteString).\(clientId)")
     }
 

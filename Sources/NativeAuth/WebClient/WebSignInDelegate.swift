@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Receives the outcome of a browser sign-in started with a delegate, once, on the main actor:
 /// ``WebAuthClient/signIn(_:using:delegate:)``,
@@ -36,33 +36,6 @@ extension WebAuthClient {
     ) {
         reportWebSignIn(to: delegate) { () async throws(WebSignInError) in
             try await self.signIn(parameters, using: agent)
-        }
-    }
-}
-
-extension NativeAuthClient {
-    /// Signs the user in with the tenant's browser-based sign-in and reports the outcome to
-    /// `delegate`, once, on the main actor. The delegate form of
-    /// ``signInWithBrowser(_:redirectURI:using:)``.
-    public func signInWithBrowser(
-        _ parameters: WebSignInParameters, redirectURI: URL, using agent: any ExternalUserAgent,
-        delegate: any WebSignInDelegate
-    ) {
-        reportWebSignIn(to: delegate) { () async throws(WebSignInError) in
-            try await self.signInWithBrowser(parameters, redirectURI: redirectURI, using: agent)
-        }
-    }
-}
-
-extension NativeAuthError {
-    /// Continues in the browser a native flow that answered ``isBrowserRequired`` and reports the
-    /// outcome to `delegate`, once, on the main actor. The delegate form of
-    /// ``continueInBrowser(redirectURI:using:)``.
-    public func continueInBrowser(
-        redirectURI: URL, using agent: any ExternalUserAgent, delegate: any WebSignInDelegate
-    ) {
-        reportWebSignIn(to: delegate) { () async throws(WebSignInError) in
-            try await self.continueInBrowser(redirectURI: redirectURI, using: agent)
         }
     }
 }
