@@ -147,7 +147,8 @@ public struct NativeAuthConfiguration: Sendable {
             switch AppHeader.problem(name: name, value: value) {
             case nil: continue
             case .invalidName: throw NativeAuthConfigurationError(.invalidHeaderName(name))
-            case .reservedName(let prefix): throw NativeAuthConfigurationError(.reservedHeaderName(name, prefix: prefix))
+            case .reservedName(let prefix):
+                throw NativeAuthConfigurationError(.reservedHeaderName(name, prefix: prefix))
             case .invalidValue: throw NativeAuthConfigurationError(.invalidHeaderValue(name))
             }
         }

@@ -60,7 +60,8 @@ public final class WebAuthClient: Sendable {
         self.provider = provider
         accounts = AccountManager(
             clientId: clientId, clock: configuration.clock, margin: configuration.tokenRefreshMargin,
-            store: credentialStore ?? PlatformCredentialStore.make(applicationName: nil), redeemer: WebRefreshRedeemer(provider: provider), log: log, events: events,
+            store: credentialStore ?? PlatformCredentialStore.make(applicationName: nil),
+            redeemer: WebRefreshRedeemer(provider: provider), log: log, events: events,
             storeKey: "nativeauth.web.\(issuer.absoluteString).\(clientId)")
     }
 

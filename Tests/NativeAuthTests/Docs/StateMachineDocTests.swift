@@ -26,7 +26,8 @@ struct StateMachineDocTests {
     @Test func everyNativeFlowStateIsInTheDocument() throws {
         let document = try StateMachineDocument.read(sourcesAt: Self.sources)
         // The web client's states (device sign-in) are not native flow states.
-        let webStates = try ["OIDC", "WebClient", "Device", "UserAgents", "IDToken"].reduce(into: Set<String>()) { states, folder in
+        let webStates = try ["OIDC", "WebClient", "Device", "UserAgents", "IDToken"].reduce(into: Set<String>()) {
+            states, folder in
             states.formUnion(
                 try StateMachineDocument.read(sourcesAt: Self.sources.appendingPathComponent(folder)).surface.classes)
         }
