@@ -44,6 +44,7 @@ enum WebHTTP {
     ///     unexpected answer.
     ///   - networkError: the error for a request that got no answer (a timeout, a transport
     ///     failure, an interceptor's refusal); it then names the endpoint.
+    @inline(never)
     static func send(
         _ request: HTTPRequest, to endpoint: RequestEndpoint, through pipeline: RequestPipeline,
         readOnly: Bool = false, correlationId: UUID?, tooLarge: ((Int) -> WebSignInError)? = nil,

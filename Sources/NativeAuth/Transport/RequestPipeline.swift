@@ -86,6 +86,8 @@ struct RequestPipeline: Sendable {
     /// changes nothing at the server (a discovery document, a key set, a status poll), so a
     /// timeout or a dropped connection may be retried too. `metadata` is added to the log record
     /// of the request (never a value of the request: names only).
+    /// Not inlined: every request of the SDK comes here, and one copy of it is enough.
+    @inline(never)
     func send(
         _ request: HTTPRequest, to endpoint: RequestEndpoint, readOnly: Bool, correlationId: UUID?,
         metadata: [String: String] = [:]
@@ -114,6 +116,7 @@ struct RequestPipeline: Sendable {
         }
     }
 
+    @inline(never)
     private func sendOnce(
         _ request: HTTPRequest, to endpoint: RequestEndpoint, correlationId: UUID?, metadata: [String: String]
     ) async throws(Failure) -> HTTPResponse {
