@@ -1,3 +1,4 @@
+import AuthSupport
 public import Foundation
 
 #if canImport(FoundationNetworking)
@@ -42,13 +43,19 @@ public struct URLSessionTransport: HTTPTransport {
     ///     value is rounded up.
     ///   - configuration: The starting configuration; the transport works on its own copy. Whatever
     ///     it says, cookies are off, there is no URL cache, and the request timeout is `timeout`.
+    ///     `nil` (the default) means `URLSessionConfiguration.ephemeral`.
+    ///
+    /// Nothing is made until the first request: a transport that sends nothing (an app that
+    /// launches with a stored session and a cached token) costs nothing.
     public init(
         timeout: TimeInterval = URLSessionTransport.defaultTimeout,
-        configuration: URLSessionConfiguration = .ephemeral
+        configuration: URLSessionConfiguration? = nil
     ) {
         let applied = Self.appliedTimeout(timeout)
         self.timeout = applied
-        self.session = SessionOwner(configuration: Self.prepared(configuration, timeout: applied))
+        self.session = SessionOwner(configuration: configuration.map { Self.prepared($0, timeout: applied) }) {
+            Self.prepared(.ephemeral, timeout: applied)
+        }
     }
 
     /// Sends `request` and returns the server's response, whatever its status code.
@@ -148,18 +155,51 @@ public struct URLSessionTransport: HTTPTransport {
 ///
 /// A `URLSession` keeps its delegate, and itself, alive until it is invalidated; the owner lets
 /// the session go once no transport can use it any more. Requests in flight finish first.
+///
+/// The session is made by the first request, not with the transport: making one costs a few
+/// milliseconds, and an app that starts with a stored session and a cached token sends nothing.
 private final class SessionOwner: Sendable {
-    private let session: URLSession
+    private let state: Locked<Lazy>
     private let delegate = URLSessionTransport.SessionDelegate()
 
-    init(configuration: URLSessionConfiguration) {
-        // The delegate is the session's, not a task's: FoundationNetworking asks only the session's
-        // delegate about redirects.
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    /// The configuration (`nil`: the default one, made then) until the session is made, then the
+    /// session.
+    private enum Lazy: @unchecked Sendable {
+        // @unchecked: the configuration is a private copy, read once, under the owner's lock, to
+        // make the session; nothing else holds it.
+        case configuration(URLSessionConfiguration?)
+        case session(URLSession)
+    }
+
+    /// Makes the default configuration, at the first request.
+    private let makeDefault: @Sendable () -> URLSessionConfiguration
+
+    init(
+        configuration: URLSessionConfiguration?, default makeDefault: @escaping @Sendable () -> URLSessionConfiguration
+    ) {
+        state = Locked(.configuration(configuration))
+        self.makeDefault = makeDefault
     }
 
     deinit {
-        session.finishTasksAndInvalidate()
+        if case .session(let session) = state.current { session.finishTasksAndInvalidate() }
+    }
+
+    /// The session, made on first use.
+    private var session: URLSession {
+        state.withLock { state in
+            switch state {
+            case .session(let session):
+                return session
+            case .configuration(let configuration):
+                // The delegate is the session's, not a task's: FoundationNetworking asks only the
+                // session's delegate about redirects.
+                let session = URLSession(
+                    configuration: configuration ?? makeDefault(), delegate: delegate, delegateQueue: nil)
+                state = .session(session)
+                return session
+            }
+        }
     }
 
     /// Runs one data task for `request` and returns its body and response.
