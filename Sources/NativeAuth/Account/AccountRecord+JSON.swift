@@ -103,3 +103,106 @@ enum JSONWriter {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }
+
+/// Reads the store's JSON items by hand, with the SDK's own parser: the same documents and the
+/// same refusals as `JSONDecoder` with `.secondsSince1970` dates (a missing or mistyped field, a
+/// number that is not a whole `Int` for a version), without `JSONDecoder`'s cost at launch
+/// (its first use costs more than the rest of a restore).
+struct StoredJSON {
+    struct Unreadable: Error {}
+
+    let members: [String: JSONValue]
+
+    init(_ data: Data) throws(Unreadable) {
+        guard let members = (try? JSONValue.parse(data))?.objectValue else { throw Unreadable() }
+        self.members = members
+    }
+
+    init(_ value: JSONValue?) throws(Unreadable) {
+        guard let members = value?.objectValue else { throw Unreadable() }
+        self.members = members
+    }
+
+    func string(_ key: String) throws(Unreadable) -> String {
+        guard let value = members[key]?.stringValue else { throw Unreadable() }
+        return value
+    }
+
+    /// `nil` when the member is missing or `null`, as `decodeIfPresent` reads it.
+    func optionalString(_ key: String) throws(Unreadable) -> String? {
+        switch members[key] {
+        case nil, .null?: return nil
+        case .string(let value)?: return value
+        default: throw Unreadable()
+        }
+    }
+
+    func int(_ key: String) throws(Unreadable) -> Int {
+        guard case .number(let value)? = members[key], value.isFinite, value.rounded() == value,
+            abs(value) < 9.0e15
+        else { throw Unreadable() }
+        return Int(value)
+    }
+
+    func strings(_ key: String) throws(Unreadable) -> [String] {
+        guard let values = members[key]?.arrayValue else { throw Unreadable() }
+        var strings: [String] = []
+        strings.reserveCapacity(values.count)
+        for value in values {
+            guard let string = value.stringValue else { throw Unreadable() }
+            strings.append(string)
+        }
+        return strings
+    }
+
+    func object(_ key: String) throws(Unreadable) -> [String: JSONValue] {
+        guard let value = members[key]?.objectValue else { throw Unreadable() }
+        return value
+    }
+
+    func token(_ value: JSONValue?) throws(Unreadable) -> AccountRecord.CachedAccessToken {
+        let fields = try StoredJSON(value)
+        guard case .number(let seconds)? = fields.members["expiresOn"], seconds.isFinite else { throw Unreadable() }
+        return AccountRecord.CachedAccessToken(
+            token: try fields.string("token"), expiresOn: Date(timeIntervalSince1970: seconds),
+            scopes: try fields.strings("scopes"))
+    }
+}
+
+extension AccountRecord {
+    /// Reads a stored account item (format 1 or 2).
+    init(storedJSON data: Data) throws(StoredJSON.Unreadable) {
+        let fields = try StoredJSON(data)
+        var tokens: [String: CachedAccessToken] = [:]
+        for (key, value) in try fields.object("accessTokens") { tokens[key] = try fields.token(value) }
+        self.init(
+            identifier: try fields.string("identifier"), username: try fields.string("username"),
+            idToken: try fields.string("idToken"), refreshToken: try fields.optionalString("refreshToken"),
+            signInScopes: try fields.strings("signInScopes"), accessTokens: tokens)
+        version = try fields.int("version")
+        session = try fields.optionalString("session")
+    }
+}
+
+extension AccountStoreLayout.Index {
+    /// Reads a stored index item.
+    init(storedJSON data: Data) throws(StoredJSON.Unreadable) {
+        let fields = try StoredJSON(data)
+        var tokens: [String: String] = [:]
+        for (key, value) in try fields.object("tokens") {
+            guard let itemKey = value.stringValue else { throw StoredJSON.Unreadable() }
+            tokens[key] = itemKey
+        }
+        self.init(version: try fields.int("version"), session: try fields.string("session"), tokens: tokens)
+    }
+}
+
+extension AccountStoreLayout.TokenItem {
+    /// Reads a stored token item.
+    init(storedJSON data: Data) throws(StoredJSON.Unreadable) {
+        let fields = try StoredJSON(data)
+        self.init(
+            version: try fields.int("version"), session: try fields.string("session"),
+            scopeKey: try fields.string("scopeKey"), token: try fields.token(fields.members["token"]))
+    }
+}

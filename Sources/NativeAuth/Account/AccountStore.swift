@@ -81,7 +81,7 @@ final class AccountStore {
         }
         if unchangedIfSame, data == lastStored { return .unchanged }
         do {
-            let decoded = try AccountStoreLayout.decoder.decode(AccountRecord.self, from: data)
+            let decoded = try AccountRecord(storedJSON: data)
             guard decoded.version <= AccountRecord.currentVersion else {
                 log(.error, "stored account has a newer format; ignored", ["version": "\(decoded.version)"])
                 lastStored = nil

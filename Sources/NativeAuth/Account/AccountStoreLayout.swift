@@ -88,7 +88,7 @@ enum AccountStoreLayout {
     /// what a sign-out removes, and an altered index must not make it remove another client's
     /// items.
     static func index(from data: Data, accountKey: String) -> Index? {
-        guard var index = try? decoder.decode(Index.self, from: data), index.version <= itemVersion else { return nil }
+        guard var index = try? Index(storedJSON: data), index.version <= itemVersion else { return nil }
         let prefix = accountKey + ".token."
         index.tokens = index.tokens.filter { $0.value.hasPrefix(prefix) && $0.value.count > prefix.count }
         return index
@@ -97,7 +97,7 @@ enum AccountStoreLayout {
     /// The token of `scopeKey` for `session` in `data`; `nil` when the item is damaged, of a
     /// newer version, or belongs to another session or scope set.
     static func token(from data: Data, session: String, scopeKey: String) -> AccountRecord.CachedAccessToken? {
-        guard let item = try? decoder.decode(TokenItem.self, from: data), item.version <= itemVersion,
+        guard let item = try? TokenItem(storedJSON: data), item.version <= itemVersion,
             item.session == session, item.scopeKey == scopeKey
         else { return nil }
         return item.token
