@@ -10,6 +10,9 @@ final class TokenCacheSnapshot: Sendable {
         var identifier = ""
         var signInKey = ""
         var tokens: [String: AccountRecord.CachedAccessToken] = [:]
+        /// The token for the sign-in scopes (`tokens[signInKey]`), which a call without scopes
+        /// (the most common one) gets without hashing anything.
+        var signInToken: AccountRecord.CachedAccessToken?
         /// Scope keys of the scope lists callers asked for, so a repeated call computes none.
         var keys: [[String]: String] = [:]
     }
@@ -35,6 +38,7 @@ final class TokenCacheSnapshot: Sendable {
                 state.signInKey = AccountRecord.scopeKey(record.signInScopes)
                 state.tokens = record.accessTokens
             }
+            state.signInToken = state.tokens[state.signInKey]
             state.usable = true
         }
     }
@@ -43,8 +47,8 @@ final class TokenCacheSnapshot: Sendable {
     func token(for identifier: String, scopes: [String], validUntil: Date) -> TokenResult? {
         let found: (AccountRecord.CachedAccessToken?, Bool) = state.withLock { state in
             guard state.usable, state.identifier == identifier else { return (nil, true) }
-            let key = scopes.isEmpty ? state.signInKey : state.keys[scopes]
-            guard let key else { return (nil, false) }
+            if scopes.isEmpty { return (state.signInToken, true) }
+            guard let key = state.keys[scopes] else { return (nil, false) }
             return (state.tokens[key], true)
         }
         if let token = found.0 {
