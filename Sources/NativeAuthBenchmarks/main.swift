@@ -16,10 +16,19 @@
 // the two; then SDK sign-ins next to N idle connections (default 10,000; 0 skips it), which a
 // second process (this one, run with --hold-idle N --port P) holds open. --only-client runs one
 // client alone, for a profiler.
+//
+// With --cold-start, measures an app's launch with a stored session in N fresh processes
+// (--runs N, default 21): from the start of main to the cached access token in hand.
 
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+
+// A cold-start child measures from here, the start of main.
+let mainStarted = ContinuousClock.now
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--cold-start-child" {
+    await ColdStart.child(start: mainStarted, arguments: Array(CommandLine.arguments.dropFirst(2)))
+}
 
 struct Options {
     var tokens = 1000
@@ -33,6 +42,8 @@ struct Options {
     var holdIdle: Int?
     var port: UInt16 = 0
     var only: ServerLoad.Kind?
+    var coldStart = false
+    var runs = 21
 
     init(_ arguments: [String]) {
         var iterator = arguments.makeIterator()
@@ -42,6 +53,8 @@ struct Options {
             case "--iterations": iterations = iterator.next().flatMap(Int.init) ?? iterations
             case "--signatures": signatures = iterator.next().flatMap(Int.init) ?? signatures
             case "--server": server = true
+            case "--cold-start": coldStart = true
+            case "--runs": runs = max(1, iterator.next().flatMap(Int.init) ?? runs)
             case "--clients": clients = max(1, iterator.next().flatMap(Int.init) ?? clients)
             case "--seconds": seconds = max(0.5, iterator.next().flatMap(Double.init) ?? seconds)
             case "--rounds": rounds = max(1, iterator.next().flatMap(Int.init) ?? rounds)
@@ -157,6 +170,15 @@ func measureSignatures(_ signatures: Int) throws -> (verify: Stats, parse: Stats
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 if let count = options.holdIdle {
     IdleConnections.hold(count: max(0, count), port: options.port)
+}
+if options.coldStart {
+    do {
+        try await ColdStart.run(runs: options.runs)
+        exit(0)
+    } catch {
+        print("benchmark failed: \(error)")
+        exit(1)
+    }
 }
 if options.server {
     do {
