@@ -25,16 +25,25 @@ let package = Package(
             name: "NativeAuthDemo", dependencies: ["NativeAuth", "NativeAuthEmulator"], swiftSettings: strict),
         .executableTarget(
             name: "NativeAuthBenchmarks", dependencies: ["NativeAuth", "NativeAuthEmulator"], swiftSettings: strict),
+        // The test doubles every test target shares: transports, clocks, waits, a seeded generator,
+        // raw HTTP, a browser, an OpenID provider and the catalogue of the flows' states. Not a
+        // product; built without testability, so it uses the SDK's public and package API only.
+        .target(
+            name: "NativeAuthTestSupport", dependencies: ["NativeAuth", "NativeAuthEmulator"],
+            path: "Tests/NativeAuthTestSupport", swiftSettings: strict),
         .testTarget(
-            name: "NativeAuthTests", dependencies: ["NativeAuth", "NativeAuthEmulator"], swiftSettings: strict),
-        .testTarget(
-            name: "NativeAuthEmulatorTests", dependencies: ["NativeAuth", "NativeAuthEmulator"],
+            name: "NativeAuthTests", dependencies: ["NativeAuth", "NativeAuthEmulator", "NativeAuthTestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "NativeAuthDemoTests", dependencies: ["NativeAuthDemo", "NativeAuth", "NativeAuthEmulator"],
+            name: "NativeAuthEmulatorTests", dependencies: ["NativeAuth", "NativeAuthEmulator", "NativeAuthTestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "DocSnippetTests", dependencies: ["NativeAuth", "NativeAuthEmulator"], swiftSettings: strict),
+            name: "NativeAuthDemoTests",
+            dependencies: ["NativeAuthDemo", "NativeAuth", "NativeAuthEmulator", "NativeAuthTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DocSnippetTests", dependencies: ["NativeAuth", "NativeAuthEmulator", "NativeAuthTestSupport"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

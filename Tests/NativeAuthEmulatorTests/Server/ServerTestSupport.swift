@@ -307,35 +307,3 @@ enum RawHTTP {
 func raiseOpenFileLimit(to needed: Int) -> Bool {
     (LoopbackHTTPServer.raiseOpenFileLimit(to: needed) ?? Int.max) >= needed
 }
-
-/// Yields until `condition` holds; `false` (after recording an issue) when `limit` passes first.
-/// A bound on a wait for work, never a sleep that stands in for it.
-func waitUntil(
-    _ what: String, within limit: Duration = .seconds(socketBound), sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: () -> Bool
-) async -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while !condition() {
-        if ContinuousClock.now >= deadline || Task.isCancelled {
-            Issue.record("gave up waiting for \(what)", sourceLocation: sourceLocation)
-            return false
-        }
-        await Task.yield()
-    }
-    return true
-}
-
-/// SplitMix64: a seeded generator, so fuzz cases are the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
@@ -196,10 +197,7 @@ struct FlowDelegateTests {
         try await recorder.next { fresh.submitCode(code: code, delegate: recorder) }
         let required: ResetPasswordRequiredState = try recorder.value("resetPasswordRequired")
         harness.tenant.configure { $0.resetPollsBeforeCompletion = 0 }
-        let clock = harness.clock
-        let mover = Task {
-            while (try? await clock.waitForSleepers()) != nil { clock.advance(by: 1) }
-        }
+        let mover = advanceWhileSleeping(harness.clock)
         try await recorder.next { required.submitPassword(password: "N3w-Secure-Pass!", delegate: recorder) }
         mover.cancel()
         let after: SignInAfterResetPasswordState = try recorder.value("resetCompleted")

@@ -1,5 +1,6 @@
 import Foundation
 import NativeAuth
+import NativeAuthTestSupport
 
 /// Receives every delegate callback of one action and keeps them all, so the runner can check
 /// that exactly one came.

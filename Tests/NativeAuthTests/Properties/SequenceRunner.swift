@@ -1,6 +1,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 
 /// Why a sequence failed: the first step where the SDK and the model disagree.
 struct SequenceFailure: Sendable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
@@ -13,9 +14,7 @@ struct FaultTests {
     final class ClockMover: Sendable {
         let task: Task<Void, Never>
         init(_ clock: ManualClock) {
-            task = Task {
-                while (try? await clock.waitForSleepers()) != nil { clock.advance(by: 0.5) }
-            }
+            task = advanceWhileSleeping(clock, by: 0.5)
         }
         deinit { task.cancel() }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
@@ -61,15 +62,4 @@ final class GatedTransport: HTTPTransport, Sendable {
         }
         return try await inner.send(request)
     }
-}
-
-/// A clock the test sets by hand.
-final class TestClock: NativeAuthClock, Sendable {
-    private let current: Locked<Date>
-
-    init(_ now: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Locked(now) }
-
-    func now() -> Date { current.current }
-    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
-    func sleep(seconds: Double) async throws { try Task.checkCancellation() }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
@@ -63,7 +64,7 @@ struct DeviceSignInDelegateTests {
 
     @Test func startsWaitsAndCompletesOnTheMainActor() async throws {
         let provider = DeviceScriptedProvider(steps: [DeviceScriptedProvider.pending, DeviceScriptedProvider.success()])
-        let client = try client(provider, clock: RecordingClock())
+        let client = try client(provider, clock: TestClock(advancesOnSleep: true))
         let delegate = DeviceRecordingDelegate()
         try await delegate.next {
             client.startDeviceSignIn(parameters: WebDeviceSignInParameters(), delegate: delegate)
@@ -78,7 +79,7 @@ struct DeviceSignInDelegateTests {
 
     @Test func aStartErrorGoesToTheStartErrorCallback() async throws {
         let provider = DeviceScriptedProvider(deviceEndpoint: false, steps: [])
-        let client = try client(provider, clock: RecordingClock())
+        let client = try client(provider, clock: TestClock(advancesOnSleep: true))
         let delegate = DeviceRecordingDelegate()
         try await delegate.next {
             client.startDeviceSignIn(parameters: WebDeviceSignInParameters(), delegate: delegate)
@@ -105,7 +106,7 @@ struct DeviceSignInDelegateTests {
 
     @Test func aRefusalHandsBackNoState() async throws {
         let provider = DeviceScriptedProvider(steps: [DeviceScriptedProvider.error("access_denied")])
-        let client = try client(provider, clock: RecordingClock())
+        let client = try client(provider, clock: TestClock(advancesOnSleep: true))
         let state = try await client.startDeviceSignIn(WebDeviceSignInParameters())
         let delegate = DeviceRecordingDelegate()
         try await delegate.next { state.waitForCompletion(delegate: delegate) }

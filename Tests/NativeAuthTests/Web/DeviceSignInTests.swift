@@ -1,5 +1,6 @@
 import Foundation
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
@@ -9,7 +10,7 @@ import Testing
 /// wait ends, malformed answers and privacy.
 @Suite("Device code sign-in (RFC 8628)", .timeLimit(.minutes(1)))
 struct DeviceSignInTests {
-    let clock = RecordingClock()
+    let clock = TestClock(advancesOnSleep: true)
     let store = InMemoryCredentialStore()
     let logger = InMemoryLogger(minimumLevel: .trace)
     static let storeKey = "nativeauth.web.\(DeviceScriptedProvider.issuer).web-app"

@@ -2,26 +2,6 @@ import Foundation
 
 @testable import NativeAuth
 
-/// A clock that records every sleep and moves itself forward by it at once, so a polling loop
-/// runs through its whole schedule with no waiting. A cancelled task's sleep throws.
-final class RecordingClock: NativeAuthClock, Sendable {
-    private let current: Locked<Date>
-    private let recorded = Locked<[Double]>([])
-
-    init(_ now: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Locked(now) }
-
-    /// Every sleep so far, in seconds, in order.
-    var sleeps: [Double] { recorded.current }
-
-    func now() -> Date { current.current }
-
-    func sleep(seconds: Double) async throws {
-        try Task.checkCancellation()
-        recorded.withLock { $0.append(seconds) }
-        current.withLock { $0 = $0.addingTimeInterval(max(0, seconds)) }
-    }
-}
-
 /// A provider with a device authorization endpoint on a script: discovery, keys, `/device`
 /// answering `deviceAnswer`, and `/token` answering the queued steps in order (the last one
 /// again when the queue runs dry). Records every request.
