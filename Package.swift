@@ -39,24 +39,38 @@ let package = Package(
             name: "NativeAuthEmulator", dependencies: ["NativeAuth", "AuthSupport", "AuthCrypto", "LoopbackHTTP"],
             swiftSettings: strict),
         .executableTarget(
-            name: "NativeAuthDemo", dependencies: ["NativeAuth", "NativeAuthEmulator"],
-            swiftSettings: strict),
+            name: "NativeAuthDemo", dependencies: ["NativeAuth", "NativeAuthEmulator"], swiftSettings: strict),
         .executableTarget(
             name: "NativeAuthBenchmarks", dependencies: ["NativeAuth", "NativeAuthEmulator", "LoopbackHTTP"],
             swiftSettings: strict),
+        // The test doubles every test target shares: transports, clocks, waits, a seeded generator,
+        // raw HTTP, a browser, an OpenID provider and the catalogue of the flows' states. Not a
+        // product; built without testability, so it uses the SDK's public and package API only.
+        .target(
+            name: "NativeAuthTestSupport",
+            dependencies: ["NativeAuth", "NativeAuthEmulator", "AuthCrypto", "LoopbackHTTP"],
+            path: "Tests/NativeAuthTestSupport", swiftSettings: strict),
         .testTarget(
             name: "NativeAuthTests",
-            dependencies: ["NativeAuth", "NativeAuthEmulator", "AuthSupport", "AuthCrypto", "LoopbackHTTP"],
+            dependencies: [
+                "NativeAuth", "NativeAuthEmulator", "NativeAuthTestSupport", "AuthSupport", "AuthCrypto",
+                "LoopbackHTTP",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "NativeAuthEmulatorTests",
-            dependencies: ["NativeAuth", "NativeAuthEmulator", "AuthSupport", "AuthCrypto", "LoopbackHTTP"],
+            dependencies: [
+                "NativeAuth", "NativeAuthEmulator", "NativeAuthTestSupport", "AuthSupport", "AuthCrypto",
+                "LoopbackHTTP",
+            ],
             swiftSettings: strict),
         .testTarget(
-            name: "NativeAuthDemoTests", dependencies: ["NativeAuthDemo", "NativeAuth", "NativeAuthEmulator"],
+            name: "NativeAuthDemoTests",
+            dependencies: ["NativeAuthDemo", "NativeAuth", "NativeAuthEmulator", "NativeAuthTestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "DocSnippetTests", dependencies: ["NativeAuth", "NativeAuthEmulator"], swiftSettings: strict),
+            name: "DocSnippetTests", dependencies: ["NativeAuth", "NativeAuthEmulator", "NativeAuthTestSupport"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,6 +5,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 // snippet: readme-submit-until-accepted
@@ -213,7 +214,7 @@ struct ReadmeSnippetTests {
         let following = Task { await Console.$current.withValue(console) { await followSession(client: client) } }
         defer { following.cancel() }
         // The sample subscribes when its task starts: sign in again until an event reaches it.
-        let deadline = ContinuousClock.now + waitBound
+        let deadline = ContinuousClock.now + TestBounds.wait
         while !console.printed("Signed in as ada@example.com"), ContinuousClock.now < deadline {
             _ = try await client.signIn(
                 SignInParameters(username: "ada@example.com", password: "Analytical-Engine-1843"))

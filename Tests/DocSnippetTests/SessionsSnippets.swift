@@ -4,6 +4,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -4,6 +4,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 /// The guide's input helper, the same as README.md's `ask` (which the samples below call); kept

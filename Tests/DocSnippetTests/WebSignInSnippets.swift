@@ -6,6 +6,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 // snippet: web-continue-in-browser

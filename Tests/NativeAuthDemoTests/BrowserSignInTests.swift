@@ -1,6 +1,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuthDemo
@@ -57,7 +58,7 @@ struct BrowserSignInTests {
         #expect(server.authority.host == "127.0.0.1")
 
         // The browser was shown the served tenant's authorization page, with the user's address.
-        let shown = try #require(browser?.shown.all.first)
+        let shown = try #require(browser?.shownURLs.first)
         #expect(shown.host == "127.0.0.1" && shown.port == Int(server.port))
         #expect(shown.absoluteString.contains("login_hint=ada%40example.com"))
 

@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthCrypto
@@ -285,7 +286,7 @@ struct WebEndpointTests {
             #expect(response.header("Location") == nil)
         }
         // Random queries: every answer is a page, a redirect back to the registered URI, or an error page.
-        var generator = SplitMix(state: 7)
+        var generator = SplitMix64(seed: 7)
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz_=&%+;#?/:.-0123456789ABCDEF<>\"'".utf8)
         let names = [
             "client_id", "redirect_uri", "response_type", "scope", "code_challenge", "code_challenge_method",
@@ -575,18 +576,5 @@ struct WebEndpointTests {
         dump(wrong, to: &dumped)
         #expect(!dumped.contains("Secret-Wrong-9") && !"\(wrong)".contains("Secret-Wrong-9"))
         #expect("\(wrong)".contains("contoso"))
-    }
-}
-
-/// A seeded generator, so the random requests are the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 /// Every control API call, over loopback HTTP.

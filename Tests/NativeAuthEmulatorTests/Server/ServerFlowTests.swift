@@ -1,6 +1,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 @testable import LoopbackHTTP
@@ -167,10 +168,7 @@ struct ServerFlowTests {
         let code = try #require(served.tenant.lastCode(sentTo: Fixture.ada))
         let passwordState = try await codeState.submitCode(code)
         // The SDK polls on the manual clock: move it whenever the poller sleeps.
-        let clock = served.harness.clock
-        let mover = Task {
-            while (try? await clock.waitForSleepers()) != nil { clock.advance(by: 1) }
-        }
+        let mover = advanceWhileSleeping(served.harness.clock)
         defer { mover.cancel() }
         let signIn = try await passwordState.submitPassword("Fresh-Passw0rd-2024")
         guard case .completed(let account) = try await signIn.signIn() else { throw Failure("expected signed in") }

@@ -1,6 +1,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 @testable import LoopbackHTTP
@@ -171,7 +172,7 @@ struct ServerRobustnessTests {
     @Test("fuzzed request lines and headers (seeded): every answer is a status or a close, and serving goes on")
     func fuzzedRequests() async throws {
         let served = try ServedTenant()
-        var generator = SeededGenerator(seed: 0x5EED_0F_F022)
+        var generator = SplitMix64(seed: 0x5EED_0F_F022)
         var statuses: [Int: Int] = [:]
         for index in 0..<300 {
             let bytes = Self.fuzzedRequest(using: &generator)
@@ -345,7 +346,7 @@ struct ServerRobustnessTests {
 
     /// One request from mostly plausible, sometimes broken parts: methods, targets, versions,
     /// separators, line ends, headers, framing and bodies.
-    static func fuzzedRequest(using generator: inout SeededGenerator) -> [UInt8] {
+    static func fuzzedRequest(using generator: inout SplitMix64) -> [UInt8] {
         func pick<T>(_ options: [T]) -> T { options[Int(generator.next() % UInt64(options.count))] }
         func chance(_ percent: UInt64) -> Bool { generator.next() % 100 < percent }
         func randomBytes(_ count: Int) -> [UInt8] {

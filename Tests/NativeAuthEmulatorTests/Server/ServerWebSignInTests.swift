@@ -1,89 +1,8 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
-
-/// A programmatic browser over real HTTP: it loads the authorization URL, fills in the sign-in
-/// page's form (its action and hidden fields read from the HTML), posts it, and returns the
-/// `Location` of the redirect without following it. It never listens on the redirect URI.
-struct HTTPFormBrowser: ExternalUserAgent {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
-    }
-
-    /// `URLSessionTransport` never follows a redirect, so a `302` comes back as it is.
-    let transport: URLSessionTransport
-    let username: String
-    let password: String
-
-    func authorize(url: URL, redirectURI: URL) async throws -> URL {
-        let page = try await transport.send(HTTPRequest(method: "GET", url: url))
-        guard page.statusCode == 200 else { throw Failure("the authorization URL answered \(page.statusCode)") }
-        let html = String(decoding: page.body, as: UTF8.self)
-        let form = try Self.form(in: html)
-        guard let action = URL(string: form.action, relativeTo: url)?.absoluteURL else {
-            throw Failure("the form action '\(form.action)' is not a URL")
-        }
-        var fields = form.hidden
-        fields.append(("username", username))
-        fields.append(("password", password))
-        fields.append(("action", "signin"))
-        let body = fields.map { Self.escape($0.0) + "=" + Self.escape($0.1) }.joined(separator: "&")
-        let answer = try await transport.send(
-            HTTPRequest(
-                method: "POST", url: action, headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                body: Data(body.utf8)))
-        guard answer.statusCode == 302, let location = answer.header("Location"), let callback = URL(string: location)
-        else { throw Failure("the form answered \(answer.statusCode) with no redirect") }
-        guard location.hasPrefix(redirectURI.absoluteString) else {
-            throw Failure("the redirect goes elsewhere than the redirect URI")
-        }
-        return callback
-    }
-
-    /// The `action` of the page's one form and its hidden inputs, HTML entities decoded.
-    static func form(in html: String) throws -> (action: String, hidden: [(String, String)]) {
-        guard let formTag = tags(named: "form", in: html).first, let action = attribute("action", in: formTag) else {
-            throw Failure("the page has no form")
-        }
-        let hidden = tags(named: "input", in: html)
-            .filter { attribute("type", in: $0) == "hidden" }
-            .compactMap { tag in attribute("name", in: tag).map { ($0, attribute("value", in: tag) ?? "") } }
-        return (action, hidden)
-    }
-
-    /// The opening tags `<name …>` in `html`.
-    static func tags(named name: String, in html: String) -> [Substring] {
-        var found: [Substring] = []
-        var rest = html[...]
-        while let start = rest.range(of: "<" + name + " "), let end = rest[start.upperBound...].firstIndex(of: ">") {
-            found.append(rest[start.lowerBound...end])
-            rest = rest[rest.index(after: end)...]
-        }
-        return found
-    }
-
-    /// The double-quoted value of `name` in `tag`.
-    static func attribute(_ name: String, in tag: Substring) -> String? {
-        guard let start = tag.range(of: " " + name + "=\""),
-            let end = tag[start.upperBound...].firstIndex(of: "\"")
-        else { return nil }
-        return unescape(String(tag[start.upperBound..<end]))
-    }
-
-    static func unescape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&amp;", with: "&")
-    }
-
-    static func escape(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
-    }
-}
 
 /// The tenant's OpenID Connect endpoints over loopback HTTP: the URLs it writes name the server,
 /// and the SDK's browser fallback works against it end to end.
@@ -164,8 +83,9 @@ struct ServerWebSignInTests {
         }
         #expect(error.isBrowserRequired)
 
-        let browser = HTTPFormBrowser(
-            transport: served.transport, username: Self.browserUser, password: Self.browserPassword)
+        let browser = FormPostingBrowser(
+            tenant: tenant, passwords: [Self.browserUser: Self.browserPassword], username: Self.browserUser,
+            transport: served.transport)
         let account = try await error.continueInBrowser(redirectURI: Self.redirect, using: browser)
         #expect(account.account.username == Self.browserUser)
         #expect(account.account.claims.preferredUsername == Self.browserUser)

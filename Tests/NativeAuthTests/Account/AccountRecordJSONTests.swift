@@ -1,19 +1,12 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
 
 @Suite("Account record: the hand-written JSON reads back as JSONEncoder's does", .timeLimit(.minutes(1)))
 struct AccountRecordJSONTests {
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state ^ (state >> 29)
-        }
-    }
-
-    static func text(_ random: inout Seeded) -> String {
+    static func text(_ random: inout SplitMix64) -> String {
         let pool: [Unicode.Scalar] = Array("aZ09-._~ \"\\/\u{0}\u{1}\u{1f}\n\té€😀\u{7f}\u{2028}".unicodeScalars)
         var text = ""
         for _ in 0..<Int.random(in: 0..<20, using: &random) {
@@ -23,7 +16,7 @@ struct AccountRecordJSONTests {
     }
 
     @Test func randomRecordsRoundTrip() throws {
-        var random = Seeded(state: 9)
+        var random = SplitMix64(seed: 9)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         let encoder = JSONEncoder()

@@ -1,3 +1,4 @@
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthCrypto

@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1)))
@@ -23,7 +24,7 @@ struct StateMachineDocTests {
             """)
     }
 
-    @Test func everyNativeFlowStateIsInTheDocument() throws {
+    @Test func everyNativeFlowStateIsInTheDocumentAndTheCatalogue() throws {
         let document = try StateMachineDocument.read(sourcesAt: Self.sources)
         // The web client's states (device sign-in) are not native flow states.
         let webStates = try ["OIDC", "WebClient", "Device", "UserAgents", "IDToken"].reduce(into: Set<String>()) {
@@ -34,14 +35,22 @@ struct StateMachineDocTests {
         let reached = Set(
             StateMachineDocument.flows.flatMap { document.edges(ofFlowStartingWith: $0.start) }.compactMap(\.to))
         let states = document.surface.classes.filter { $0.hasSuffix("State") }.subtracting(webStates)
-        #expect(states.count >= 13)
         #expect(states.subtracting(reached).isEmpty, "states no flow reaches: \(states.subtracting(reached).sorted())")
         #expect(reached.contains(StateMachineDocument.signedIn))
-        #expect(
-            document.sharedStates == [
-                "AwaitingMFAState", "MFARequiredState", "RegisterStrongAuthState",
-                "RegisterStrongAuthVerificationRequiredState",
-            ])
+        // The catalogue the rules, fuzz, property and delegate tests read has every state, and no other.
+        #expect(Set(FlowStateKind.allCases.map(\.typeName)) == states)
+        #expect(document.sharedStates == Set(FlowStateKind.allCases.filter(\.isShared).map(\.typeName)))
+        #expect(StateMachineDocument.flows.map(\.start) == FlowStateKind.Flow.allCases.map(\.rawValue))
+    }
+
+    @Test(arguments: FlowStateKind.allCases)
+    func theCatalogueHasEveryCallOfTheState(kind: FlowStateKind) throws {
+        let document = try StateMachineDocument.read(sourcesAt: Self.sources)
+        let flow = StateMachineDocument.flows.first { $0.start == kind.flow.rawValue }
+        let edges = document.edges(ofFlowStartingWith: try #require(flow).start)
+        let calls = Set(edges.filter { $0.from == kind.typeName }.map(\.call))
+        #expect(calls == Set(kind.calls.map(\.rawValue)), "\(kind.typeName)")
+        #expect(edges.contains { $0.to == kind.typeName }, "\(kind.typeName) is reached from \(kind.flow)")
     }
 
     @Test func theSignInFlowHasItsKnownSteps() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
@@ -117,9 +118,7 @@ struct PrivacyTests {
             }
         }
         let client = harness.client
-        let mover = Task { [clock = harness.clock] in
-            while (try? await clock.waitForSleepers()) != nil { clock.advance(by: 1) }
-        }
+        let mover = advanceWhileSleeping(harness.clock)
         defer { mover.cancel() }
         let weak = "weakpassword"
         let newPassword = "Sign-Up-Secret-9!"

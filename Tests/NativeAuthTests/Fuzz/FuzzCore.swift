@@ -1,10 +1,11 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthSupport
 @testable import NativeAuth
 
-// The fuzz suite's machinery: a seeded generator, the case budget, and a runner that races every
+// The fuzz suite's machinery: the case budget, and a runner that races every
 // case against a watchdog and reports a failing case with the seed that replays it.
 //
 //   swift test --filter Fuzz
@@ -17,45 +18,6 @@ import Testing
 //       generates other cases than the default ones
 //
 // Each target prints one summary line: its cases, failures, hangs and time.
-
-/// SplitMix64 (Steele, Lea and Flood, 2014): small, fast and seedable. Every case is generated
-/// from one 64-bit seed, so a failing case replays from its seed alone.
-struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        return Self.mix(state)
-    }
-
-    static func mix(_ value: UInt64) -> UInt64 {
-        var z = value
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A uniformly chosen value of `range`.
-    mutating func int(_ range: Range<Int>) -> Int { Int.random(in: range, using: &self) }
-    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
-    /// `true` with probability `p`.
-    mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(UInt64(1) << 53) < p }
-    mutating func pick<T>(_ items: [T]) -> T { items[int(0..<items.count)] }
-    mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
-    mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in byte() } }
-
-    /// Picks an index by weight.
-    mutating func weighted(_ weights: [Int]) -> Int {
-        var roll = int(0..<weights.reduce(0, +))
-        for (index, weight) in weights.enumerated() {
-            if roll < weight { return index }
-            roll -= weight
-        }
-        return weights.count - 1
-    }
-}
 
 /// The targets, with their share of the case budget.
 enum FuzzTarget: String, CaseIterable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthSupport
@@ -82,31 +83,39 @@ final class FuzzTransport: HTTPTransport, Sendable {
     }
 }
 
-/// Every state object an action can return, so that the walk can act on it next.
+/// Every object an action can return, so that the walk can act on it next: a flow's state (the
+/// catalogue's, acted on through it) or a signed-in account.
 enum LiveState: Sendable {
-    case signInCode(SignInCodeRequiredState)
-    case signInPassword(SignInPasswordRequiredState)
-    case awaitingMFA(AwaitingMFAState)
-    case mfaRequired(MFARequiredState)
-    case register(RegisterStrongAuthState)
-    case registerVerify(RegisterStrongAuthVerificationRequiredState)
-    case signUpCode(SignUpCodeRequiredState)
-    case signUpPassword(SignUpPasswordRequiredState)
-    case signUpAttributes(SignUpAttributesRequiredState)
-    case signInAfterSignUp(SignInAfterSignUpState)
-    case resetCode(ResetPasswordCodeRequiredState)
-    case resetPassword(ResetPasswordRequiredState)
-    case signInAfterReset(SignInAfterResetPasswordState)
+    case flow(FlowState)
     case account(UserAccountResult)
 
     var core: StateCore? {
+        guard case .flow(let state) = self else { return nil }
+        return state.core
+    }
+
+    /// Everything an app could show of it.
+    var rendered: String {
+        switch self {
+        case .flow(.signInCode(let state)): state.description + String(reflecting: state)
+        case .flow(.awaitingMFA(let state)): state.description + state.authMethods.description
+        case .flow(.signUpAttributes(let state)): state.description + state.requiredAttributes.description
+        case .flow(let state): state.description
+        case .account(let account): account.description + account.account.claims.description
+        }
+    }
+}
+
+extension FlowState {
+    /// The SDK's core of the state, whose phase the walk checks.
+    var core: StateCore {
         switch self {
         case .signInCode(let state): state.core
         case .signInPassword(let state): state.core
         case .awaitingMFA(let state): state.core
         case .mfaRequired(let state): state.core
-        case .register(let state): state.core
-        case .registerVerify(let state): state.core
+        case .registerStrongAuth(let state): state.core
+        case .registerVerification(let state): state.core
         case .signUpCode(let state): state.core
         case .signUpPassword(let state): state.core
         case .signUpAttributes(let state): state.core
@@ -114,26 +123,6 @@ enum LiveState: Sendable {
         case .resetCode(let state): state.core
         case .resetPassword(let state): state.core
         case .signInAfterReset(let state): state.core
-        case .account: nil
-        }
-    }
-
-    var rendered: String {
-        switch self {
-        case .signInCode(let state): state.description + String(reflecting: state)
-        case .signInPassword(let state): state.description
-        case .awaitingMFA(let state): state.description + state.authMethods.description
-        case .mfaRequired(let state): state.description
-        case .register(let state): state.description
-        case .registerVerify(let state): state.description
-        case .signUpCode(let state): state.description
-        case .signUpPassword(let state): state.description
-        case .signUpAttributes(let state): state.description + state.requiredAttributes.description
-        case .signInAfterSignUp(let state): state.description
-        case .resetCode(let state): state.description
-        case .resetPassword(let state): state.description
-        case .signInAfterReset(let state): state.description
-        case .account(let account): account.description + account.account.claims.description
         }
     }
 }
@@ -149,19 +138,6 @@ struct ActionOutcome: Sendable {
     var endsOnServerError = false
 }
 
-/// Runs `body` and turns its value or its typed error into an outcome.
-func attempt<T, E: NativeAuthError>(
-    _ errorType: E.Type, _ body: () async throws(E) -> T, _ map: (T) -> ActionOutcome
-) async -> ActionOutcome {
-    do {
-        var outcome = map(try await body())
-        outcome.declaredError = String(describing: E.self)
-        return outcome
-    } catch {
-        return ActionOutcome(error: error, declaredError: String(describing: E.self))
-    }
-}
-
 extension ActionOutcome {
     init(_ next: [LiveState], endsOnServerError: Bool = false, rendered: [String] = []) {
         self.init(
@@ -169,50 +145,20 @@ extension ActionOutcome {
             endsOnServerError: endsOnServerError)
     }
 
-    static func signIn(_ result: SignInResult) -> ActionOutcome {
-        switch result {
-        case .completed(let account): ActionOutcome([.account(account)])
-        case .awaitingMFA(let state, let methods): ActionOutcome([.awaitingMFA(state)], rendered: [methods.description])
-        case .strongAuthRegistrationRequired(let state, let methods):
-            ActionOutcome([.register(state)], rendered: [methods.description])
-        @unknown default: ActionOutcome([])
-        }
-    }
-
-    static func signInStart(_ result: SignInStartResult) -> ActionOutcome {
-        switch result {
-        case .codeRequired(let state, let sentTo, _, _): ActionOutcome([.signInCode(state)], rendered: [sentTo])
-        case .passwordRequired(let state): ActionOutcome([.signInPassword(state)])
-        case .completed(let account): ActionOutcome([.account(account)])
-        case .awaitingMFA(let state, _): ActionOutcome([.awaitingMFA(state)])
-        case .strongAuthRegistrationRequired(let state, _): ActionOutcome([.register(state)])
-        @unknown default: ActionOutcome([])
-        }
-    }
-
-    static func signUp(_ result: SignUpResult) -> ActionOutcome {
-        switch result {
-        case .completed(let state): ActionOutcome([.signInAfterSignUp(state)])
-        case .passwordRequired(let state): ActionOutcome([.signUpPassword(state)])
-        case .attributesRequired(let attributes, let state):
-            ActionOutcome([.signUpAttributes(state)], endsOnServerError: true, rendered: [attributes.description])
-        @unknown default: ActionOutcome([])
-        }
-    }
-
-    static func signUpStart(_ result: SignUpStartResult) -> ActionOutcome {
-        switch result {
-        case .codeRequired(let state, _, _, _): ActionOutcome([.signUpCode(state)])
-        case .attributesInvalid(let names): ActionOutcome([], endsOnServerError: true, rendered: names)
-        @unknown default: ActionOutcome([])
-        }
-    }
-
-    static func register(_ result: RegisterStrongAuthChallengeResult) -> ActionOutcome {
-        switch result {
-        case .verificationRequired(let state, _, _, _): ActionOutcome([.registerVerify(state)])
-        case .completed(let account): ActionOutcome([.account(account)])
-        @unknown default: ActionOutcome([])
+    /// The outcome of a call made through the catalogue. A sign-up that asks for attributes, or
+    /// refuses them, ends on the server's error body.
+    init(_ result: FlowActionResult) {
+        switch result.outcome {
+        case .error(let error, _):
+            self.init(error: error, declaredError: result.declaredError)
+        case .state(let state):
+            self.init([.flow(state)], endsOnServerError: state.kind == .signUpAttributes, rendered: result.shown)
+        case .completed(let account):
+            self.init([.account(account)], rendered: result.shown)
+        case .attributesInvalid:
+            self.init([], endsOnServerError: true, rendered: result.shown)
+        case .unknown:
+            self.init([], rendered: result.shown)
         }
     }
 }
@@ -347,23 +293,13 @@ struct FlowWalk {
         switch rng.int(0..<7) {
         case 0, 1:
             return .init(name: "signIn(username)", correlationId: correlationId) {
-                await attempt(
-                    SignInStartError.self,
-                    {
-                        () async throws(SignInStartError) in
-                        try await client.signIn(SignInParameters(username: username, correlationId: correlationId))
-                    }, ActionOutcome.signInStart)
+                ActionOutcome(await client.start(.signIn, username: username, correlationId: correlationId))
             }
         case 2:
             let password = secretInput("PW")
             return .init(name: "signIn(username, password)", correlationId: correlationId) {
-                await attempt(
-                    SignInStartError.self,
-                    {
-                        () async throws(SignInStartError) in
-                        try await client.signIn(
-                            SignInParameters(username: username, password: password, correlationId: correlationId))
-                    }, ActionOutcome.signInStart)
+                ActionOutcome(
+                    await client.start(.signIn, username: username, password: password, correlationId: correlationId))
             }
         case 3:
             let password: String? = rng.chance(0.5) ? secretInput("PW") : nil
@@ -371,31 +307,14 @@ struct FlowWalk {
                 rng.chance(0.05)
                 ? ["bad": .double(.nan)] : rng.pick([[:], ["city": "Oslo"], ["age": 42, "vip": true]])
             return .init(name: "signUp", correlationId: correlationId) {
-                await attempt(
-                    SignUpStartError.self,
-                    {
-                        () async throws(SignUpStartError) in
-                        try await client.signUp(
-                            SignUpParameters(
-                                username: username, password: password, attributes: attributes,
-                                correlationId: correlationId))
-                    }, ActionOutcome.signUpStart)
+                ActionOutcome(
+                    await client.start(
+                        .signUp, username: username, password: password, attributes: attributes,
+                        correlationId: correlationId))
             }
         case 4:
             return .init(name: "resetPassword", correlationId: correlationId) {
-                await attempt(
-                    ResetPasswordStartError.self,
-                    {
-                        () async throws(ResetPasswordStartError) in
-                        try await client.resetPassword(
-                            ResetPasswordParameters(username: username, correlationId: correlationId))
-                    },
-                    { (result: ResetPasswordStartResult) -> ActionOutcome in
-                        switch result {
-                        case .codeRequired(let state, _, _, _): ActionOutcome([.resetCode(state)])
-                        @unknown default: ActionOutcome([])
-                        }
-                    })
+                ActionOutcome(await client.start(.resetPassword, username: username, correlationId: correlationId))
             }
         default:
             // A signed-in account from valid answers; the walk then asks it for tokens.
@@ -414,18 +333,15 @@ struct FlowWalk {
             ])
             let password = "PW-SECRET-A"
             return .init(name: "signIn(valid answers)", correlationId: correlationId) {
-                await attempt(
-                    SignInStartError.self,
-                    {
-                        () async throws(SignInStartError) in
-                        try await client.signIn(
-                            SignInParameters(
-                                username: "ada@example.com", password: password, correlationId: correlationId))
-                    }, ActionOutcome.signInStart)
+                ActionOutcome(
+                    await client.start(
+                        .signIn, username: "ada@example.com", password: password, correlationId: correlationId))
             }
         }
     }
 
+    /// An action on `state`: for a flow's state, the catalogue's first call or (when it has one) its
+    /// second, each about half the time; for an account, a token or (rarely) a sign-out.
     mutating func act(on state: LiveState) -> FuzzFlowTests.Action {
         let code = secretInput("CODE")
         let password = secretInput("PW")
@@ -435,165 +351,25 @@ struct FlowWalk {
         let flip = rng.chance(0.5)
         let made = AuthMethod(
             id: rng.pick(["email", "sms", ""]), channel: rng.pick([.email, .sms, .other("pigeon")]), loginHint: "h")
-        func method(_ methods: [AuthMethod]) -> AuthMethod { useFirstMethod ? methods.first ?? made : made }
         let name: String
         let run: @Sendable () async -> ActionOutcome
         switch state {
-        case .signInCode(let s):
-            if flip {
-                name = "SignInCodeRequiredState.submitCode"
-                run = {
-                    await attempt(
-                        VerifyCodeError.self, { () async throws(VerifyCodeError) in try await s.submitCode(code) },
-                        ActionOutcome.signIn)
-                }
-            } else {
-                name = "SignInCodeRequiredState.resendCode"
-                run = {
-                    await attempt(
-                        ResendCodeError.self, { () async throws(ResendCodeError) in try await s.resendCode() },
-                        { ActionOutcome([.signInCode($0)]) })
-                }
+        case .flow(let flowState):
+            let kind = flowState.kind
+            let call = flip || kind.calls.count == 1 ? kind.calls[0] : kind.calls[1]
+            var input = FlowActionInput(
+                code: code, password: password,
+                authMethod: useFirstMethod ? flowState.methods?.first ?? made : made, contact: contact, scopes: scopes)
+            if kind == .signUpAttributes {
+                input.attributes = rng.chance(0.05) ? ["bad": .double(.infinity)] : rng.pick([[:], ["city": "Oslo"]])
             }
-        case .signInPassword(let s):
-            name = "SignInPasswordRequiredState.submitPassword"
+            name = "\(kind.typeName).\(call.rawValue)"
+            let given = input
             run = {
-                await attempt(
-                    PasswordRequiredError.self,
-                    { () async throws(PasswordRequiredError) in try await s.submitPassword(password) },
-                    ActionOutcome.signIn)
-            }
-        case .awaitingMFA(let s):
-            name = "AwaitingMFAState.requestChallenge"
-            let chosen = method(s.authMethods)
-            run = {
-                await attempt(
-                    MFARequestChallengeError.self,
-                    { () async throws(MFARequestChallengeError) in try await s.requestChallenge(authMethod: chosen) },
-                    { ActionOutcome([.mfaRequired($0)]) })
-            }
-        case .mfaRequired(let s):
-            if flip {
-                name = "MFARequiredState.submitChallenge"
-                run = {
-                    await attempt(
-                        MFASubmitChallengeError.self,
-                        { () async throws(MFASubmitChallengeError) in try await s.submitChallenge(code) },
-                        ActionOutcome.signIn)
+                guard let result = await flowState.perform(call, given) else {
+                    return ActionOutcome([], rendered: ["\(kind.typeName) has no \(call)"])
                 }
-            } else {
-                name = "MFARequiredState.requestChallenge"
-                let chosen = method(s.authMethods)
-                run = {
-                    await attempt(
-                        MFARequestChallengeError.self,
-                        { () async throws(MFARequestChallengeError) in try await s.requestChallenge(authMethod: chosen)
-                        }, { ActionOutcome([.mfaRequired($0)]) })
-                }
-            }
-        case .register(let s):
-            name = "RegisterStrongAuthState.challengeAuthMethod"
-            let chosen = method(s.authMethods)
-            run = {
-                await attempt(
-                    RegisterStrongAuthChallengeError.self,
-                    { () async throws(RegisterStrongAuthChallengeError) in
-                        try await s.challengeAuthMethod(authMethod: chosen, verificationContact: contact)
-                    }, ActionOutcome.register)
-            }
-        case .registerVerify(let s):
-            if flip {
-                name = "RegisterStrongAuthVerificationRequiredState.submitChallenge"
-                run = {
-                    await attempt(
-                        RegisterStrongAuthSubmitChallengeError.self,
-                        { () async throws(RegisterStrongAuthSubmitChallengeError) in try await s.submitChallenge(code)
-                        }, ActionOutcome.signIn)
-                }
-            } else {
-                name = "RegisterStrongAuthVerificationRequiredState.challengeAuthMethod"
-                let chosen = method(s.authMethods)
-                run = {
-                    await attempt(
-                        RegisterStrongAuthChallengeError.self,
-                        { () async throws(RegisterStrongAuthChallengeError) in
-                            try await s.challengeAuthMethod(authMethod: chosen, verificationContact: contact)
-                        }, ActionOutcome.register)
-                }
-            }
-        case .signUpCode(let s):
-            if flip {
-                name = "SignUpCodeRequiredState.submitCode"
-                run = {
-                    await attempt(
-                        VerifyCodeError.self, { () async throws(VerifyCodeError) in try await s.submitCode(code) },
-                        ActionOutcome.signUp)
-                }
-            } else {
-                name = "SignUpCodeRequiredState.resendCode"
-                run = {
-                    await attempt(
-                        ResendCodeError.self, { () async throws(ResendCodeError) in try await s.resendCode() },
-                        { ActionOutcome([.signUpCode($0)]) })
-                }
-            }
-        case .signUpPassword(let s):
-            name = "SignUpPasswordRequiredState.submitPassword"
-            run = {
-                await attempt(
-                    PasswordRequiredError.self,
-                    { () async throws(PasswordRequiredError) in try await s.submitPassword(password) },
-                    ActionOutcome.signUp)
-            }
-        case .signUpAttributes(let s):
-            name = "SignUpAttributesRequiredState.submitAttributes"
-            let attributes: UserAttributes =
-                rng.chance(0.05) ? ["bad": .double(.infinity)] : rng.pick([[:], ["city": "Oslo"]])
-            run = {
-                await attempt(
-                    AttributesRequiredError.self,
-                    { () async throws(AttributesRequiredError) in try await s.submitAttributes(attributes) },
-                    ActionOutcome.signUp)
-            }
-        case .signInAfterSignUp(let s):
-            name = "SignInAfterSignUpState.signIn"
-            run = {
-                await attempt(
-                    SignInAfterSignUpError.self,
-                    { () async throws(SignInAfterSignUpError) in try await s.signIn(scopes: scopes) },
-                    ActionOutcome.signIn)
-            }
-        case .resetCode(let s):
-            if flip {
-                name = "ResetPasswordCodeRequiredState.submitCode"
-                run = {
-                    await attempt(
-                        VerifyCodeError.self, { () async throws(VerifyCodeError) in try await s.submitCode(code) },
-                        { ActionOutcome([.resetPassword($0)]) })
-                }
-            } else {
-                name = "ResetPasswordCodeRequiredState.resendCode"
-                run = {
-                    await attempt(
-                        ResendCodeError.self, { () async throws(ResendCodeError) in try await s.resendCode() },
-                        { ActionOutcome([.resetCode($0)]) })
-                }
-            }
-        case .resetPassword(let s):
-            name = "ResetPasswordRequiredState.submitPassword"
-            run = {
-                await attempt(
-                    PasswordRequiredError.self,
-                    { () async throws(PasswordRequiredError) in try await s.submitPassword(password) },
-                    { ActionOutcome([.signInAfterReset($0)]) })
-            }
-        case .signInAfterReset(let s):
-            name = "SignInAfterResetPasswordState.signIn"
-            run = {
-                await attempt(
-                    SignInAfterResetPasswordError.self,
-                    { () async throws(SignInAfterResetPasswordError) in try await s.signIn(scopes: scopes) },
-                    ActionOutcome.signIn)
+                return ActionOutcome(result)
             }
         case .account(let account):
             if rng.chance(0.05) {
@@ -605,15 +381,14 @@ struct FlowWalk {
             } else {
                 name = "UserAccountResult.getAccessToken(forceRefresh: \(flip))"
                 run = {
-                    await attempt(
-                        RetrieveAccessTokenError.self,
-                        { () async throws(RetrieveAccessTokenError) in
-                            try await account.getAccessToken(scopes: scopes, forceRefresh: flip)
-                        },
-                        { token in
-                            ActionOutcome(
-                                [.account(account)], rendered: [token.description, String(reflecting: token)])
-                        })
+                    do throws(RetrieveAccessTokenError) {
+                        let token = try await account.getAccessToken(scopes: scopes, forceRefresh: flip)
+                        return ActionOutcome(
+                            [.account(account)], rendered: [token.description, String(reflecting: token)])
+                    } catch {
+                        return ActionOutcome(
+                            error: error, declaredError: String(describing: RetrieveAccessTokenError.self))
+                    }
                 }
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 
 @testable import NativeAuth
 

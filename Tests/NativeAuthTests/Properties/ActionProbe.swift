@@ -1,21 +1,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
-
-/// A value behind a lock.
-final class PropertyLock<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only read or written while `lock` is held.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
-}
+import NativeAuthTestSupport
 
 /// Stands between the SDK and the emulated tenant, as its transport and its clock, and sees every
 /// event of the action under test: each request and each wait.
@@ -39,7 +25,7 @@ final class ActionProbe: HTTPTransport, NativeAuthClock {
         var waiter: Latch<Bool>?
     }
 
-    private let state = PropertyLock(State())
+    private let state = LockedValue(State())
 
     init(tenant: EmulatedTenant, clock: ManualClock) {
         self.tenant = tenant
@@ -165,7 +151,7 @@ final class ActionProbe: HTTPTransport, NativeAuthClock {
 /// A credential store that counts its writes.
 final class CountingCredentialStore: CredentialStore {
     private let inner = InMemoryCredentialStore()
-    private let writeCount = PropertyLock(0)
+    private let writeCount = LockedValue(0)
 
     var writes: Int { writeCount.withLock { $0 } }
 

@@ -1,25 +1,11 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 
 // The vocabulary of the state-machine property tests: what a sequence is made of (steps, actions,
 // inputs, faults) and what the reference model expects of each step (events on the wire and an
 // outcome).
-
-/// The kinds of state object the SDK hands out; each offers its own actions.
-enum FlowStateKind: String, Sendable, CaseIterable {
-    case signInCode, signInPassword, awaitingMFA, mfaRequired, registerStrongAuth, registerVerification
-    case signUpCode, signUpPassword, signUpAttributes, signInAfterSignUp
-    case resetCode, resetPassword, signInAfterReset
-
-    /// Whether a one-time code was sent when a state of this kind was made.
-    var hasCode: Bool {
-        switch self {
-        case .signInCode, .mfaRequired, .registerVerification, .signUpCode, .resetCode: true
-        default: false
-        }
-    }
-}
 
 /// Which code the user types.
 enum CodeChoice: String, Sendable {
@@ -99,18 +85,24 @@ enum StateAction: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Whether a state of `kind` offers this action.
-    func isOffered(by kind: FlowStateKind) -> Bool {
-        switch self {
-        case .submitCode: [.signInCode, .signUpCode, .resetCode, .mfaRequired, .registerVerification].contains(kind)
-        case .resendCode: [.signInCode, .signUpCode, .resetCode].contains(kind)
-        case .submitPassword: [.signInPassword, .signUpPassword, .resetPassword].contains(kind)
-        case .submitAttributes: kind == .signUpAttributes
-        case .requestChallenge: [.awaitingMFA, .mfaRequired].contains(kind)
-        case .challengeContact: [.registerStrongAuth, .registerVerification].contains(kind)
-        case .signInAfter: [.signInAfterSignUp, .signInAfterReset].contains(kind)
-        }
+    /// The catalogue's call this action makes on a state of `kind`, among the calls with a delegate
+    /// form (the drivers run both forms); `nil` when the state offers none.
+    func call(on kind: FlowStateKind) -> FlowStateCall? {
+        let names: [FlowStateCall] =
+            switch self {
+            case .submitCode: [.submitChallenge, .submitCode]
+            case .resendCode: [.resendCode]
+            case .submitPassword: [.submitPassword]
+            case .submitAttributes: [.submitAttributes]
+            case .requestChallenge: [.requestChallenge]
+            case .challengeContact: [.challengeAuthMethod]
+            case .signInAfter: [.signIn]
+            }
+        return names.first { kind.delegateCalls.contains($0) }
     }
+
+    /// Whether a state of `kind` offers this action.
+    func isOffered(by kind: FlowStateKind) -> Bool { call(on: kind) != nil }
 }
 
 /// A server misbehaviour forced on one request of an action (`EmulatedTenant.force`).

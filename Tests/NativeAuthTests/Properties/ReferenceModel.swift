@@ -1,6 +1,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 
 /// The small tenant every sequence runs on, and how it is set up for one sequence.
 struct TenantPlan: Sendable, CustomStringConvertible {
@@ -36,12 +37,12 @@ struct TenantPlan: Sendable, CustomStringConvertible {
         plan.capabilities = rng.weighted([
             (80, [.mfaRequired, .registrationRequired]), (8, []), (6, [.mfaRequired]), (6, [.registrationRequired]),
         ])
-        plan.cityRequired = rng.chance(40)
-        plan.blockSMS = rng.chance(40)
-        plan.resetPolls = rng.chance(85) ? rng.inRange(0...3) : rng.inRange(5...8)
+        plan.cityRequired = rng.chance(percent: 40)
+        plan.blockSMS = rng.chance(percent: 40)
+        plan.resetPolls = rng.chance(percent: 85) ? rng.inRange(0...3) : rng.inRange(5...8)
         plan.resetInterval = rng.inRange(1...3)
-        plan.resetFails = rng.chance(15)
-        plan.useDelegates = rng.chance(10)
+        plan.resetFails = rng.chance(percent: 15)
+        plan.useDelegates = rng.chance(percent: 10)
         return plan
     }
 

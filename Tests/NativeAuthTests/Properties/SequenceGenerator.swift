@@ -1,6 +1,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 
 /// One sequence: the tenant's set-up and the planned steps.
 struct PropertyScenario: Sendable {
@@ -61,9 +62,9 @@ enum SequenceGenerator {
         if let last = model.handles.last, last.usable {
             switch rng.below(100) {
             case 0..<6: return clockJump(&rng)
-            case 6..<11 where !spent.isEmpty: return reuse(rng.pick(spent), model, &rng)
+            case 6..<11 where !spent.isEmpty: return reuse(rng.element(of: spent), model, &rng)
             case 11..<14 where !olderUsable.isEmpty:
-                let index = rng.pick(olderUsable)
+                let index = rng.element(of: olderUsable)
                 return withMode(
                     FlowAction.state(.handle(index), stateAction(model.handles[index], model, &rng)), model, &rng)
             case 14..<18: return withMode(startAction(model, &rng), model, &rng)
@@ -74,15 +75,16 @@ enum SequenceGenerator {
         }
         switch rng.below(100) {
         case 0..<8 where !model.handles.isEmpty: return clockJump(&rng)
-        case 8..<14 where !spent.isEmpty: return reuse(rng.pick(spent), model, &rng)
+        case 8..<14 where !spent.isEmpty: return reuse(rng.element(of: spent), model, &rng)
         case 14..<16:
-            return FlowStep(action: .removeUser(rng.pick([TenantPlan.ada, TenantPlan.alan, TenantPlan.newbie])))
+            return FlowStep(action: .removeUser(rng.element(of: [TenantPlan.ada, TenantPlan.alan, TenantPlan.newbie])))
         default: return withMode(startAction(model, &rng), model, &rng)
         }
     }
 
     static func clockJump(_ rng: inout PropertyRandom) -> FlowStep {
-        FlowStep(action: .advanceClock(seconds: rng.chance(70) ? rng.inRange(30...300) : rng.inRange(601...1200)))
+        FlowStep(
+            action: .advanceClock(seconds: rng.chance(percent: 70) ? rng.inRange(30...300) : rng.inRange(601...1200)))
     }
 
     /// Any action of a spent state: it must refuse at once and send nothing.
@@ -131,18 +133,18 @@ enum SequenceGenerator {
     ) -> StateAction {
         switch handle.kind {
         case .signInCode, .signUpCode, .resetCode:
-            return rng.chance(75) ? .submitCode(code(handle, &rng)) : .resendCode
+            return rng.chance(percent: 75) ? .submitCode(code(handle, &rng)) : .resendCode
         case .signInPassword:
             return .submitPassword(rng.weighted([(55, .correct), (20, .wrong), (10, .empty), (15, .previous)]))
         case .awaitingMFA:
             return .requestChallenge(method: rng.below(max(1, handle.methods.count)))
         case .mfaRequired:
-            return rng.chance(70)
+            return rng.chance(percent: 70)
                 ? .submitCode(code(handle, &rng)) : .requestChallenge(method: rng.below(max(1, handle.methods.count)))
         case .registerStrongAuth:
             return .challengeContact(contact(&rng))
         case .registerVerification:
-            return rng.chance(70) ? .submitCode(code(handle, &rng)) : .challengeContact(contact(&rng))
+            return rng.chance(percent: 70) ? .submitCode(code(handle, &rng)) : .challengeContact(contact(&rng))
         case .signUpPassword:
             return .submitPassword(
                 rng.weighted([(55, .fresh), (10, .tooShort), (10, .tooWeak), (10, .banned), (15, .empty)]))
@@ -175,7 +177,7 @@ enum SequenceGenerator {
         let roll = rng.below(100)
         if roll < 18 {
             let requests = plain.events.indices.filter { plain.events[$0].isRequest }
-            let index = rng.pick(requests)
+            let index = rng.element(of: requests)
             var fault: ForcedFault = rng.weighted([
                 (20, .server500), (20, .network), (12, .redirect), (10, .invalidClient), (12, .expiredToken),
                 (10, .html), (16, .unknown400),

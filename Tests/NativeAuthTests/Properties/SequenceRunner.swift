@@ -1,6 +1,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 
 /// Why a sequence failed: the first step where the SDK and the model disagree.
 struct SequenceFailure: Sendable, CustomStringConvertible {
@@ -33,9 +34,9 @@ final class SequenceRunner {
     let probe: ActionProbe
     let store = CountingCredentialStore()
     let client: NativeAuthClient
-    private var states: [Int: AnyFlowState] = [:]
+    private var states: [Int: FlowState] = [:]
     private var codes: [Int: String] = [:]
-    private var recorders: [PropertyDelegateRecorder] = []
+    private var recorders: [FlowDelegateRecorder] = []
     private var checkedCompletions = 0
 
     init(_ scenario: PropertyScenario) {
@@ -96,7 +97,7 @@ final class SequenceRunner {
         let requestsBefore = tenant.receivedRequests.count
         let codesBefore = tenant.outbox.count
         probe.begin(planned.step.mode)
-        let observed: ObservedOutcome
+        let observed: FlowOutcome
         switch planned.step.mode {
         case .plain, .fault:
             observed = await Self.outcome(of: await launch(primary))
@@ -148,8 +149,8 @@ final class SequenceRunner {
 
     /// The action's outcome; when it has not ended within `TestBounds.wait`, its task is cancelled
     /// and the outcome is an unknown one, which fails the step.
-    private static func outcome(of task: Task<ObservedOutcome, Never>) async -> ObservedOutcome {
-        let ended = Latch<ObservedOutcome>()
+    private static func outcome(of task: Task<FlowOutcome, Never>) async -> FlowOutcome {
+        let ended = Latch<FlowOutcome>()
         Task { ended.fulfill(await task.value) }
         if let observed = await ended.outcome().value { return observed }
         task.cancel()
@@ -157,13 +158,13 @@ final class SequenceRunner {
     }
 
     /// Starts the action on its own task, so the test can overlap or cancel it.
-    private func launch(_ invocation: SDKInvocation) async -> Task<ObservedOutcome, Never> {
+    private func launch(_ invocation: SDKInvocation) async -> Task<FlowOutcome, Never> {
         Self.spawn(invocation, recorder: await makeRecorder(), probe: probe)
     }
 
     private static func spawn(
-        _ invocation: SDKInvocation, recorder: PropertyDelegateRecorder?, probe: ActionProbe
-    ) -> Task<ObservedOutcome, Never> {
+        _ invocation: SDKInvocation, recorder: FlowDelegateRecorder?, probe: ActionProbe
+    ) -> Task<FlowOutcome, Never> {
         Task {
             let observed = await perform(invocation, recorder: recorder)
             probe.actionFinished()
@@ -171,19 +172,19 @@ final class SequenceRunner {
         }
     }
 
-    private func perform(_ invocation: SDKInvocation) async -> ObservedOutcome {
+    private func perform(_ invocation: SDKInvocation) async -> FlowOutcome {
         await Self.perform(invocation, recorder: await makeRecorder())
     }
 
-    private func makeRecorder() async -> PropertyDelegateRecorder? {
+    private func makeRecorder() async -> FlowDelegateRecorder? {
         guard scenario.plan.useDelegates else { return nil }
-        let recorder = await MainActor.run { PropertyDelegateRecorder() }
+        let recorder = await MainActor.run { FlowDelegateRecorder() }
         recorders.append(recorder)
         return recorder
     }
 
-    private static func perform(_ invocation: SDKInvocation, recorder: PropertyDelegateRecorder?) async
-        -> ObservedOutcome
+    private static func perform(_ invocation: SDKInvocation, recorder: FlowDelegateRecorder?) async
+        -> FlowOutcome
     {
         guard let recorder else { return await PropertyAsyncDriver.run(invocation) }
         return await PropertyDelegateDriver.run(invocation, recorder: recorder)
@@ -252,7 +253,7 @@ final class SequenceRunner {
         return problems
     }
 
-    private func checkOutcome(_ planned: PlannedStep, _ observed: ObservedOutcome, codesBefore: Int) async -> [String] {
+    private func checkOutcome(_ planned: PlannedStep, _ observed: FlowOutcome, codesBefore: Int) async -> [String] {
         var problems: [String] = []
         switch (planned.outcome, observed) {
         case (.state(let kind), .state(let state)) where state.kind == kind:
@@ -305,8 +306,7 @@ final class SequenceRunner {
 
     /// Every request of one step carries the flow's correlation id, and the state or error the
     /// step leads to names the same one (Docs/Protocol.md: `client-request-id` is the flow's id).
-    private func checkFlowIdentity(target: AnyFlowState?, _ observed: ObservedOutcome, requestsBefore: Int) -> [String]
-    {
+    private func checkFlowIdentity(target: FlowState?, _ observed: FlowOutcome, requestsBefore: Int) -> [String] {
         let requests = tenant.receivedRequests.dropFirst(requestsBefore)
         let ids = Set(requests.map { $0.headers["client-request-id"]?.lowercased() ?? "missing" })
         guard ids.count <= 1 else { return ["one step sent several client-request-ids: \(ids.sorted())"] }
@@ -328,7 +328,7 @@ final class SequenceRunner {
 
     /// No code, password or continuation token of the step shows in what the app can print
     /// (DESIGN rule 7).
-    private func checkNoSecrets(_ invocation: SDKInvocation, _ observed: ObservedOutcome, requestsBefore: Int)
+    private func checkNoSecrets(_ invocation: SDKInvocation, _ observed: FlowOutcome, requestsBefore: Int)
         -> [String]
     {
         var secrets: Set<String> = []

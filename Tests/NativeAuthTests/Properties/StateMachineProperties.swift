@@ -1,6 +1,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 /// How many sequences to run, or which one seed.

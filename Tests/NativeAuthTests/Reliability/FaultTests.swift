@@ -1,5 +1,6 @@
 import Foundation
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
@@ -13,9 +14,7 @@ struct FaultTests {
     final class ClockMover: Sendable {
         let task: Task<Void, Never>
         init(_ clock: ManualClock) {
-            task = Task {
-                while (try? await clock.waitForSleepers()) != nil { clock.advance(by: 0.5) }
-            }
+            task = advanceWhileSleeping(clock, by: 0.5)
         }
         deinit { task.cancel() }
     }
@@ -148,25 +147,25 @@ struct FaultTests {
 
 @Suite("Cancellation: prompt, nothing more sent, state usable", .timeLimit(.minutes(1)))
 struct CancellationTests {
-    @Test(
-        arguments: AllStatesRulesTests.cases.indices.filter {
-            AllStatesRulesTests.cases[$0].0 != "ResetPasswordRequiredState"
-        })
-    func cancellingAnyActionKeepsTheState(index: Int) async throws {
-        let (name, reach) = AllStatesRulesTests.cases[index]
-        let setup = AllStatesRulesTests.Setup()
-        let act = try await reach(setup)
-        setup.harness.tenant.configure { $0.latency = 5 }
-        let before = setup.harness.tenant.receivedRequests.count
-        let task = Task { await act() }
-        try await requireUntil("\(name): the action to wait on the clock") { setup.harness.clock.sleepers > 0 }
+    /// Every state of the catalogue but a new password's (whose wait is the poller's own), its
+    /// forward call cancelled while the tenant's latency holds it on the clock.
+    @Test(arguments: FlowStateKind.allCases.filter { $0 != .resetPassword })
+    func cancellingAnyActionKeepsTheState(kind: FlowStateKind) async throws {
+        let name = kind.typeName
+        let fixture = FlowFixture()
+        let tenant = fixture.harness.tenant
+        let state = try await fixture.reach(kind)
+        tenant.configure { $0.latency = 5 }
+        let before = tenant.receivedRequests.count
+        let task = Task { await fixture.forward(state).outcome }
+        try await requireUntil("\(name): the action to wait on the clock") { fixture.harness.clock.sleepers > 0 }
         task.cancel()
-        let error = await task.value
+        let error = await task.value.failure
         #expect(error?.isCancelled == true, "\(name): \(String(describing: error))")
         #expect(error?.isStateStillUsable == true, "\(name)")
-        #expect(setup.harness.tenant.receivedRequests.count == before, "\(name): nothing more sent")
-        setup.harness.tenant.configure { $0.latency = 0 }
-        let again = await act()
+        #expect(tenant.receivedRequests.count == before, "\(name): nothing more sent")
+        tenant.configure { $0.latency = 0 }
+        let again = await fixture.forward(state).outcome.failure
         #expect(again == nil, "\(name): the state must work after a cancellation: \(String(describing: again))")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthSupport
@@ -50,16 +51,14 @@ struct WebLivenessTests {
     /// Long enough for the scripted provider to sign its ID token in a debug build, short enough
     /// for a test.
     let deadline: TimeInterval = 2
-    let provider = ScriptedProvider { nonce in
-        ScriptedProvider.answer(idToken: WebTestSigner.token(claims: ScriptedProvider.claims(nonce: nonce)))
-    }
+    let provider = ScriptedOpenIDProvider(tokenAnswer: ScriptedOpenIDProvider.signingIn())
 
     func client(_ transport: any HTTPTransport, timeout: TimeInterval?) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
         configuration.clock = clock
         configuration.requestTimeout = timeout
         return try WebAuthClient(
-            issuer: URL(string: ScriptedProvider.issuer)!, clientId: "web-app",
+            issuer: URL(string: ScriptedOpenIDProvider.issuer)!, clientId: "web-app",
             redirectURI: URL(string: "com.example.app:/callback")!, transport: transport, credentialStore: store,
             configuration: configuration)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
@@ -25,10 +26,7 @@ struct ResetPasswordEmulatorTests {
     func submit(_ password: String, on state: ResetPasswordRequiredState) async throws(PasswordRequiredError)
         -> SignInAfterResetPasswordState
     {
-        let clock = harness.clock
-        let mover = Task {
-            while (try? await clock.waitForSleepers()) != nil { clock.advance(by: 1) }
-        }
+        let mover = advanceWhileSleeping(harness.clock)
         defer { mover.cancel() }
         return try await state.submitPassword(password)
     }

@@ -1,18 +1,8 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
-
-/// Tells whether code runs on the main dispatch queue, which backs the main actor. (On Linux
-/// the main queue may be drained by a thread other than the process's first one.)
-enum MainQueueCheck {
-    static let key = DispatchSpecificKey<Bool>()
-    static let installed: Bool = {
-        DispatchQueue.main.setSpecific(key: key, value: true)
-        return true
-    }()
-    static var isOnMainQueue: Bool { installed && DispatchQueue.getSpecific(key: key) == true }
-}
 
 /// Records every delegate call, checking each arrives on the main thread.
 @MainActor

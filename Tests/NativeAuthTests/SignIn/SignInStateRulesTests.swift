@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
@@ -215,9 +216,4 @@ struct SignInStateRulesTests {
         #expect(transport.requests.allSatisfy { $0.header("client-request-id") == id.uuidString.lowercased() })
         #expect(state.correlationId == id)
     }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth

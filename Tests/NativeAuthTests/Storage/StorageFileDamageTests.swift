@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
@@ -40,7 +41,7 @@ struct StorageFileDamageTests {
 
     @Test("Random bytes are not an envelope", arguments: [1, 2, 3, 42, 1234, 99999] as [UInt64])
     func randomBytes(seed: UInt64) async throws {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         let count = Int.random(in: 1...4096, using: &generator)
         let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let error = try await damage(bytes)

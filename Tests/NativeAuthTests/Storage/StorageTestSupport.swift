@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 
 @testable import NativeAuth
 
@@ -33,25 +34,10 @@ extension FileCredentialStore {
     func temporaryNames() throws -> [String] { try directoryNames().filter { $0.hasSuffix(".tmp") } }
 }
 
-/// SplitMix64: a seeded generator, so random-bytes tests are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
-
 extension Data {
     /// `count` bytes that differ for every `seed`.
     static func pattern(seed: Int, count: Int) -> Data {
-        var generator = SeededGenerator(seed: UInt64(truncatingIfNeeded: seed))
+        var generator = SplitMix64(seed: UInt64(truncatingIfNeeded: seed))
         return Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 }

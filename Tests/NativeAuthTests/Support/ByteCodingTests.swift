@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
@@ -6,16 +7,8 @@ import Testing
 /// The byte-level base64url, percent-encoding and HTTP-date code agrees with Foundation's.
 @Suite("Support: byte-level encoders agree with Foundation", .timeLimit(.minutes(1)))
 struct ByteCodingTests {
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state ^ (state >> 29)
-        }
-    }
-
     @Test func base64urlMatchesFoundation() {
-        var random = Seeded(state: 1)
+        var random = SplitMix64(seed: 1)
         for length in 0..<300 {
             let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
             let foundation = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
@@ -28,7 +21,7 @@ struct ByteCodingTests {
     }
 
     @Test func percentEncodingMatchesFoundation() {
-        var random = Seeded(state: 2)
+        var random = SplitMix64(seed: 2)
         let unreserved = CharacterSet(
             charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         let pool: [Unicode.Scalar] = Array("aZ09-._~ +&=%/?#é€😀\n\"'<>".unicodeScalars)
@@ -49,7 +42,7 @@ struct ByteCodingTests {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        var random = Seeded(state: 3)
+        var random = SplitMix64(seed: 3)
         // 1900-01-01 to 2100-01-01, and the edges of leap days.
         var instants = (0..<400).map { _ in Int.random(in: -2_208_988_800..<4_102_444_800, using: &random) }
         instants += [951_782_400, 951_868_799, 1_709_164_800, 0, -1, 4_107_542_399]

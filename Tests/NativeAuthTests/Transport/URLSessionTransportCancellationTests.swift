@@ -1,5 +1,7 @@
 import Foundation
+import LoopbackHTTP
 import NativeAuth
+import NativeAuthTestSupport
 import Testing
 
 /// Cancelling the calling task ends `send` with `CancellationError`, promptly, and leaves the
@@ -8,8 +10,8 @@ import Testing
 struct URLSessionTransportCancellationTests {
     @Test("cancelling while the server holds the answer throws CancellationError, not a timeout")
     func cancelInFlight() async throws {
-        let gate = LoopbackHTTPServer.Gate()
-        let server = try LoopbackHTTPServer { request in
+        let gate = ReplyGate()
+        let server = try ScriptedHTTPServer { request in
             request.path == "/held" ? .hold(gate, then: .text(200, "late")) : .text(200, "after")
         }
         defer { server.stop() }
@@ -34,7 +36,7 @@ struct URLSessionTransportCancellationTests {
 
     @Test("a task cancelled before send throws CancellationError and sends nothing")
     func cancelBeforeStart() async throws {
-        let server = try LoopbackHTTPServer { _ in .text(200, "ok") }
+        let server = try ScriptedHTTPServer { _ in .text(200, "ok") }
         defer { server.stop() }
         let transport = URLSessionTransport()
 
@@ -52,8 +54,8 @@ struct URLSessionTransportCancellationTests {
 
     @Test("cancelling many requests in flight leaves the transport usable", arguments: [1, 2, 3])
     func cancelManyInFlight(round: Int) async throws {
-        let gate = LoopbackHTTPServer.Gate()
-        let server = try LoopbackHTTPServer { request in
+        let gate = ReplyGate()
+        let server = try ScriptedHTTPServer { request in
             request.path.hasPrefix("/held") ? .hold(gate, then: .text(200, "late")) : .text(200, "after")
         }
         defer { server.stop() }
@@ -76,7 +78,7 @@ struct URLSessionTransportCancellationTests {
 
     @Test("cancellation racing the answer ends in the answer or CancellationError, never a hang or crash")
     func cancellationRacingTheAnswer() async throws {
-        let server = try LoopbackHTTPServer { request in .text(200, request.path) }
+        let server = try ScriptedHTTPServer { request in .text(200, request.path) }
         defer { server.stop() }
         let transport = URLSessionTransport(timeout: 20)
 

@@ -1,5 +1,7 @@
 import Foundation
+import LoopbackHTTP
 import NativeAuth
+import NativeAuthTestSupport
 import Testing
 
 /// Requests and responses travel over real HTTP on 127.0.0.1 exactly as given.
@@ -7,7 +9,7 @@ import Testing
 struct URLSessionTransportExchangeTests {
     @Test("a POST arrives with its method, target, headers and body exactly")
     func postArrivesExactly() async throws {
-        let server = try LoopbackHTTPServer { _ in .text(200, "{}") }
+        let server = try ScriptedHTTPServer { _ in .text(200, "{}") }
         defer { server.stop() }
         let body = Data(#"{"username":"ada@example.com","grant_type":"password"}"#.utf8)
         let request = HTTPRequest(
@@ -32,15 +34,15 @@ struct URLSessionTransportExchangeTests {
         #expect(received.header("Accept") == "application/json")
         #expect(received.header("X-Client-Request-Id") == "7d6f1c2e-5c0a-4d3b-9f3e-2b1a0c9d8e7f")
         #expect(received.header("X-MS-Lowercase") == "Mixed Case Value")
-        #expect(received.count(of: "Content-Type") == 1)
+        #expect(received.headers(named: "Content-Type").count == 1)
         #expect(received.header("Content-Length") == String(body.count))
         #expect(received.header("Cookie") == nil)
-        #expect(received.body == body)
+        #expect(Data(received.body) == body)
     }
 
     @Test("a GET arrives with no body")
     func getHasNoBody() async throws {
-        let server = try LoopbackHTTPServer { _ in .text(200, "ok") }
+        let server = try ScriptedHTTPServer { _ in .text(200, "ok") }
         defer { server.stop() }
 
         _ = try await URLSessionTransport().send(HTTPRequest(method: "GET", url: server.url("/discovery")))
@@ -54,7 +56,7 @@ struct URLSessionTransportExchangeTests {
     @Test("the status, headers and body of the response come back")
     func responseComesBack() async throws {
         let json = #"{"continuation_token":"abc","challenge_type":"oob"}"#
-        let server = try LoopbackHTTPServer { _ in
+        let server = try ScriptedHTTPServer { _ in
             .text(
                 200, json,
                 headers: [
@@ -79,7 +81,7 @@ struct URLSessionTransportExchangeTests {
     @Test("an error status comes back with its body instead of being thrown", arguments: [400, 401, 404, 500, 503])
     func errorStatusIsReturned(status: Int) async throws {
         let json = #"{"error":"invalid_grant","error_codes":[50126]}"#
-        let server = try LoopbackHTTPServer { _ in
+        let server = try ScriptedHTTPServer { _ in
             .text(status, json, headers: [("Content-Type", "application/json")])
         }
         defer { server.stop() }
@@ -100,7 +102,7 @@ struct URLSessionTransportExchangeTests {
         ]
     )
     func challengeIsReturned(challenge: String) async throws {
-        let server = try LoopbackHTTPServer { _ in
+        let server = try ScriptedHTTPServer { _ in
             .text(401, #"{"error":"invalid_client"}"#, headers: [("WWW-Authenticate", challenge)])
         }
         defer { server.stop() }
@@ -117,7 +119,7 @@ struct URLSessionTransportExchangeTests {
 
     @Test("response header names keep the case the server sent them in")
     func headerNameCase() async throws {
-        let server = try LoopbackHTTPServer { _ in
+        let server = try ScriptedHTTPServer { _ in
             .text(200, "", headers: [("x-lower-case", "v"), ("X-Mixed-CASE", "w")])
         }
         defer { server.stop() }
@@ -135,7 +137,7 @@ struct URLSessionTransportExchangeTests {
 
     @Test("an empty body comes back empty", arguments: [200, 204])
     func emptyBody(status: Int) async throws {
-        let server = try LoopbackHTTPServer { _ in .text(status, "") }
+        let server = try ScriptedHTTPServer { _ in .text(status, "") }
         defer { server.stop() }
 
         let response = try await URLSessionTransport().send(HTTPRequest(method: "GET", url: server.url("/empty")))
@@ -146,10 +148,8 @@ struct URLSessionTransportExchangeTests {
 
     @Test("a 1 MB body goes out and comes back intact")
     func largeBody() async throws {
-        let server = try LoopbackHTTPServer { request in
-            .respond(
-                status: 200, headers: [.init(name: "Content-Type", value: "application/octet-stream")],
-                body: request.body)
+        let server = try ScriptedHTTPServer { request in
+            .respond(status: 200, headers: [("Content-Type", "application/octet-stream")], body: Data(request.body))
         }
         defer { server.stop() }
         let payload = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })
@@ -159,7 +159,7 @@ struct URLSessionTransportExchangeTests {
                 method: "POST", url: server.url("/echo"),
                 headers: ["Content-Type": "application/octet-stream"], body: payload))
 
-        #expect(server.requests.first?.body == payload)
+        #expect(server.requests.first.map { Data($0.body) } == payload)
         #expect(response.statusCode == 200)
         #expect(response.body.count == payload.count)
         #expect(response.body == payload)
@@ -167,7 +167,7 @@ struct URLSessionTransportExchangeTests {
 
     @Test("20 concurrent requests on one transport all get their own answer")
     func concurrentRequests() async throws {
-        let server = try LoopbackHTTPServer { request in .text(200, "answer for \(request.path)") }
+        let server = try ScriptedHTTPServer { request in .text(200, "answer for \(request.path)") }
         defer { server.stop() }
         let transport = URLSessionTransport()
 
@@ -194,7 +194,7 @@ struct URLSessionTransportExchangeTests {
 
     @Test("cookies are neither stored nor sent")
     func noCookies() async throws {
-        let server = try LoopbackHTTPServer { _ in
+        let server = try ScriptedHTTPServer { _ in
             .text(200, "ok", headers: [("Set-Cookie", "session=abc123; Path=/"), ("Set-Cookie", "other=1; Path=/")])
         }
         defer { server.stop() }
@@ -210,9 +210,13 @@ struct URLSessionTransportExchangeTests {
 
     @Test("identical GETs are both sent: nothing is cached")
     func noCache() async throws {
-        let counter = Counter()
-        let server = try LoopbackHTTPServer { _ in
-            .text(200, "answer \(counter.next())", headers: [("Cache-Control", "public, max-age=3600")])
+        let counter = LockedValue(0)
+        let server = try ScriptedHTTPServer { _ in
+            let count = counter.withLock {
+                $0 += 1
+                return $0
+            }
+            return .text(200, "answer \(count)", headers: [("Cache-Control", "public, max-age=3600")])
         }
         defer { server.stop() }
         let transport = URLSessionTransport()
@@ -238,19 +242,5 @@ struct URLSessionTransportExchangeTests {
         #else
             #expect(URLSessionTransport(timeout: 0.5).timeout == 0.5)
         #endif
-    }
-}
-
-/// A thread-safe counter for scripts, which run on the server's threads.
-private final class Counter: @unchecked Sendable {
-    // Safe: `value` is touched only under `lock`.
-    private let lock = NSLock()
-    private var value = 0
-
-    func next() -> Int {
-        lock.withLock {
-            value += 1
-            return value
-        }
     }
 }

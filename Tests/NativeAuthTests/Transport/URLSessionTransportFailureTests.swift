@@ -1,5 +1,7 @@
 import Foundation
+import LoopbackHTTP
 import NativeAuth
+import NativeAuthTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -11,7 +13,7 @@ import Testing
 struct URLSessionTransportFailureTests {
     @Test("a server that closes without answering makes send throw a URLError")
     func closedWithoutAnswer() async throws {
-        let server = try LoopbackHTTPServer { _ in .closeWithoutAnswer }
+        let server = try ScriptedHTTPServer { _ in .closeWithoutAnswer }
         defer { server.stop() }
 
         await #expect(throws: URLError.self) {
@@ -22,17 +24,17 @@ struct URLSessionTransportFailureTests {
 
     @Test("a connection reset makes send throw a URLError")
     func connectionReset() async throws {
-        let server = try LoopbackHTTPServer { _ in .reset }
-        defer { server.stop() }
+        let peer = try ResettingPeer()
+        defer { peer.stop() }
 
         await #expect(throws: URLError.self) {
-            try await URLSessionTransport().send(HTTPRequest(method: "GET", url: server.url("/")))
+            try await URLSessionTransport().send(HTTPRequest(method: "GET", url: peer.url("/")))
         }
     }
 
     @Test("a body cut short of its Content-Length makes send throw a URLError")
     func truncatedBody() async throws {
-        let server = try LoopbackHTTPServer { _ in
+        let server = try ScriptedHTTPServer { _ in
             .truncatedBody(status: 200, declaredLength: 1000, body: Data(#"{"access_token":"#.utf8))
         }
         defer { server.stop() }
@@ -44,9 +46,10 @@ struct URLSessionTransportFailureTests {
 
     @Test("a port nobody listens on makes send throw URLError(.cannotConnectToHost)")
     func connectionRefused() async throws {
-        let server = try LoopbackHTTPServer { _ in .text(200, "") }
-        let url = server.url("/gone")
-        server.stop()
+        // A port that was bound, then closed before it ever listened.
+        let bound = try LoopbackHTTPServer()
+        let url = try #require(URL(string: "http://127.0.0.1:\(bound.port)/gone"))
+        bound.stop()
 
         let error = await #expect(throws: URLError.self) {
             try await URLSessionTransport().send(HTTPRequest(method: "GET", url: url))
@@ -56,8 +59,8 @@ struct URLSessionTransportFailureTests {
 
     @Test("a server that never answers makes send throw URLError(.timedOut), not before the timeout")
     func timeout() async throws {
-        let gate = LoopbackHTTPServer.Gate()
-        let server = try LoopbackHTTPServer { _ in .hold(gate, then: .text(200, "too late")) }
+        let gate = ReplyGate()
+        let server = try ScriptedHTTPServer { _ in .hold(gate, then: .text(200, "too late")) }
         defer { server.stop() }
         let transport = URLSessionTransport(timeout: 1)
 

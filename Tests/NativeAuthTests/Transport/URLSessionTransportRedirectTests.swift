@@ -1,5 +1,7 @@
 import Foundation
+import LoopbackHTTP
 import NativeAuth
+import NativeAuthTestSupport
 import Testing
 
 /// A redirect comes back to the caller as the response it is; the transport never follows it.
@@ -7,10 +9,10 @@ import Testing
 struct URLSessionTransportRedirectTests {
     @Test("a 302 with Location comes back as a 302 and the target receives nothing")
     func foundIsReturned() async throws {
-        let target = try LoopbackHTTPServer { _ in .text(200, "you followed the redirect") }
+        let target = try ScriptedHTTPServer { _ in .text(200, "you followed the redirect") }
         defer { target.stop() }
         let location = target.url("/landing?code=secret").absoluteString
-        let origin = try LoopbackHTTPServer { _ in
+        let origin = try ScriptedHTTPServer { _ in
             .text(302, "moved", headers: [("Location", location), ("X-Origin", "yes")])
         }
         defer { origin.stop() }
@@ -28,10 +30,10 @@ struct URLSessionTransportRedirectTests {
 
     @Test("every redirect status is returned for a POST, never followed", arguments: [301, 302, 303, 307, 308])
     func redirectStatusesAreReturned(status: Int) async throws {
-        let target = try LoopbackHTTPServer { _ in .text(200, "followed") }
+        let target = try ScriptedHTTPServer { _ in .text(200, "followed") }
         defer { target.stop() }
         let location = target.url("/elsewhere").absoluteString
-        let origin = try LoopbackHTTPServer { _ in .text(status, "see \(status)", headers: [("Location", location)]) }
+        let origin = try ScriptedHTTPServer { _ in .text(status, "see \(status)", headers: [("Location", location)]) }
         defer { origin.stop() }
 
         let response = try await URLSessionTransport().send(
@@ -46,7 +48,7 @@ struct URLSessionTransportRedirectTests {
 
     @Test("a relative Location on the same server is not followed either")
     func relativeLocationIsReturned() async throws {
-        let server = try LoopbackHTTPServer { request in
+        let server = try ScriptedHTTPServer { request in
             request.path == "/start" ? .text(307, "", headers: [("Location", "/next")]) : .text(200, "followed")
         }
         defer { server.stop() }

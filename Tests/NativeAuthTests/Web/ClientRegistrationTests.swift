@@ -1,44 +1,22 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthSupport
 @testable import NativeAuth
 
-/// A provider whose discovery may name a registration endpoint, and whose registration endpoint
-/// answers from a script. Keeps every request.
-final class RegistrationProvider: HTTPTransport, Sendable {
-    static let issuer = "https://login.example.com"
-    let hasEndpoint: Bool
-    let answer: Locked<@Sendable (HTTPRequest) throws -> HTTPResponse>
-    let requests = Locked<[HTTPRequest]>([])
-
-    init(hasEndpoint: Bool = true, answer: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) {
-        self.hasEndpoint = hasEndpoint
-        self.answer = Locked(answer)
+extension ScriptedOpenIDProvider {
+    /// A provider whose discovery may name a registration endpoint, and whose registration endpoint
+    /// answers with `answer`.
+    static func registration(
+        hasEndpoint: Bool = true, answer: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
+    ) -> ScriptedOpenIDProvider {
+        let provider = ScriptedOpenIDProvider(endpoints: .standard(registration: hasEndpoint))
+        provider.registrationAnswer.withLock { $0 = answer }
+        return provider
     }
 
-    var registrations: [HTTPRequest] { requests.current.filter { $0.url.path == "/register" } }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        requests.withLock { $0.append(request) }
-        switch request.url.path {
-        case "/.well-known/openid-configuration":
-            let registration = hasEndpoint ? ",\"registration_endpoint\":\"\(Self.issuer)/register\"" : ""
-            let body = """
-                {"issuer":"\(Self.issuer)","authorization_endpoint":"\(Self.issuer)/authorize",\
-                "token_endpoint":"\(Self.issuer)/token","jwks_uri":"\(Self.issuer)/jwks"\(registration)}
-                """
-            return HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
-        case "/register":
-            return try answer.current(request)
-        default:
-            return HTTPResponse(statusCode: 404)
-        }
-    }
-
-    static func json(_ status: Int, _ body: String) -> HTTPResponse {
-        HTTPResponse(statusCode: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
-    }
+    var registrations: [HTTPRequest] { requests(to: "/register") }
 
     /// An answer that echoes the request's metadata, as RFC 7591 §3.2.1 describes, plus `extra` members.
     static func echo(_ status: Int, extra: String) -> @Sendable (HTTPRequest) -> HTTPResponse {
@@ -51,7 +29,7 @@ final class RegistrationProvider: HTTPTransport, Sendable {
 
 @Suite("Dynamic client registration (RFC 7591)", .timeLimit(.minutes(1)))
 struct ClientRegistrationTests {
-    static let issuer = URL(string: RegistrationProvider.issuer)!
+    static let issuer = URL(string: ScriptedOpenIDProvider.issuer)!
     static let redirect = URL(string: "http://127.0.0.1:8765/callback")!
 
     static func request() -> ClientRegistrationRequest {
@@ -65,8 +43,8 @@ struct ClientRegistrationTests {
 
     @Test(arguments: [200, 201])
     func registersAPublicNativeClient(status: Int) async throws {
-        let provider = RegistrationProvider(
-            answer: RegistrationProvider.echo(
+        let provider = ScriptedOpenIDProvider.registration(
+            answer: ScriptedOpenIDProvider.echo(
                 status,
                 extra: #""client_id":"new-client","registration_access_token":"reg-token-1","#
                     + #""registration_client_uri":"https://login.example.com/register/new-client","#
@@ -109,8 +87,8 @@ struct ClientRegistrationTests {
         ("client_secret_post", WebClientAuthentication.clientSecretPost("issued-secret")),
     ])
     func aConfidentialClientGetsItsSecret(method: String, authentication: WebClientAuthentication) async throws {
-        let provider = RegistrationProvider { _ in
-            RegistrationProvider.json(
+        let provider = ScriptedOpenIDProvider.registration { _ in
+            ScriptedOpenIDProvider.json(
                 201,
                 #"{"client_id":"conf","client_secret":"issued-secret","client_secret_expires_at":1900000000,"#
                     + #""token_endpoint_auth_method":"\#(method)"}"#)
@@ -128,8 +106,8 @@ struct ClientRegistrationTests {
     }
 
     @Test func aSecretWithoutAMethodIsForHTTPBasic() async throws {
-        let provider = RegistrationProvider { _ in
-            RegistrationProvider.json(201, #"{"client_id":"c","client_secret":"s"}"#)
+        let provider = ScriptedOpenIDProvider.registration { _ in
+            ScriptedOpenIDProvider.json(201, #"{"client_id":"c","client_secret":"s"}"#)
         }
         let registration = try await WebAuthClient.register(Self.request(), issuer: Self.issuer, transport: provider)
         #expect(registration.clientAuthentication == .clientSecretBasic("s"))
@@ -139,7 +117,7 @@ struct ClientRegistrationTests {
     static let refusals: [(String, HTTPResponse, @Sendable (WebSignInError) -> Bool)] = [
         (
             "invalid_redirect_uri",
-            RegistrationProvider.json(
+            ScriptedOpenIDProvider.json(
                 400, #"{"error":"invalid_redirect_uri","error_description":"a redirect_uri must be https"}"#),
             {
                 $0.isInvalidRedirectURI && $0.isConfigurationError && !$0.isInvalidClientMetadata
@@ -148,7 +126,7 @@ struct ClientRegistrationTests {
         ),
         (
             "invalid_client_metadata",
-            RegistrationProvider.json(
+            ScriptedOpenIDProvider.json(
                 400, #"{"error":"invalid_client_metadata","error_description":"bad grant_types"}"#),
             {
                 $0.isInvalidClientMetadata && $0.isConfigurationError && $0.serverError == "invalid_client_metadata"
@@ -158,15 +136,15 @@ struct ClientRegistrationTests {
         ("bare 401", HTTPResponse(statusCode: 401), { $0.isConfigurationError && $0.httpStatusCode == 401 }),
         ("503", HTTPResponse(statusCode: 503), { $0.isServerError && $0.httpStatusCode == 503 }),
         ("redirect", HTTPResponse(statusCode: 302, headers: ["Location": "/"]), { $0.isUnexpectedResponse }),
-        ("202", RegistrationProvider.json(202, #"{"client_id":"c"}"#), { $0.isUnexpectedResponse }),
-        ("400 without error", RegistrationProvider.json(400, "{}"), { $0.isUnexpectedResponse }),
+        ("202", ScriptedOpenIDProvider.json(202, #"{"client_id":"c"}"#), { $0.isUnexpectedResponse }),
+        ("400 without error", ScriptedOpenIDProvider.json(400, "{}"), { $0.isUnexpectedResponse }),
     ]
 
     @Test(arguments: refusals)
     func errorAnswersAreTyped(what: String, answer: HTTPResponse, check: @Sendable (WebSignInError) -> Bool)
         async throws
     {
-        let provider = RegistrationProvider { _ in answer }
+        let provider = ScriptedOpenIDProvider.registration { _ in answer }
         do {
             _ = try await WebAuthClient.register(Self.request(), issuer: Self.issuer, transport: provider)
             Issue.record("\(what): expected a refusal")
@@ -194,7 +172,7 @@ struct ClientRegistrationTests {
 
     @Test(arguments: malformed)
     func malformedAnswersAreUnexpected(what: String, body: String) async throws {
-        let provider = RegistrationProvider { _ in RegistrationProvider.json(201, body) }
+        let provider = ScriptedOpenIDProvider.registration { _ in ScriptedOpenIDProvider.json(201, body) }
         do {
             _ = try await WebAuthClient.register(Self.request(), issuer: Self.issuer, transport: provider)
             Issue.record("\(what): expected a refusal")
@@ -207,7 +185,7 @@ struct ClientRegistrationTests {
     /// Its own test, not an argument above: swift-testing prints every argument of a test case.
     @Test func anAnswerOverOneMebibyteIsUnexpected() async throws {
         let body = #"{"client_id":"c","pad":""# + String(repeating: "x", count: 1 << 20) + #""}"#
-        let provider = RegistrationProvider { _ in RegistrationProvider.json(201, body) }
+        let provider = ScriptedOpenIDProvider.registration { _ in ScriptedOpenIDProvider.json(201, body) }
         do {
             _ = try await WebAuthClient.register(Self.request(), issuer: Self.issuer, transport: provider)
             Issue.record("expected a refusal")
@@ -218,8 +196,8 @@ struct ClientRegistrationTests {
     }
 
     @Test func aProviderWithoutARegistrationEndpointIsNotSupported() async throws {
-        let provider = RegistrationProvider(hasEndpoint: false) { _ in
-            RegistrationProvider.json(201, #"{"client_id":"c"}"#)
+        let provider = ScriptedOpenIDProvider.registration(hasEndpoint: false) { _ in
+            ScriptedOpenIDProvider.json(201, #"{"client_id":"c"}"#)
         }
         do {
             _ = try await WebAuthClient.register(Self.request(), issuer: Self.issuer, transport: provider)
@@ -245,7 +223,9 @@ struct ClientRegistrationTests {
     func anInvalidRequestSendsNothing(what: String, change: @Sendable (inout ClientRegistrationRequest) -> Void)
         async throws
     {
-        let provider = RegistrationProvider { _ in RegistrationProvider.json(201, #"{"client_id":"c"}"#) }
+        let provider = ScriptedOpenIDProvider.registration { _ in
+            ScriptedOpenIDProvider.json(201, #"{"client_id":"c"}"#)
+        }
         var request = Self.request()
         change(&request)
         do {
@@ -254,26 +234,28 @@ struct ClientRegistrationTests {
         } catch {
             #expect(error.isInvalidParameters, "\(what): \(error)")
         }
-        #expect(provider.requests.current.isEmpty, "\(what)")
+        #expect(provider.requests.isEmpty, "\(what)")
     }
 
     @Test func anExplicitEndpointMustBeSecure() async throws {
-        let provider = RegistrationProvider { _ in RegistrationProvider.json(201, #"{"client_id":"c"}"#) }
+        let provider = ScriptedOpenIDProvider.registration { _ in
+            ScriptedOpenIDProvider.json(201, #"{"client_id":"c"}"#)
+        }
         await #expect(throws: WebSignInError.self) {
             _ = try await WebAuthClient.register(
                 Self.request(), registrationEndpoint: URL(string: "http://login.example.com/register")!,
                 transport: provider)
         }
-        #expect(provider.requests.current.isEmpty)
+        #expect(provider.requests.isEmpty)
         let registration = try await WebAuthClient.register(
             Self.request(), registrationEndpoint: URL(string: "https://login.example.com/register")!,
             transport: provider)
         #expect(registration.clientId == "c")
-        #expect(provider.requests.current.count == 1, "no discovery")
+        #expect(provider.requests.count == 1, "no discovery")
     }
 
     @Test func noConnectionIsANetworkError() async throws {
-        let provider = RegistrationProvider { _ in throw URLError(.timedOut) }
+        let provider = ScriptedOpenIDProvider.registration { _ in throw URLError(.timedOut) }
         do {
             _ = try await WebAuthClient.register(Self.request(), issuer: Self.issuer, transport: provider)
             Issue.record("expected a failure")
@@ -285,15 +267,15 @@ struct ClientRegistrationTests {
 
     @Test func noSecretIsShownOrLogged() async throws {
         let logger = InMemoryLogger(minimumLevel: .trace)
-        let provider = RegistrationProvider { _ in
-            RegistrationProvider.json(
+        let provider = ScriptedOpenIDProvider.registration { _ in
+            ScriptedOpenIDProvider.json(
                 201, #"{"client_id":"c","client_secret":"issued-secret-9","registration_access_token":"reg-token-9"}"#)
         }
         let registration = try await WebAuthClient.register(
             Self.request(), issuer: Self.issuer, transport: provider, initialAccessToken: "initial-token-9",
             logger: logger)
-        provider.answer.withLock {
-            $0 = { _ in RegistrationProvider.json(400, #"{"error":"invalid_client_metadata"}"#) }
+        provider.registrationAnswer.withLock {
+            $0 = { _ in ScriptedOpenIDProvider.json(400, #"{"error":"invalid_client_metadata"}"#) }
         }
         _ = try? await WebAuthClient.register(
             Self.request(), issuer: Self.issuer, transport: provider, initialAccessToken: "initial-token-9",
@@ -303,7 +285,7 @@ struct ClientRegistrationTests {
         dump(registration, to: &dumped)
         var texts = [registration.description, registration.debugDescription, "\(registration)", dumped]
         texts += logger.records.map(\.description)
-        texts += provider.requests.current.flatMap { request in
+        texts += provider.requests.flatMap { request in
             var requestDump = ""
             dump(request, to: &requestDump)
             return [request.description, requestDump]

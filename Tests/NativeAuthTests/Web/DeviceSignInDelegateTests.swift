@@ -1,5 +1,6 @@
 import Foundation
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
@@ -52,24 +53,24 @@ final class DeviceRecordingDelegate: DeviceSignInStartDelegate, DeviceSignInWait
 @Suite("Device code sign-in: the delegate form", .timeLimit(.minutes(1)))
 @MainActor
 struct DeviceSignInDelegateTests {
-    func client(_ provider: DeviceScriptedProvider, clock: any NativeAuthClock) throws -> WebAuthClient {
+    func client(_ provider: ScriptedOpenIDProvider, clock: any NativeAuthClock) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
         configuration.clock = clock
         return try WebAuthClient(
-            issuer: URL(string: DeviceScriptedProvider.issuer)!, clientId: "web-app",
+            issuer: URL(string: ScriptedOpenIDProvider.issuer)!, clientId: "web-app",
             redirectURI: URL(string: "com.example.app:/callback")!, transport: provider,
             credentialStore: InMemoryCredentialStore(), configuration: configuration)
     }
 
     @Test func startsWaitsAndCompletesOnTheMainActor() async throws {
-        let provider = DeviceScriptedProvider(steps: [DeviceScriptedProvider.pending, DeviceScriptedProvider.success()])
-        let client = try client(provider, clock: RecordingClock())
+        let provider = ScriptedOpenIDProvider(steps: [ScriptedOpenIDProvider.pending, ScriptedOpenIDProvider.success()])
+        let client = try client(provider, clock: TestClock(advancesOnSleep: true))
         let delegate = DeviceRecordingDelegate()
         try await delegate.next {
             client.startDeviceSignIn(parameters: WebDeviceSignInParameters(), delegate: delegate)
         }
         let state = try #require(delegate.state)
-        #expect(state.userCode == DeviceScriptedProvider.userCode)
+        #expect(state.userCode == ScriptedOpenIDProvider.userCode)
         try await delegate.next { state.waitForCompletion(delegate: delegate) }
         #expect(delegate.calls == ["started", "completed"])
         #expect(delegate.account?.account.username == "grace@example.com")
@@ -77,8 +78,8 @@ struct DeviceSignInDelegateTests {
     }
 
     @Test func aStartErrorGoesToTheStartErrorCallback() async throws {
-        let provider = DeviceScriptedProvider(deviceEndpoint: false, steps: [])
-        let client = try client(provider, clock: RecordingClock())
+        let provider = ScriptedOpenIDProvider(deviceEndpoint: false, steps: [])
+        let client = try client(provider, clock: TestClock(advancesOnSleep: true))
         let delegate = DeviceRecordingDelegate()
         try await delegate.next {
             client.startDeviceSignIn(parameters: WebDeviceSignInParameters(), delegate: delegate)
@@ -89,7 +90,7 @@ struct DeviceSignInDelegateTests {
 
     @Test func cancellingTheWaitHandsBackTheStateToWaitAgain() async throws {
         let clock = ManualClock()
-        let provider = DeviceScriptedProvider(steps: [DeviceScriptedProvider.success()])
+        let provider = ScriptedOpenIDProvider(steps: [ScriptedOpenIDProvider.success()])
         let client = try client(provider, clock: clock)
         let state = try await client.startDeviceSignIn(WebDeviceSignInParameters())
         let delegate = DeviceRecordingDelegate()
@@ -104,8 +105,8 @@ struct DeviceSignInDelegateTests {
     }
 
     @Test func aRefusalHandsBackNoState() async throws {
-        let provider = DeviceScriptedProvider(steps: [DeviceScriptedProvider.error("access_denied")])
-        let client = try client(provider, clock: RecordingClock())
+        let provider = ScriptedOpenIDProvider(steps: [ScriptedOpenIDProvider.error("access_denied")])
+        let client = try client(provider, clock: TestClock(advancesOnSleep: true))
         let state = try await client.startDeviceSignIn(WebDeviceSignInParameters())
         let delegate = DeviceRecordingDelegate()
         try await delegate.next { state.waitForCompletion(delegate: delegate) }

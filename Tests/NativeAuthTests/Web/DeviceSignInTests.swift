@@ -1,5 +1,6 @@
 import Foundation
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthSupport
@@ -10,17 +11,17 @@ import Testing
 /// wait ends, malformed answers and privacy.
 @Suite("Device code sign-in (RFC 8628)", .timeLimit(.minutes(1)))
 struct DeviceSignInTests {
-    let clock = RecordingClock()
+    let clock = TestClock(advancesOnSleep: true)
     let store = InMemoryCredentialStore()
     let logger = InMemoryLogger(minimumLevel: .trace)
-    static let storeKey = "nativeauth.web.\(DeviceScriptedProvider.issuer).web-app"
+    static let storeKey = "nativeauth.web.\(ScriptedOpenIDProvider.issuer).web-app"
 
-    func client(_ provider: DeviceScriptedProvider, clock: (any NativeAuthClock)? = nil) throws -> WebAuthClient {
+    func client(_ provider: ScriptedOpenIDProvider, clock: (any NativeAuthClock)? = nil) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
         configuration.clock = clock ?? self.clock
         configuration.logger = logger
         return try WebAuthClient(
-            issuer: URL(string: DeviceScriptedProvider.issuer)!, clientId: "web-app",
+            issuer: URL(string: ScriptedOpenIDProvider.issuer)!, clientId: "web-app",
             redirectURI: URL(string: "com.example.app:/callback")!, transport: provider, credentialStore: store,
             configuration: configuration)
     }
@@ -41,11 +42,11 @@ struct DeviceSignInTests {
     // MARK: Polling
 
     @Test func pendingThenSuccessHonoursTheIntervalAndSignsIn() async throws {
-        let provider = DeviceScriptedProvider(
-            deviceAnswer: DeviceScriptedProvider.deviceAnswer(
+        let provider = ScriptedOpenIDProvider(
+            deviceAnswer: ScriptedOpenIDProvider.deviceAnswer(
                 interval: "3",
                 extra: "\"verification_uri_complete\":\"https://login.example.com/device?code=WDJB-MJHT\""),
-            steps: [DeviceScriptedProvider.pending, DeviceScriptedProvider.pending, DeviceScriptedProvider.success()])
+            steps: [ScriptedOpenIDProvider.pending, ScriptedOpenIDProvider.pending, ScriptedOpenIDProvider.success()])
         let client = try client(provider)
         var events = client.sessionEvents().makeAsyncIterator()
         let state = try await client.startDeviceSignIn(WebDeviceSignInParameters(scopes: ["offline_access"]))
@@ -61,7 +62,7 @@ struct DeviceSignInTests {
         #expect(provider.requests(to: "/token").count == 3)
         #expect(account.account.username == "grace@example.com")
         #expect(account.account.claims.subject == "user-7")
-        #expect(try await account.getAccessToken().accessToken == DeviceScriptedProvider.accessToken)
+        #expect(try await account.getAccessToken().accessToken == ScriptedOpenIDProvider.accessToken)
         guard case .signedIn(let signedIn)? = await events.next() else { throw TestFailure("no signedIn event") }
         #expect(signedIn.identifier == account.account.identifier)
         // Stored like a browser sign-in: a new client on the same store restores it with no request.
@@ -76,7 +77,7 @@ struct DeviceSignInTests {
     }
 
     @Test func theTokenRequestCarriesTheDeviceCodeGrant() async throws {
-        let provider = DeviceScriptedProvider(steps: [DeviceScriptedProvider.success()])
+        let provider = ScriptedOpenIDProvider(steps: [ScriptedOpenIDProvider.success()])
         let correlationId = UUID()
         let state = try await client(provider).startDeviceSignIn(
             WebDeviceSignInParameters(correlationId: correlationId))
@@ -88,14 +89,14 @@ struct DeviceSignInTests {
         #expect(
             provider.forms(to: "/token") == [
                 "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code"
-                    + "&device_code=\(DeviceScriptedProvider.deviceCode)&client_id=web-app"
+                    + "&device_code=\(ScriptedOpenIDProvider.deviceCode)&client_id=web-app"
             ])
     }
 
     @Test func theIntervalIsFiveSecondsWhenTheProviderSendsNone() async throws {
-        let provider = DeviceScriptedProvider(
-            deviceAnswer: DeviceScriptedProvider.deviceAnswer(interval: nil),
-            steps: [DeviceScriptedProvider.pending, DeviceScriptedProvider.success()])
+        let provider = ScriptedOpenIDProvider(
+            deviceAnswer: ScriptedOpenIDProvider.deviceAnswer(interval: nil),
+            steps: [ScriptedOpenIDProvider.pending, ScriptedOpenIDProvider.success()])
         let state = try await client(provider).startDeviceSignIn(WebDeviceSignInParameters())
         #expect(state.interval == 5)
         _ = try await state.waitForCompletion()
@@ -103,20 +104,20 @@ struct DeviceSignInTests {
     }
 
     @Test func aZeroIntervalStillWaitsOneSecond() async throws {
-        let provider = DeviceScriptedProvider(
-            deviceAnswer: DeviceScriptedProvider.deviceAnswer(interval: "0"),
-            steps: [DeviceScriptedProvider.pending, DeviceScriptedProvider.success()])
+        let provider = ScriptedOpenIDProvider(
+            deviceAnswer: ScriptedOpenIDProvider.deviceAnswer(interval: "0"),
+            steps: [ScriptedOpenIDProvider.pending, ScriptedOpenIDProvider.success()])
         let state = try await client(provider).startDeviceSignIn(WebDeviceSignInParameters())
         _ = try await state.waitForCompletion()
         #expect(clock.sleeps == [1, 1])
     }
 
     @Test func slowDownAddsFiveSecondsForGood() async throws {
-        let provider = DeviceScriptedProvider(
-            deviceAnswer: DeviceScriptedProvider.deviceAnswer(interval: "2"),
+        let provider = ScriptedOpenIDProvider(
+            deviceAnswer: ScriptedOpenIDProvider.deviceAnswer(interval: "2"),
             steps: [
-                DeviceScriptedProvider.slowDown, DeviceScriptedProvider.pending, DeviceScriptedProvider.slowDown,
-                DeviceScriptedProvider.pending, DeviceScriptedProvider.success(),
+                ScriptedOpenIDProvider.slowDown, ScriptedOpenIDProvider.pending, ScriptedOpenIDProvider.slowDown,
+                ScriptedOpenIDProvider.pending, ScriptedOpenIDProvider.success(),
             ])
         let state = try await client(provider).startDeviceSignIn(WebDeviceSignInParameters())
         _ = try await state.waitForCompletion()
@@ -125,8 +126,8 @@ struct DeviceSignInTests {
     }
 
     @Test func accessDeniedEndsTheWaitAndSpendsTheState() async throws {
-        let provider = DeviceScriptedProvider(
-            steps: [DeviceScriptedProvider.pending, DeviceScriptedProvider.error("access_denied")])
+        let provider = ScriptedOpenIDProvider(
+            steps: [ScriptedOpenIDProvider.pending, ScriptedOpenIDProvider.error("access_denied")])
         let client = try client(provider)
         let state = try await client.startDeviceSignIn(WebDeviceSignInParameters())
         let error = try await failure { () async throws(WebSignInError) in try await state.waitForCompletion() }
@@ -142,8 +143,8 @@ struct DeviceSignInTests {
     }
 
     @Test func expiredTokenFromTheProviderIsExpired() async throws {
-        let provider = DeviceScriptedProvider(
-            steps: [DeviceScriptedProvider.pending, DeviceScriptedProvider.error("expired_token")])
+        let provider = ScriptedOpenIDProvider(
+            steps: [ScriptedOpenIDProvider.pending, ScriptedOpenIDProvider.error("expired_token")])
         let state = try await client(provider).startDeviceSignIn(WebDeviceSignInParameters())
         let error = try await failure { () async throws(WebSignInError) in try await state.waitForCompletion() }
         #expect(error.isExpired)
@@ -153,9 +154,9 @@ struct DeviceSignInTests {
     }
 
     @Test func theWaitStopsAtTheExpiryWithoutAnotherRequest() async throws {
-        let provider = DeviceScriptedProvider(
-            deviceAnswer: DeviceScriptedProvider.deviceAnswer(expiresIn: "12", interval: "5"),
-            steps: [DeviceScriptedProvider.pending])
+        let provider = ScriptedOpenIDProvider(
+            deviceAnswer: ScriptedOpenIDProvider.deviceAnswer(expiresIn: "12", interval: "5"),
+            steps: [ScriptedOpenIDProvider.pending])
         let state = try await client(provider).startDeviceSignIn(WebDeviceSignInParameters())
         let error = try await failure { () async throws(WebSignInError) in try await state.waitForCompletion() }
         #expect(error.isExpired)
@@ -169,9 +170,9 @@ struct DeviceSignInTests {
     }
 
     @Test func aPollFallingExactlyOnTheExpiryIsNotSent() async throws {
-        let provider = DeviceScriptedProvider(
-            deviceAnswer: DeviceScriptedProvider.deviceAnswer(expiresIn: "10", interval: "5"),
-            steps: [DeviceScriptedProvider.pending])
+        let provider = ScriptedOpenIDProvider(
+            deviceAnswer: ScriptedOpenIDProvider.deviceAnswer(expiresIn: "10", interval: "5"),
+            steps: [ScriptedOpenIDProvider.pending])
         let state = try await client(provider).startDeviceSignIn(WebDeviceSignInParameters())
         let error = try await failure { () async throws(WebSignInError) in try await state.waitForCompletion() }
         #expect(error.isExpired)
@@ -180,8 +181,8 @@ struct DeviceSignInTests {
     }
 
     @Test func pollsWithoutAnAnswerBackOffThenGiveUpLeavingTheStateUsable() async throws {
-        let provider = DeviceScriptedProvider(
-            steps: [.noAnswer, .noAnswer, DeviceScriptedProvider.pending, .noAnswer, .noAnswer, .noAnswer, .noAnswer])
+        let provider = ScriptedOpenIDProvider(
+            steps: [.noAnswer, .noAnswer, ScriptedOpenIDProvider.pending, .noAnswer, .noAnswer, .noAnswer, .noAnswer])
         let state = try await client(provider).startDeviceSignIn(WebDeviceSignInParameters())
         let error = try await failure { () async throws(WebSignInError) in try await state.waitForCompletion() }
         #expect(error.isNetworkError)
@@ -189,22 +190,22 @@ struct DeviceSignInTests {
             clock.sleeps == [5, 10, 20, 5, 10, 20, 40], "doubles after each poll without an answer, resets after one")
         #expect(provider.requests(to: "/token").count == 7)
         // The code still lives: the same state can wait again.
-        provider.script([DeviceScriptedProvider.success()])
+        provider.script([ScriptedOpenIDProvider.success()])
         let account = try await state.waitForCompletion()
         #expect(account.account.username == "grace@example.com")
         #expect(clock.sleeps.last == 5)
     }
 
-    static let serverFailures: [DeviceScriptedProvider.Step] = [
-        .answer(HTTPResponse(statusCode: 503)), DeviceScriptedProvider.error("server_error", status: 500),
-        DeviceScriptedProvider.error("temporarily_unavailable", status: 400),
+    static let serverFailures: [ScriptedOpenIDProvider.Step] = [
+        .answer(HTTPResponse(statusCode: 503)), ScriptedOpenIDProvider.error("server_error", status: 500),
+        ScriptedOpenIDProvider.error("temporarily_unavailable", status: 400),
     ]
 
     @Test(arguments: serverFailures)
-    func aServerFailureLeavesTheStateUsableAndTheWaitCanResume(failure step: DeviceScriptedProvider.Step)
+    func aServerFailureLeavesTheStateUsableAndTheWaitCanResume(failure step: ScriptedOpenIDProvider.Step)
         async throws
     {
-        let provider = DeviceScriptedProvider(steps: [step, DeviceScriptedProvider.success()])
+        let provider = ScriptedOpenIDProvider(steps: [step, ScriptedOpenIDProvider.success()])
         let state = try await client(provider).startDeviceSignIn(WebDeviceSignInParameters())
         let error = try await failure { () async throws(WebSignInError) in try await state.waitForCompletion() }
         #expect(error.isServerError)
@@ -214,7 +215,7 @@ struct DeviceSignInTests {
     }
 
     @Test func anotherRefusalSpendsTheState() async throws {
-        let provider = DeviceScriptedProvider(steps: [DeviceScriptedProvider.error("invalid_grant")])
+        let provider = ScriptedOpenIDProvider(steps: [ScriptedOpenIDProvider.error("invalid_grant")])
         let state = try await client(provider).startDeviceSignIn(WebDeviceSignInParameters())
         let error = try await failure { () async throws(WebSignInError) in try await state.waitForCompletion() }
         #expect(error.isInvalidGrant)
@@ -226,7 +227,7 @@ struct DeviceSignInTests {
 
     @Test func cancellingStopsTheWaitAtOnceAndTheStateCanWaitAgain() async throws {
         let manual = ManualClock()
-        let provider = DeviceScriptedProvider(steps: [DeviceScriptedProvider.pending, DeviceScriptedProvider.success()])
+        let provider = ScriptedOpenIDProvider(steps: [ScriptedOpenIDProvider.pending, ScriptedOpenIDProvider.success()])
         let state = try await client(provider, clock: manual).startDeviceSignIn(WebDeviceSignInParameters())
         let first = Task { await outcome { () async throws(WebSignInError) in try await state.waitForCompletion() } }
         try await requireUntil("the wait to sleep") { manual.sleepers == 1 }
@@ -251,7 +252,7 @@ struct DeviceSignInTests {
     }
 
     @Test func aTaskCancelledBeforeTheWaitSendsNothing() async throws {
-        let provider = DeviceScriptedProvider(steps: [DeviceScriptedProvider.success()])
+        let provider = ScriptedOpenIDProvider(steps: [ScriptedOpenIDProvider.success()])
         let state = try await client(provider).startDeviceSignIn(WebDeviceSignInParameters())
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -264,7 +265,7 @@ struct DeviceSignInTests {
 
     @Test func aSecondWaitWhileOneRunsIsRefusedAtOnce() async throws {
         let manual = ManualClock()
-        let provider = DeviceScriptedProvider(steps: [DeviceScriptedProvider.success()])
+        let provider = ScriptedOpenIDProvider(steps: [ScriptedOpenIDProvider.success()])
         let state = try await client(provider, clock: manual).startDeviceSignIn(WebDeviceSignInParameters())
         let first = Task { await outcome { () async throws(WebSignInError) in try await state.waitForCompletion() } }
         try await requireUntil("the first wait to sleep") { manual.sleepers == 1 }
@@ -280,8 +281,10 @@ struct DeviceSignInTests {
     // MARK: The ID token
 
     @Test func theIDTokenIsCheckedAndABadOneStoresNothing() async throws {
-        let provider = DeviceScriptedProvider(
-            steps: [DeviceScriptedProvider.success(idTokenClaims: DeviceScriptedProvider.claims(aud: "\"other\""))])
+        let provider = ScriptedOpenIDProvider(
+            steps: [
+                ScriptedOpenIDProvider.success(idTokenClaims: ScriptedOpenIDProvider.deviceClaims(aud: "\"other\""))
+            ])
         let client = try client(provider)
         let state = try await client.startDeviceSignIn(WebDeviceSignInParameters())
         let error = try await failure { () async throws(WebSignInError) in try await state.waitForCompletion() }
@@ -294,7 +297,7 @@ struct DeviceSignInTests {
     }
 
     @Test func anAnswerWithoutIDTokenIsRefused() async throws {
-        let provider = DeviceScriptedProvider(steps: [DeviceScriptedProvider.success(idTokenClaims: nil)])
+        let provider = ScriptedOpenIDProvider(steps: [ScriptedOpenIDProvider.success(idTokenClaims: nil)])
         let state = try await client(provider).startDeviceSignIn(WebDeviceSignInParameters())
         let error = try await failure { () async throws(WebSignInError) in try await state.waitForCompletion() }
         #expect(error.failedIDTokenCheck == .missing)
@@ -303,7 +306,7 @@ struct DeviceSignInTests {
     // MARK: Starting
 
     @Test func theDeviceAuthorizationRequestForm() async throws {
-        let provider = DeviceScriptedProvider(steps: [DeviceScriptedProvider.pending])
+        let provider = ScriptedOpenIDProvider(steps: [ScriptedOpenIDProvider.pending])
         let correlationId = UUID()
         var parameters = WebDeviceSignInParameters(
             scopes: ["offline_access", "api.read openid", "offline_access"], audience: "https://api.example.com",
@@ -329,7 +332,7 @@ struct DeviceSignInTests {
         "client_id", "Scope", "GRANT_TYPE", "device_code", "client-request-id", "audience", "resource", "",
     ])
     func extraParametersWithTheProtocolsOwnNamesAreRefusedBeforeAnythingIsSent(name: String) async throws {
-        let provider = DeviceScriptedProvider(steps: [])
+        let provider = ScriptedOpenIDProvider(steps: [])
         let client = try client(provider)
         let error = try await failure { () async throws(WebSignInError) in
             try await client.startDeviceSignIn(WebDeviceSignInParameters(extraParameters: [name: "x"]))
@@ -340,7 +343,7 @@ struct DeviceSignInTests {
     }
 
     @Test func badScopesAndResourcesAreRefusedBeforeAnythingIsSent() async throws {
-        let provider = DeviceScriptedProvider(steps: [])
+        let provider = ScriptedOpenIDProvider(steps: [])
         let client = try client(provider)
         for parameters in [
             WebDeviceSignInParameters(scopes: ["a\"b"]),
@@ -355,7 +358,7 @@ struct DeviceSignInTests {
     }
 
     @Test func aProviderWithoutDeviceEndpointIsUnsupported() async throws {
-        let provider = DeviceScriptedProvider(deviceEndpoint: false, steps: [])
+        let provider = ScriptedOpenIDProvider(deviceEndpoint: false, steps: [])
         let client = try client(provider)
         let error = try await failure { () async throws(WebSignInError) in
             try await client.startDeviceSignIn(WebDeviceSignInParameters())
@@ -367,8 +370,8 @@ struct DeviceSignInTests {
     }
 
     @Test func googlesVerificationURLSpellingIsAccepted() async throws {
-        let provider = DeviceScriptedProvider(
-            deviceAnswer: DeviceScriptedProvider.deviceAnswer(
+        let provider = ScriptedOpenIDProvider(
+            deviceAnswer: ScriptedOpenIDProvider.deviceAnswer(
                 verificationURI: nil, interval: nil,
                 extra: "\"verification_url\":\"https://www.google.com/device\""),
             steps: [])
@@ -378,8 +381,8 @@ struct DeviceSignInTests {
     }
 
     @Test func numbersAsStringsAreReadAndABadCompleteURIIsLeftOut() async throws {
-        let provider = DeviceScriptedProvider(
-            deviceAnswer: DeviceScriptedProvider.deviceAnswer(
+        let provider = ScriptedOpenIDProvider(
+            deviceAnswer: ScriptedOpenIDProvider.deviceAnswer(
                 expiresIn: "\"900\"", interval: "\"4\"", extra: "\"verification_uri_complete\":\"javascript:alert(1)\""),
             steps: [])
         let state = try await client(provider).startDeviceSignIn(WebDeviceSignInParameters())
@@ -389,41 +392,41 @@ struct DeviceSignInTests {
     }
 
     static let malformed: [(String, HTTPResponse)] = [
-        ("no device_code", DeviceScriptedProvider.deviceAnswer(deviceCode: nil)),
-        ("empty device_code", DeviceScriptedProvider.deviceAnswer(deviceCode: "")),
-        ("no user_code", DeviceScriptedProvider.deviceAnswer(userCode: nil)),
-        ("no verification_uri", DeviceScriptedProvider.deviceAnswer(verificationURI: nil)),
-        ("relative verification_uri", DeviceScriptedProvider.deviceAnswer(verificationURI: "/device")),
-        ("javascript verification_uri", DeviceScriptedProvider.deviceAnswer(verificationURI: "javascript:alert(1)")),
-        ("no expires_in", DeviceScriptedProvider.deviceAnswer(expiresIn: nil)),
-        ("text expires_in", DeviceScriptedProvider.deviceAnswer(expiresIn: "\"soon\"")),
-        ("fractional expires_in", DeviceScriptedProvider.deviceAnswer(expiresIn: "600.5")),
-        ("zero expires_in", DeviceScriptedProvider.deviceAnswer(expiresIn: "0")),
-        ("negative expires_in", DeviceScriptedProvider.deviceAnswer(expiresIn: "-1")),
-        ("boolean expires_in", DeviceScriptedProvider.deviceAnswer(expiresIn: "true")),
-        ("text interval", DeviceScriptedProvider.deviceAnswer(interval: "\"fast\"")),
-        ("negative interval", DeviceScriptedProvider.deviceAnswer(interval: "-5")),
-        ("not JSON", DeviceScriptedProvider.json(200, "<html>device</html>")),
-        ("a JSON array", DeviceScriptedProvider.json(200, "[]")),
+        ("no device_code", ScriptedOpenIDProvider.deviceAnswer(deviceCode: nil)),
+        ("empty device_code", ScriptedOpenIDProvider.deviceAnswer(deviceCode: "")),
+        ("no user_code", ScriptedOpenIDProvider.deviceAnswer(userCode: nil)),
+        ("no verification_uri", ScriptedOpenIDProvider.deviceAnswer(verificationURI: nil)),
+        ("relative verification_uri", ScriptedOpenIDProvider.deviceAnswer(verificationURI: "/device")),
+        ("javascript verification_uri", ScriptedOpenIDProvider.deviceAnswer(verificationURI: "javascript:alert(1)")),
+        ("no expires_in", ScriptedOpenIDProvider.deviceAnswer(expiresIn: nil)),
+        ("text expires_in", ScriptedOpenIDProvider.deviceAnswer(expiresIn: "\"soon\"")),
+        ("fractional expires_in", ScriptedOpenIDProvider.deviceAnswer(expiresIn: "600.5")),
+        ("zero expires_in", ScriptedOpenIDProvider.deviceAnswer(expiresIn: "0")),
+        ("negative expires_in", ScriptedOpenIDProvider.deviceAnswer(expiresIn: "-1")),
+        ("boolean expires_in", ScriptedOpenIDProvider.deviceAnswer(expiresIn: "true")),
+        ("text interval", ScriptedOpenIDProvider.deviceAnswer(interval: "\"fast\"")),
+        ("negative interval", ScriptedOpenIDProvider.deviceAnswer(interval: "-5")),
+        ("not JSON", ScriptedOpenIDProvider.json(200, "<html>device</html>")),
+        ("a JSON array", ScriptedOpenIDProvider.json(200, "[]")),
         ("empty", HTTPResponse(statusCode: 200)),
         ("a redirect", HTTPResponse(statusCode: 302, headers: ["Location": "https://evil.example.com"])),
-        ("an error without error", DeviceScriptedProvider.json(400, "{}")),
+        ("an error without error", ScriptedOpenIDProvider.json(400, "{}")),
     ]
 
     @Test(arguments: malformed)
     func malformedAnswersAreUnexpected(kind: String, answer: HTTPResponse) async throws {
-        let provider = DeviceScriptedProvider(deviceAnswer: answer, steps: [])
+        let provider = ScriptedOpenIDProvider(deviceAnswer: answer, steps: [])
         let client = try client(provider)
         let error = try await failure { () async throws(WebSignInError) in
             try await client.startDeviceSignIn(WebDeviceSignInParameters())
         }
         #expect(error.isUnexpectedResponse, "\(kind)")
-        #expect(!error.description.contains(DeviceScriptedProvider.deviceCode), "\(kind)")
+        #expect(!error.description.contains(ScriptedOpenIDProvider.deviceCode), "\(kind)")
     }
 
     @Test func errorAnswersOfTheDeviceEndpointAreTyped() async throws {
-        let provider = DeviceScriptedProvider(
-            deviceAnswer: DeviceScriptedProvider.json(
+        let provider = ScriptedOpenIDProvider(
+            deviceAnswer: ScriptedOpenIDProvider.json(
                 403, "{\"error\":\"unauthorized_client\",\"error_description\":\"no device grant\"}"),
             steps: [])
         let client = try client(provider)
@@ -445,12 +448,12 @@ struct DeviceSignInTests {
     // MARK: Privacy
 
     @Test func noCodeOrTokenReachesALogOrADescription() async throws {
-        let provider = DeviceScriptedProvider(
-            steps: [DeviceScriptedProvider.pending, DeviceScriptedProvider.slowDown, DeviceScriptedProvider.success()])
+        let provider = ScriptedOpenIDProvider(
+            steps: [ScriptedOpenIDProvider.pending, ScriptedOpenIDProvider.slowDown, ScriptedOpenIDProvider.success()])
         let client = try client(provider)
         let state = try await client.startDeviceSignIn(WebDeviceSignInParameters(scopes: ["offline_access"]))
         let account = try await state.waitForCompletion()
-        let denied = DeviceScriptedProvider(steps: [DeviceScriptedProvider.error("access_denied")])
+        let denied = ScriptedOpenIDProvider(steps: [ScriptedOpenIDProvider.error("access_denied")])
         let deniedState = try await self.client(denied).startDeviceSignIn(WebDeviceSignInParameters())
         let error = try await failure { () async throws(WebSignInError) in try await deniedState.waitForCompletion() }
 
@@ -463,8 +466,8 @@ struct DeviceSignInTests {
             ]
         let idToken = account.idToken
         let secrets = [
-            DeviceScriptedProvider.deviceCode, DeviceScriptedProvider.accessToken, DeviceScriptedProvider.refreshToken,
-            idToken, DeviceScriptedProvider.userCode,
+            ScriptedOpenIDProvider.deviceCode, ScriptedOpenIDProvider.accessToken, ScriptedOpenIDProvider.refreshToken,
+            idToken, ScriptedOpenIDProvider.userCode,
         ]
         for text in texts {
             for secret in secrets {

@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthCrypto
@@ -249,7 +250,7 @@ struct IDTokenSignatureTests {
         var random = PropertyRandom(seed: 0x70C3)
         let count = valid.count
         for _ in 0..<150 {
-            let mutated = replacing(valid, at: random.below(count), with: random.pick(alphabet))
+            let mutated = replacing(valid, at: random.below(count), with: random.element(of: alphabet))
             guard mutated != valid else { continue }
             #expect(throws: JWSVerificationError.self) { try IDTokenSignature.verify(mutated, keys: keys) }
         }
@@ -267,12 +268,14 @@ struct IDTokenSignatureTests {
         }
         let headers = [#"{"alg":"RS256"}"#, #"{"alg":"RS256","kid":"openssl-fixture-1"}"#, "{", "{}", "null", "\u{0}"]
         for _ in 0..<300 {
-            let header = Base64URL.encode(Data(random.pick(headers).utf8))
+            let header = Base64URL.encode(Data(random.element(of: headers).utf8))
             let payload = Base64URL.encode(
                 Data((0..<random.below(40)).map { _ in UInt8(truncatingIfNeeded: random.next()) }))
             let signature = Base64URL.encode(
-                Data((0..<random.pick([0, 1, 255, 256, 257])).map { _ in UInt8(truncatingIfNeeded: random.next()) }))
-            let dots = random.pick([".", "..", ""])
+                Data(
+                    (0..<random.element(of: [0, 1, 255, 256, 257])).map { _ in UInt8(truncatingIfNeeded: random.next())
+                    }))
+            let dots = random.element(of: [".", "..", ""])
             #expect(throws: JWSVerificationError.self) {
                 try IDTokenSignature.verify(header + "." + payload + dots + signature, keys: keys)
             }

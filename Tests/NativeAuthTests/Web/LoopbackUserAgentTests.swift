@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthSupport
@@ -51,15 +52,15 @@ struct LoopbackUserAgentTests {
 
     @Test("a browser that follows the redirect: the callback URL comes back with the provider's query")
     func browserFollowsRedirect() async throws {
-        let answers = Locked<[WebTestHTTPClient.Answer]>([])
+        let answers = Locked<[RawResponse]>([])
         let opened = Locked<URL?>(nil)
         let agent = LoopbackUserAgent { url in
             opened.withLock { $0 = url }
             guard
                 let port = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
                     .first(where: { $0.name == "port" })?.value.flatMap(UInt16.init)
-            else { throw WebTestHTTPClient.Failure(description: "no port in \(url)") }
-            let answer = try await WebTestHTTPClient.get(port: port, "/callback?code=abc&state=x%20y")
+            else { throw RawFailure("no port in \(url)") }
+            let answer = try await RawHTTP.get(port: port, "/callback?code=abc&state=x%20y")
             answers.withLock { $0.append(answer) }
         }
         let redirectURI = try agent.prepare()
@@ -77,12 +78,12 @@ struct LoopbackUserAgentTests {
         let port = try port(of: redirectURI)
         async let result = agent.authorize(url: authorizationURL, redirectURI: redirectURI)
         #expect(await firstOpened(opened) == authorizationURL)
-        let answer = try await WebTestHTTPClient.get(port: port, "/callback?code=abc&state=s")
+        let answer = try await RawHTTP.get(port: port, "/callback?code=abc&state=s")
         #expect(answer.status == 200)
         #expect(answer.head.contains("Content-Type: text/html; charset=utf-8"))
         #expect(answer.head.contains("Referrer-Policy: no-referrer"))
         #expect(answer.head.contains("Connection: close"))
-        #expect(answer.body.contains("Signed in"))
+        #expect(answer.text.contains("Signed in"))
         #expect(try await result.query == "code=abc&state=s")
     }
 
@@ -94,23 +95,23 @@ struct LoopbackUserAgentTests {
         async let result = agent.authorize(url: authorizationURL, redirectURI: redirectURI)
         _ = await firstOpened(opened)
 
-        #expect(try await WebTestHTTPClient.get(port: port, "/favicon.ico").status == 404)
-        #expect(try await WebTestHTTPClient.get(port: port, "/callback/extra?code=x").status == 404)
+        #expect(try await RawHTTP.get(port: port, "/favicon.ico").status == 404)
+        #expect(try await RawHTTP.get(port: port, "/callback/extra?code=x").status == 404)
         let post = "POST /callback?code=x HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 0\r\n\r\n"
-        let postAnswer = try await WebTestHTTPClient.exchange(port: port, post)
+        let postAnswer = try await RawHTTP.answer(port: port, post)
         #expect(postAnswer.status == 405)
         #expect(postAnswer.head.contains("Allow: GET"))
-        #expect(try await WebTestHTTPClient.exchange(port: port, "GET /callback HTTP/1.1\n\n").status == 400)
-        #expect(try await WebTestHTTPClient.exchange(port: port, "HELLO\r\n\r\n").status == 400)
+        #expect(try await RawHTTP.answer(port: port, "GET /callback HTTP/1.1\n\n").status == 400)
+        #expect(try await RawHTTP.answer(port: port, "HELLO\r\n\r\n").status == 400)
         let huge = "GET /callback HTTP/1.1\r\nHost: 127.0.0.1\r\nX: \(String(repeating: "a", count: 9000))\r\n\r\n"
-        #expect(try await WebTestHTTPClient.exchange(port: port, huge).status == 431)
+        #expect(try await RawHTTP.answer(port: port, huge).status == 431)
         let long = "GET /callback?\(String(repeating: "a", count: 9000)) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-        #expect(try await WebTestHTTPClient.exchange(port: port, long).status == 414)
+        #expect(try await RawHTTP.answer(port: port, long).status == 414)
         #expect(
-            try await WebTestHTTPClient.get(port: port, "/callback?code=x", host: "evil.example:\(port)").status == 400)
+            try await RawHTTP.get(port: port, "/callback?code=x", host: "evil.example:\(port)").status == 400)
 
         #expect(
-            try await WebTestHTTPClient.get(port: port, "/callback?code=right", host: "localhost:\(port)").status == 200
+            try await RawHTTP.get(port: port, "/callback?code=right", host: "localhost:\(port)").status == 200
         )
         #expect(try await result.query == "code=right")
     }
@@ -122,9 +123,9 @@ struct LoopbackUserAgentTests {
         let port = try port(of: redirectURI)
         async let result = agent.authorize(url: authorizationURL, redirectURI: redirectURI)
         _ = await firstOpened(opened)
-        let idle = try await WebTestHTTPClient.openIdleConnection(port: port)
-        defer { close(idle) }
-        #expect(try await WebTestHTTPClient.get(port: port, "/callback?code=abc").status == 200)
+        let idle = try await RawHTTP.openIdle(port: port, count: 1)
+        defer { RawHTTP.closeAll(idle) }
+        #expect(try await RawHTTP.get(port: port, "/callback?code=abc").status == 200)
         #expect(try await result.query == "code=abc")
     }
 
@@ -136,11 +137,11 @@ struct LoopbackUserAgentTests {
         async let result = agent.authorize(url: authorizationURL, redirectURI: redirectURI)
         _ = await firstOpened(opened)
         let query = "error=access_denied&error_description=%3Cscript%3Ealert(1)%3C%2Fscript%3E&state=s"
-        let answer = try await WebTestHTTPClient.get(port: port, "/callback?" + query)
+        let answer = try await RawHTTP.get(port: port, "/callback?" + query)
         #expect(answer.status == 200)
-        #expect(answer.body.contains("Sign-in did not complete"))
-        #expect(answer.body.contains("access_denied: &lt;script&gt;alert(1)&lt;/script&gt;"))
-        #expect(!answer.body.contains("<script>"))
+        #expect(answer.text.contains("Sign-in did not complete"))
+        #expect(answer.text.contains("access_denied: &lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(!answer.text.contains("<script>"))
         #expect(try await result.query == query)
     }
 
@@ -153,7 +154,7 @@ struct LoopbackUserAgentTests {
         let redirectURI = try #require(URL(string: "http://localhost:\(free)/callback"))
         async let result = agent.authorize(url: authorizationURL, redirectURI: redirectURI)
         _ = await firstOpened(opened)
-        #expect(try await WebTestHTTPClient.get(port: free, "/callback?code=1").status == 200)
+        #expect(try await RawHTTP.get(port: free, "/callback?code=1").status == 200)
         #expect(try await result.absoluteString == "http://localhost:\(free)/callback?code=1")
     }
 

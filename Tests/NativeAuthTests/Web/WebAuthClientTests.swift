@@ -1,123 +1,32 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthSupport
 @testable import NativeAuth
-
-/// A provider on a script: discovery, keys and a token endpoint whose answer is built from the
-/// nonce the agent saw. Counts the requests per path.
-final class ScriptedProvider: HTTPTransport, Sendable {
-    static let issuer = "https://login.example.com"
-    let discovery: String
-    let tokenAnswer: Locked<@Sendable (String) -> HTTPResponse>
-    let jwks: Locked<[String]>
-    private let counts = Locked<[String: Int]>([:])
-    let nonce = Locked<String>("")
-    let forms = Locked<[String]>([])
-
-    init(
-        issuer: String = ScriptedProvider.issuer, jwks: [String] = [WebTestSigner.jwks()],
-        tokenAnswer: @escaping @Sendable (String) -> HTTPResponse
-    ) {
-        discovery = """
-            {"issuer":"\(issuer)","authorization_endpoint":"\(Self.issuer)/authorize",\
-            "token_endpoint":"\(Self.issuer)/token","jwks_uri":"\(Self.issuer)/jwks",\
-            "response_types_supported":["code"],"subject_types_supported":["public"],\
-            "id_token_signing_alg_values_supported":["RS256"],"code_challenge_methods_supported":["S256"]}
-            """
-        self.jwks = Locked(jwks)
-        self.tokenAnswer = Locked(tokenAnswer)
-    }
-
-    func count(_ path: String) -> Int { counts.current[path] ?? 0 }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let path = request.url.path
-        counts.withLock { $0[path, default: 0] += 1 }
-        switch path {
-        case "/.well-known/openid-configuration":
-            return HTTPResponse(
-                statusCode: 200, headers: ["Content-Type": "application/json"], body: Data(discovery.utf8))
-        case "/jwks":
-            let body = jwks.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] }
-            return HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
-        case "/token":
-            forms.withLock { $0.append(String(decoding: request.body ?? Data(), as: UTF8.self)) }
-            return tokenAnswer.current(nonce.current)
-        default:
-            return HTTPResponse(statusCode: 404)
-        }
-    }
-
-    /// A token answer with an ID token signed over `claims`.
-    static func answer(idToken: String, refresh: String? = "web-refresh-1", access: String = "web-access-1")
-        -> HTTPResponse
-    {
-        var body =
-            "{\"token_type\":\"bearer\",\"expires_in\":3600,\"access_token\":\"\(access)\",\"id_token\":\"\(idToken)\""
-        if let refresh { body += ",\"refresh_token\":\"\(refresh)\"" }
-        body += "}"
-        return HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
-    }
-
-    static func claims(
-        nonce: String, iss: String = issuer, aud: String = "\"web-app\"", sub: String? = "user-1",
-        exp: Int = 1_800_003_600, iat: Int = 1_800_000_000, extra: String = ""
-    ) -> String {
-        var fields = [
-            "\"iss\":\"\(iss)\"", "\"aud\":\(aud)", "\"exp\":\(exp)", "\"iat\":\(iat)", "\"nonce\":\"\(nonce)\"",
-            "\"preferred_username\":\"ada@example.com\"",
-        ]
-        if let sub { fields.append("\"sub\":\"\(sub)\"") }
-        if !extra.isEmpty { fields.append(extra) }
-        return "{" + fields.joined(separator: ",") + "}"
-    }
-}
-
-/// A browser that signs in at once: it returns the redirect with a code and the request's
-/// `state` (or another, to test the check), and tells the provider the nonce it saw.
-struct InstantAgent: ExternalUserAgent {
-    let provider: ScriptedProvider
-    var state: String? = nil
-    var cancel = false
-
-    func authorize(url: URL, redirectURI: URL) async throws -> URL {
-        if cancel { throw ExternalUserAgentError.cancelled }
-        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        let value = { (name: String) in items.first { $0.name == name }?.value ?? "" }
-        provider.nonce.withLock { $0 = value("nonce") }
-        var callback = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)
-        callback?.queryItems = [
-            URLQueryItem(name: "code", value: "the-code"), URLQueryItem(name: "state", value: state ?? value("state")),
-        ]
-        return callback?.url ?? redirectURI
-    }
-}
 
 @Suite("Web sign-in: a hostile provider signs nobody in", .timeLimit(.minutes(1)))
 struct WebAuthClientTests {
     let clock = TestClock()
     let store = InMemoryCredentialStore()
 
-    func client(_ provider: ScriptedProvider) throws -> WebAuthClient {
+    func client(_ provider: ScriptedOpenIDProvider) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
         configuration.clock = clock
         return try WebAuthClient(
-            issuer: URL(string: ScriptedProvider.issuer)!, clientId: "web-app",
+            issuer: URL(string: ScriptedOpenIDProvider.issuer)!, clientId: "web-app",
             redirectURI: URL(string: "com.example.app:/callback")!, transport: provider, credentialStore: store,
             configuration: configuration)
     }
 
     @Test func signsInVerifiesAndRefreshesKeepingTheRefreshToken() async throws {
-        let provider = ScriptedProvider { nonce in
-            ScriptedProvider.answer(idToken: WebTestSigner.token(claims: ScriptedProvider.claims(nonce: nonce)))
-        }
+        let provider = ScriptedOpenIDProvider(tokenAnswer: ScriptedOpenIDProvider.signingIn())
         let client = try client(provider)
         let account = try await client.signIn(
             WebSignInParameters(scopes: ["offline_access"]), using: InstantAgent(provider: provider))
         #expect(account.account.username == "ada@example.com")
         #expect(account.account.claims.subject == "user-1")
-        let form = provider.forms.current.last ?? ""
+        let form = provider.forms(to: "/token").last ?? ""
         #expect(form.contains("grant_type=authorization_code") && form.contains("code_verifier="))
         // Restored with no request.
         let before = provider.count("/token")
@@ -127,18 +36,18 @@ struct WebAuthClientTests {
         // A refresh whose answer has no refresh token keeps the old one.
         provider.tokenAnswer.withLock {
             $0 = { _ in
-                ScriptedProvider.answer(
-                    idToken: WebTestSigner.token(claims: ScriptedProvider.claims(nonce: "")), refresh: nil,
+                ScriptedOpenIDProvider.answer(
+                    idToken: WebTestSigner.token(claims: ScriptedOpenIDProvider.claims(nonce: "")), refresh: nil,
                     access: "web-access-2")
             }
         }
         #expect(try await restored.getAccessToken(forceRefresh: true).accessToken == "web-access-2")
-        #expect(provider.forms.current.last?.contains("refresh_token=web-refresh-1") == true)
+        #expect(provider.forms(to: "/token").last?.contains("refresh_token=web-refresh-1") == true)
         provider.tokenAnswer.withLock {
-            $0 = { _ in ScriptedProvider.answer(idToken: "", refresh: nil, access: "web-access-3") }
+            $0 = { _ in ScriptedOpenIDProvider.answer(idToken: "", refresh: nil, access: "web-access-3") }
         }
         #expect(try await restored.getAccessToken(forceRefresh: true).accessToken == "web-access-3")
-        #expect(provider.forms.current.last?.contains("refresh_token=web-refresh-1") == true)
+        #expect(provider.forms(to: "/token").last?.contains("refresh_token=web-refresh-1") == true)
     }
 
     static let hostile: [(String, IDTokenCheck)] = [
@@ -149,25 +58,27 @@ struct WebAuthClientTests {
 
     @Test(arguments: hostile)
     func hostileTokenIsRefused(kind: String, check: IDTokenCheck) async throws {
-        let provider = ScriptedProvider { nonce in
+        let provider = ScriptedOpenIDProvider { exchange in
             let claims: String
             switch kind {
-            case "issuer": claims = ScriptedProvider.claims(nonce: nonce, iss: "https://evil.example.com")
-            case "audience": claims = ScriptedProvider.claims(nonce: nonce, aud: "\"other-app\"")
-            case "azp": claims = ScriptedProvider.claims(nonce: nonce, aud: "[\"web-app\",\"other\"]")
-            case "expired": claims = ScriptedProvider.claims(nonce: nonce, exp: 1_799_990_000)
-            case "future": claims = ScriptedProvider.claims(nonce: nonce, iat: 1_800_009_000)
-            case "nonce": claims = ScriptedProvider.claims(nonce: "not-" + nonce)
-            case "no-sub": claims = ScriptedProvider.claims(nonce: nonce, sub: nil)
+            case "issuer":
+                claims = ScriptedOpenIDProvider.claims(nonce: exchange.nonce, iss: "https://evil.example.com")
+            case "audience": claims = ScriptedOpenIDProvider.claims(nonce: exchange.nonce, aud: "\"other-app\"")
+            case "azp": claims = ScriptedOpenIDProvider.claims(nonce: exchange.nonce, aud: "[\"web-app\",\"other\"]")
+            case "expired": claims = ScriptedOpenIDProvider.claims(nonce: exchange.nonce, exp: 1_799_990_000)
+            case "future": claims = ScriptedOpenIDProvider.claims(nonce: exchange.nonce, iat: 1_800_009_000)
+            case "nonce": claims = ScriptedOpenIDProvider.claims(nonce: "not-" + exchange.nonce)
+            case "no-sub": claims = ScriptedOpenIDProvider.claims(nonce: exchange.nonce, sub: nil)
             case "at_hash":
-                claims = ScriptedProvider.claims(nonce: nonce, extra: "\"at_hash\":\"AAAAAAAAAAAAAAAAAAAAAA\"")
-            default: claims = ScriptedProvider.claims(nonce: nonce)
+                claims = ScriptedOpenIDProvider.claims(
+                    nonce: exchange.nonce, extra: "\"at_hash\":\"AAAAAAAAAAAAAAAAAAAAAA\"")
+            default: claims = ScriptedOpenIDProvider.claims(nonce: exchange.nonce)
             }
             var token = WebTestSigner.token(claims: claims)
             switch kind {
             case "none":
                 token =
-                    Base64URL.encode(Data("{\"alg\":\"none\"}".utf8)) + "." + Base64URL.encode(Data(claims.utf8)) + "."
+                    base64URL(Data("{\"alg\":\"none\"}".utf8)) + "." + base64URL(Data(claims.utf8)) + "."
             case "hs256":
                 token = WebTestSigner.token(claims: claims, header: "{\"alg\":\"HS256\",\"kid\":\"test-key\"}")
             case "flipped":
@@ -177,7 +88,7 @@ struct WebAuthClientTests {
                 token = String(characters)
             default: break
             }
-            return ScriptedProvider.answer(idToken: token)
+            return ScriptedOpenIDProvider.answer(idToken: token)
         }
         let client = try client(provider)
         do {
@@ -189,31 +100,28 @@ struct WebAuthClientTests {
         }
         #expect(try await client.currentAccount() == nil, "\(kind): nobody is signed in")
         #expect(
-            try await store.data(forKey: "nativeauth.web.\(ScriptedProvider.issuer).web-app") == nil,
+            try await store.data(forKey: "nativeauth.web.\(ScriptedOpenIDProvider.issuer).web-app") == nil,
             "\(kind): nothing stored")
     }
 
     @Test func unknownKeyIdIsFetchedAgainOnceThenRefused() async throws {
-        let provider = ScriptedProvider(jwks: [WebTestSigner.jwks(kid: "old-key")]) { nonce in
-            ScriptedProvider.answer(idToken: WebTestSigner.token(claims: ScriptedProvider.claims(nonce: nonce)))
-        }
+        let provider = ScriptedOpenIDProvider(
+            jwks: [WebTestSigner.jwks(kid: "old-key")], tokenAnswer: ScriptedOpenIDProvider.signingIn())
         let client = try client(provider)
         await #expect(throws: WebSignInError.self) {
             _ = try await client.signIn(WebSignInParameters(), using: InstantAgent(provider: provider))
         }
         #expect(provider.count("/jwks") == 2)
         // A rotation: the second fetch has the key.
-        let rotated = ScriptedProvider(jwks: [WebTestSigner.jwks(kid: "old-key"), WebTestSigner.jwks()]) { nonce in
-            ScriptedProvider.answer(idToken: WebTestSigner.token(claims: ScriptedProvider.claims(nonce: nonce)))
-        }
+        let rotated = ScriptedOpenIDProvider(
+            jwks: [WebTestSigner.jwks(kid: "old-key"), WebTestSigner.jwks()],
+            tokenAnswer: ScriptedOpenIDProvider.signingIn())
         _ = try await self.client(rotated).signIn(WebSignInParameters(), using: InstantAgent(provider: rotated))
         #expect(rotated.count("/jwks") == 2)
     }
 
     @Test func stateMismatchAndCancellation() async throws {
-        let provider = ScriptedProvider { nonce in
-            ScriptedProvider.answer(idToken: WebTestSigner.token(claims: ScriptedProvider.claims(nonce: nonce)))
-        }
+        let provider = ScriptedOpenIDProvider(tokenAnswer: ScriptedOpenIDProvider.signingIn())
         let client = try client(provider)
         do {
             _ = try await client.signIn(WebSignInParameters(), using: InstantAgent(provider: provider, state: "forged"))
@@ -232,15 +140,13 @@ struct WebAuthClientTests {
     }
 
     @Test func subjectChangedOnRefreshIsRefused() async throws {
-        let provider = ScriptedProvider { nonce in
-            ScriptedProvider.answer(idToken: WebTestSigner.token(claims: ScriptedProvider.claims(nonce: nonce)))
-        }
+        let provider = ScriptedOpenIDProvider(tokenAnswer: ScriptedOpenIDProvider.signingIn())
         let client = try client(provider)
         let account = try await client.signIn(WebSignInParameters(), using: InstantAgent(provider: provider))
         provider.tokenAnswer.withLock {
             $0 = { _ in
-                ScriptedProvider.answer(
-                    idToken: WebTestSigner.token(claims: ScriptedProvider.claims(nonce: "", sub: "user-2")),
+                ScriptedOpenIDProvider.answer(
+                    idToken: WebTestSigner.token(claims: ScriptedOpenIDProvider.claims(nonce: "", sub: "user-2")),
                     access: "web-access-2")
             }
         }

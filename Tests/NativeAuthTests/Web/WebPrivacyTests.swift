@@ -1,28 +1,9 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthSupport
 @testable import NativeAuth
-
-/// A browser that signs in at once and keeps the authorization URL it was shown.
-final class RecordingAgent: ExternalUserAgent, Sendable {
-    let inner: InstantAgent
-    let urls = Locked<[URL]>([])
-
-    init(_ inner: InstantAgent) { self.inner = inner }
-
-    func authorize(url: URL, redirectURI: URL) async throws -> URL {
-        urls.withLock { $0.append(url) }
-        return try await inner.authorize(url: url, redirectURI: redirectURI)
-    }
-
-    /// The values of `name` in every URL shown so far.
-    func values(_ name: String) -> [String] {
-        urls.current.compactMap { url in
-            URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == name }?.value
-        }
-    }
-}
 
 @Suite("Web sign-in: no verifier, code, state, nonce or token in logs, errors or descriptions", .timeLimit(.minutes(1)))
 struct WebPrivacyTests {
@@ -30,12 +11,12 @@ struct WebPrivacyTests {
     let store = InMemoryCredentialStore()
     let logger = InMemoryLogger(minimumLevel: .trace)
 
-    func client(_ provider: ScriptedProvider) throws -> WebAuthClient {
+    func client(_ provider: ScriptedOpenIDProvider) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
         configuration.clock = clock
         configuration.logger = logger
         return try WebAuthClient(
-            issuer: URL(string: ScriptedProvider.issuer)!, clientId: "web-app",
+            issuer: URL(string: ScriptedOpenIDProvider.issuer)!, clientId: "web-app",
             redirectURI: URL(string: "com.example.app:/callback")!, transport: provider, credentialStore: store,
             configuration: configuration)
     }
@@ -51,14 +32,15 @@ struct WebPrivacyTests {
 
     @Test func aWholeSessionAtTraceLevel() async throws {
         let idTokens = Locked<[String]>([])
-        let provider = ScriptedProvider { nonce in
-            let token = WebTestSigner.token(claims: ScriptedProvider.claims(nonce: nonce))
+        let provider = ScriptedOpenIDProvider { exchange in
+            let token = WebTestSigner.token(claims: ScriptedOpenIDProvider.claims(nonce: exchange.nonce))
             idTokens.withLock { $0.append(token) }
-            return ScriptedProvider.answer(idToken: token, refresh: "web-refresh-secret", access: "web-access-secret")
+            return ScriptedOpenIDProvider.answer(
+                idToken: token, refresh: "web-refresh-secret", access: "web-access-secret")
         }
         let client = try client(provider)
         var texts: [String] = []
-        let agent = RecordingAgent(InstantAgent(provider: provider))
+        let agent = InstantAgent(provider: provider)
         let account = try await client.signIn(WebSignInParameters(scopes: ["offline_access"]), using: agent)
         texts += Self.renderings(account) + Self.renderings(account.account)
         texts += Self.renderings(try await account.getAccessToken(forceRefresh: true))
@@ -67,7 +49,7 @@ struct WebPrivacyTests {
             InstantAgent(provider: provider, state: "forged-state"), InstantAgent(provider: provider, cancel: true),
         ] {
             do {
-                _ = try await client.signIn(WebSignInParameters(), using: RecordingAgent(agent))
+                _ = try await client.signIn(WebSignInParameters(), using: agent)
                 Issue.record("expected a refusal")
             } catch {
                 texts += Self.renderings(error)
@@ -90,7 +72,7 @@ struct WebPrivacyTests {
         await account.signOut()
         texts += logger.records.map(\.description)
 
-        let verifiers = provider.forms.current.compactMap { form in
+        let verifiers = provider.forms(to: "/token").compactMap { form in
             form.split(separator: "&").first { $0.hasPrefix("code_verifier=") }.map { String($0.dropFirst(14)) }
         }
         #expect(verifiers.count == 2)
@@ -146,13 +128,11 @@ final class WebSignInRecorder: WebSignInDelegate {
 @Suite("Web sign-in: delegate form", .timeLimit(.minutes(1)))
 struct WebSignInDelegateTests {
     @Test func completesAndFailsOnTheMainActor() async throws {
-        let provider = ScriptedProvider { nonce in
-            ScriptedProvider.answer(idToken: WebTestSigner.token(claims: ScriptedProvider.claims(nonce: nonce)))
-        }
+        let provider = ScriptedOpenIDProvider(tokenAnswer: ScriptedOpenIDProvider.signingIn())
         var configuration = WebAuthConfiguration()
         configuration.clock = TestClock()
         let client = try WebAuthClient(
-            issuer: URL(string: ScriptedProvider.issuer)!, clientId: "web-app",
+            issuer: URL(string: ScriptedOpenIDProvider.issuer)!, clientId: "web-app",
             redirectURI: URL(string: "com.example.app:/callback")!, transport: provider,
             credentialStore: InMemoryCredentialStore(), configuration: configuration)
         let done = WebSignInRecorder()

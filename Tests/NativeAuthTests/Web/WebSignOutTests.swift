@@ -1,57 +1,29 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthSupport
 @testable import NativeAuth
 
-/// A ``ScriptedProvider`` that also publishes `revocation_endpoint` and `end_session_endpoint`
-/// (when asked to), answers revocations from a script, and can fail its discovery.
-final class SignOutProvider: HTTPTransport, Sendable {
-    static let endSession = "\(ScriptedProvider.issuer)/logout?tenant=main"
-    let inner: ScriptedProvider
-    let revocationEndpoint: Bool
-    let endSessionEndpoint: Bool
-    let revokeAnswer = Locked<@Sendable () throws -> HTTPResponse>({ HTTPResponse(statusCode: 200) })
-    let discoveryFails = Locked(false)
-    /// The ID token of refresh answers; empty for none. Refresh answers are never signed here:
-    /// signing in a debug build takes long enough to slow the whole test run.
-    let refreshIDToken = Locked("")
-    let requests = Locked<[HTTPRequest]>([])
-
-    init(revocationEndpoint: Bool = true, endSessionEndpoint: Bool = true, refresh: String? = "web-refresh-1") {
-        self.revocationEndpoint = revocationEndpoint
-        self.endSessionEndpoint = endSessionEndpoint
-        inner = ScriptedProvider { nonce in
-            ScriptedProvider.answer(
-                idToken: WebTestSigner.token(claims: ScriptedProvider.claims(nonce: nonce)), refresh: refresh)
+extension ScriptedOpenIDProvider {
+    /// A provider that also publishes `revocation_endpoint` and `end_session_endpoint` (when asked
+    /// to). Sign-ins get a signed ID token; refresh answers carry `refreshIDToken` (none when empty),
+    /// never signed here: signing in a debug build takes long enough to slow the whole test run.
+    static func signOut(
+        revocationEndpoint: Bool = true, endSessionEndpoint: Bool = true, refresh: String? = "web-refresh-1",
+        refreshIDToken: String = ""
+    ) -> ScriptedOpenIDProvider {
+        let signIn = signingIn(refresh: refresh)
+        return ScriptedOpenIDProvider(
+            endpoints: .standard(revocation: revocationEndpoint, endSession: endSessionEndpoint)
+        ) { exchange in
+            exchange.grantType == "refresh_token"
+                ? answer(idToken: refreshIDToken, refresh: nil, access: "web-access-2") : signIn(exchange)
         }
     }
 
-    var revocations: [HTTPRequest] { requests.current.filter { $0.url.path == "/revoke" } }
-    var tokenRequests: [HTTPRequest] { requests.current.filter { $0.url.path == "/token" } }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        requests.withLock { $0.append(request) }
-        switch request.url.path {
-        case "/.well-known/openid-configuration":
-            if discoveryFails.current { return HTTPResponse(statusCode: 500) }
-            var extra: [String] = []
-            if revocationEndpoint { extra.append("\"revocation_endpoint\":\"\(ScriptedProvider.issuer)/revoke\"") }
-            if endSessionEndpoint { extra.append("\"end_session_endpoint\":\"\(Self.endSession)\"") }
-            var document = inner.discovery.trimmingCharacters(in: .whitespacesAndNewlines)
-            if !extra.isEmpty { document = String(document.dropLast()) + "," + extra.joined(separator: ",") + "}" }
-            return HTTPResponse(
-                statusCode: 200, headers: ["Content-Type": "application/json"], body: Data(document.utf8))
-        case "/revoke":
-            return try revokeAnswer.current()
-        case "/token" where Self.body(request).contains("grant_type=refresh_token"):
-            return ScriptedProvider.answer(idToken: refreshIDToken.current, refresh: nil, access: "web-access-2")
-        default:
-            return try await inner.send(request)
-        }
-    }
-
-    static func body(_ request: HTTPRequest?) -> String { String(decoding: request?.body ?? Data(), as: UTF8.self) }
+    var revocations: [HTTPRequest] { requests(to: "/revoke") }
+    var tokenRequests: [HTTPRequest] { requests(to: "/token") }
 }
 
 /// A browser for the end-session page: records what it was shown and comes back to the
@@ -99,11 +71,11 @@ final class LogoutAgent: ExternalUserAgent, Sendable {
 struct WebSignOutTests {
     let clock = TestClock()
     let store = InMemoryCredentialStore()
-    static let storeKey = "nativeauth.web.\(ScriptedProvider.issuer).web-app"
+    static let storeKey = "nativeauth.web.\(ScriptedOpenIDProvider.issuer).web-app"
     static let postLogout = URL(string: "com.example.app:/signed-out")!
 
     func client(
-        _ provider: SignOutProvider, authentication: WebClientAuthentication = .none,
+        _ provider: ScriptedOpenIDProvider, authentication: WebClientAuthentication = .none,
         logger: (any NativeAuthLogger)? = nil
     ) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
@@ -111,19 +83,19 @@ struct WebSignOutTests {
         configuration.clientAuthentication = authentication
         configuration.logger = logger
         return try WebAuthClient(
-            issuer: URL(string: ScriptedProvider.issuer)!, clientId: "web-app",
+            issuer: URL(string: ScriptedOpenIDProvider.issuer)!, clientId: "web-app",
             redirectURI: URL(string: "com.example.app:/callback")!, transport: provider, credentialStore: store,
             configuration: configuration)
     }
 
     /// Signed once per run: a browser sign-in signs a token for its nonce, which takes long in a
     /// debug build, so most tests start from a stored account instead.
-    static let idToken = WebTestSigner.token(claims: ScriptedProvider.claims(nonce: "stored"))
-    static let newerIDToken = WebTestSigner.token(claims: ScriptedProvider.claims(nonce: "", iat: 1_800_000_100))
+    static let idToken = WebTestSigner.token(claims: ScriptedOpenIDProvider.claims(nonce: "stored"))
+    static let newerIDToken = WebTestSigner.token(claims: ScriptedOpenIDProvider.claims(nonce: "", iat: 1_800_000_100))
 
-    func signIn(_ client: WebAuthClient, _ provider: SignOutProvider) async throws -> UserAccountResult {
+    func signIn(_ client: WebAuthClient, _ provider: ScriptedOpenIDProvider) async throws -> UserAccountResult {
         try await client.signIn(
-            WebSignInParameters(scopes: ["offline_access"]), using: InstantAgent(provider: provider.inner))
+            WebSignInParameters(scopes: ["offline_access"]), using: InstantAgent(provider: provider))
     }
 
     /// An account as a sign-in stores it (store format version 1), restored by `client`.
@@ -156,7 +128,7 @@ struct WebSignOutTests {
     }
 
     @Test func revokesTheRefreshTokenWithHTTPBasicAndSignsOutLocally() async throws {
-        let provider = SignOutProvider()
+        let provider = ScriptedOpenIDProvider.signOut()
         let client = try client(provider, authentication: .clientSecretBasic("s3cr&t ü"))
         var events = client.sessionEvents().makeAsyncIterator()
         let account = try await signIn(client, provider)
@@ -168,7 +140,7 @@ struct WebSignOutTests {
         let revocation = try #require(provider.revocations.first)
         #expect(provider.revocations.count == 1)
         #expect(revocation.method == "POST")
-        #expect(SignOutProvider.body(revocation) == "token=web-refresh-1&token_type_hint=refresh_token")
+        #expect(ScriptedOpenIDProvider.body(revocation) == "token=web-refresh-1&token_type_hint=refresh_token")
         #expect(revocation.header("Content-Type") == "application/x-www-form-urlencoded")
         // RFC 6749 §2.3.1: id and secret form-urlencoded, then base64.
         let expected = "Basic " + Data("web-app:s3cr%26t+%C3%BC".utf8).base64EncodedString()
@@ -176,7 +148,7 @@ struct WebSignOutTests {
         // The code exchange is authenticated the same way, without client_id in the body.
         let exchange = try #require(provider.tokenRequests.first)
         #expect(exchange.header("Authorization") == expected)
-        #expect(!SignOutProvider.body(exchange).contains("client_id"))
+        #expect(!ScriptedOpenIDProvider.body(exchange).contains("client_id"))
         try await expectSignedOut(client, result, events: &events, signedIn: true)
     }
 
@@ -190,18 +162,18 @@ struct WebSignOutTests {
     func publicAndPostClientsSendTheirIdInTheBody(authentication: WebClientAuthentication, form: String)
         async throws
     {
-        let provider = SignOutProvider()
+        let provider = ScriptedOpenIDProvider.signOut()
         let client = try client(provider, authentication: authentication)
         let account = try await storedAccount(client)
         _ = try await account.getAccessToken(forceRefresh: true)
         let result = await client.signOut(account)
         guard case .done = result.revocation else { throw TestFailure("revocation: \(result.revocation)") }
         let revocation = try #require(provider.revocations.first)
-        #expect(SignOutProvider.body(revocation) == form)
+        #expect(ScriptedOpenIDProvider.body(revocation) == form)
         #expect(revocation.header("Authorization") == nil)
         // Token and refresh requests carry the same client authentication.
         for request in provider.tokenRequests {
-            let body = SignOutProvider.body(request)
+            let body = ScriptedOpenIDProvider.body(request)
             #expect(body.contains("client_id=web-app"))
             #expect(body.contains("client_secret=") == (authentication != .none))
             #expect(request.header("Authorization") == nil)
@@ -237,7 +209,7 @@ struct WebSignOutTests {
         what: String, answer: @escaping @Sendable () throws -> HTTPResponse,
         check: @Sendable (WebSignInError) -> Bool
     ) async throws {
-        let provider = SignOutProvider()
+        let provider = ScriptedOpenIDProvider.signOut()
         provider.revokeAnswer.withLock { $0 = answer }
         let client = try client(provider)
         var events = client.sessionEvents().makeAsyncIterator()
@@ -254,12 +226,11 @@ struct WebSignOutTests {
     }
 
     @Test func endSessionOpensTheProviderWithHintClientRedirectAndState() async throws {
-        let provider = SignOutProvider()
-        let client = try client(provider)
-        let account = try await storedAccount(client)
         // A refresh brings a new ID token: the newest is the hint.
         let newer = Self.newerIDToken
-        provider.refreshIDToken.withLock { $0 = newer }
+        let provider = ScriptedOpenIDProvider.signOut(refreshIDToken: newer)
+        let client = try client(provider)
+        let account = try await storedAccount(client)
         _ = try await account.getAccessToken(forceRefresh: true)
 
         let agent = LogoutAgent()
@@ -305,7 +276,7 @@ struct WebSignOutTests {
     func failedEndSessionIsReportedAndTheAccountIsGone(
         what: String, behaviour: LogoutAgent.Behaviour, check: @Sendable (WebSignInError) -> Bool
     ) async throws {
-        let provider = SignOutProvider()
+        let provider = ScriptedOpenIDProvider.signOut()
         let client = try client(provider)
         var events = client.sessionEvents().makeAsyncIterator()
         let account = try await storedAccount(client)
@@ -319,7 +290,7 @@ struct WebSignOutTests {
     }
 
     @Test func callbackToAnotherURIIsRefused() async throws {
-        let provider = SignOutProvider()
+        let provider = ScriptedOpenIDProvider.signOut()
         let client = try client(provider)
         let account = try await storedAccount(client)
         struct Elsewhere: ExternalUserAgent {
@@ -333,7 +304,7 @@ struct WebSignOutTests {
     }
 
     @Test func providerWithoutEndpointsIsNotSupportedAndSignsOutLocally() async throws {
-        let provider = SignOutProvider(revocationEndpoint: false, endSessionEndpoint: false)
+        let provider = ScriptedOpenIDProvider.signOut(revocationEndpoint: false, endSessionEndpoint: false)
         let client = try client(provider)
         var events = client.sessionEvents().makeAsyncIterator()
         let account = try await storedAccount(client)
@@ -348,19 +319,19 @@ struct WebSignOutTests {
     }
 
     @Test func withoutARefreshTokenOrAnAgentNothingIsSent() async throws {
-        let provider = SignOutProvider()
+        let provider = ScriptedOpenIDProvider.signOut()
         let client = try client(provider)
         let account = try await storedAccount(client, refreshToken: nil)
-        let before = provider.requests.current.count
+        let before = provider.requests.count
         let result = await client.signOut(account)
         guard case .skipped = result.revocation else { throw TestFailure("revocation: \(result.revocation)") }
         guard case .skipped = result.endSession else { throw TestFailure("endSession: \(result.endSession)") }
-        #expect(provider.requests.current.count == before)
+        #expect(provider.requests.count == before)
         #expect(try await client.currentAccount() == nil)
     }
 
     @Test func signingOutTwiceEndsTheSessionWithTheAccountsOwnIDToken() async throws {
-        let provider = SignOutProvider()
+        let provider = ScriptedOpenIDProvider.signOut()
         let client = try client(provider)
         let account = try await storedAccount(client)
         _ = await account.signOut()
@@ -374,7 +345,7 @@ struct WebSignOutTests {
     }
 
     @Test func unreachableProviderFailsBothStepsAfterTheLocalSignOut() async throws {
-        let provider = SignOutProvider()
+        let provider = ScriptedOpenIDProvider.signOut()
         let account = try await storedAccount(try client(provider))
         // A new client on the same store: the account is restored, its provider's metadata is not cached.
         provider.discoveryFails.withLock { $0 = true }
@@ -391,12 +362,12 @@ struct WebSignOutTests {
     }
 
     @Test func accountOfAnotherClientIsSignedOutLocallyOnly() async throws {
-        let provider = SignOutProvider()
+        let provider = ScriptedOpenIDProvider.signOut()
         let first = try client(provider)
         let account = try await signIn(first, provider)
         let otherStore = InMemoryCredentialStore()
         let other = try WebAuthClient(
-            issuer: URL(string: ScriptedProvider.issuer)!, clientId: "web-app",
+            issuer: URL(string: ScriptedOpenIDProvider.issuer)!, clientId: "web-app",
             redirectURI: URL(string: "com.example.app:/callback")!, transport: provider, credentialStore: otherStore)
         let agent = LogoutAgent()
         let result = await other.signOut(account, endingSessionUsing: agent)
@@ -418,21 +389,21 @@ struct WebSignOutTests {
             "signInScopes":["offline_access"],"username":"ada@example.com","version":1}
             """
         try await store.setData(Data(record.utf8), forKey: Self.storeKey)
-        let provider = SignOutProvider()
+        let provider = ScriptedOpenIDProvider.signOut()
         let client = try client(provider)
         let account = try #require(try await client.currentAccount())
         #expect(try await account.getAccessToken().accessToken == "stored-access")
         let agent = LogoutAgent()
         let result = await client.signOut(account, endingSessionUsing: agent, postLogoutRedirectURI: Self.postLogout)
         #expect(result.isComplete)
-        #expect(SignOutProvider.body(provider.revocations.first).hasPrefix("token=stored-refresh&"))
+        #expect(ScriptedOpenIDProvider.body(provider.revocations.first).hasPrefix("token=stored-refresh&"))
         #expect(agent.parameter("id_token_hint") == idToken)
         #expect(try await store.data(forKey: Self.storeKey) == nil)
     }
 
     @Test func noSecretReachesALogOrADescription() async throws {
         let logger = InMemoryLogger(minimumLevel: .trace)
-        let provider = SignOutProvider()
+        let provider = ScriptedOpenIDProvider.signOut()
         let secret = "client-secret-value-7"
         let client = try client(provider, authentication: .clientSecretBasic(secret), logger: logger)
         let account = try await storedAccount(client)
@@ -458,7 +429,7 @@ struct WebSignOutTests {
         texts += [
             dumped, "\(configuration.clientAuthentication)", String(reflecting: configuration.clientAuthentication),
         ]
-        for request in provider.requests.current {
+        for request in provider.requests {
             var requestDump = ""
             dump(request, to: &requestDump)
             texts += [requestDump, "\(request)", String(reflecting: request)]

@@ -1,5 +1,5 @@
 import Foundation
-import Testing
+public import Testing
 
 /// How long a test double waits for something before it gives up.
 ///
@@ -8,27 +8,33 @@ import Testing
 /// fuzz suites among them) a sign-in step was seen to take over ten seconds, and under
 /// ThreadSanitizer over ten as well. The bound leaves room for that and is still short enough
 /// that a broken rule fails a named test well within its suite's one-minute time limit.
-enum TestBounds {
-    static let wait: Duration = .seconds(30)
+public enum TestBounds: Sendable {
+    public static let wait: Duration = .seconds(30)
 
     /// The bound as text for issue messages.
-    static func text(_ limit: Duration) -> String { "\(limit.components.seconds) s" }
+    public static func text(_ limit: Duration) -> String { "\(limit.components.seconds) s" }
+}
+
+/// A test's own failure: thrown where the test cannot go on, with what it found instead.
+public struct TestFailure: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// How a bounded wait ended.
-enum BoundedWaitOutcome<Value: Sendable>: Sendable {
+public enum BoundedWaitOutcome<Value: Sendable>: Sendable {
     case value(Value)
     case timedOut
     case cancelled
 
     /// The value, when the wait got one.
-    var value: Value? {
+    public var value: Value? {
         if case .value(let value) = self { return value }
         return nil
     }
 
     /// Why the wait ended without a value, for messages.
-    func reason(_ limit: Duration) -> String {
+    public func reason(_ limit: Duration) -> String {
         switch self {
         case .value: "got a value"
         case .timedOut: "gave up after \(TestBounds.text(limit))"
@@ -41,7 +47,7 @@ enum BoundedWaitOutcome<Value: Sendable>: Sendable {
 ///
 /// The first `fulfill` wins; a wait that starts later gets the value at once. A wait ends with
 /// the value, after its limit (`timedOut`), or when its task is cancelled (`cancelled`).
-final class Latch<Value: Sendable>: @unchecked Sendable {
+public final class Latch<Value: Sendable>: @unchecked Sendable {
     // Safe: `value`, `waiters` and `nextID` are read and written only while `lock` is held.
     private let lock = NSLock()
     private var value: Value?
@@ -54,13 +60,13 @@ final class Latch<Value: Sendable>: @unchecked Sendable {
         case ended(BoundedWaitOutcome<Value>)
     }
 
-    init() {}
+    public init() {}
 
-    var isFulfilled: Bool { lock.withLock { value != nil } }
+    public var isFulfilled: Bool { lock.withLock { value != nil } }
 
     /// Delivers `value` to every waiter, now and later; `false` when a value came before.
     @discardableResult
-    func fulfill(_ value: Value) -> Bool {
+    public func fulfill(_ value: Value) -> Bool {
         let waiting: [CheckedContinuation<BoundedWaitOutcome<Value>, Never>]? = lock.withLock {
             guard self.value == nil else { return nil }
             self.value = value
@@ -76,7 +82,7 @@ final class Latch<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Waits for the value for at most `limit`; records no issue.
-    func outcome(within limit: Duration = TestBounds.wait) async -> BoundedWaitOutcome<Value> {
+    public func outcome(within limit: Duration = TestBounds.wait) async -> BoundedWaitOutcome<Value> {
         let id: Int = lock.withLock {
             nextID += 1
             return nextID
@@ -106,7 +112,7 @@ final class Latch<Value: Sendable>: @unchecked Sendable {
 
     /// The value, or `nil` after recording an issue that names `what` when the wait timed out or
     /// its task was cancelled.
-    func wait(
+    public func wait(
         for what: String, within limit: Duration = TestBounds.wait,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async -> Value? {
@@ -119,7 +125,7 @@ final class Latch<Value: Sendable>: @unchecked Sendable {
 
     /// The value; after the limit (or a cancellation) records an issue naming `what` and throws,
     /// which ends the test.
-    func require(
+    public func require(
         _ what: String, within limit: Duration = TestBounds.wait,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Value {
@@ -150,7 +156,7 @@ final class Latch<Value: Sendable>: @unchecked Sendable {
 /// naming `what` and returns `false`. A bound on a wait for work, never a sleep that stands in
 /// for it.
 @discardableResult
-func waitUntil(
+public func waitUntil(
     _ what: String, within limit: Duration = TestBounds.wait, sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () -> Bool
 ) async -> Bool {
@@ -170,16 +176,42 @@ func waitUntil(
 }
 
 /// Like `waitUntil`, but throws once the issue is recorded, which ends the test.
-func requireUntil(
-    _ what: String, within limit: Duration = TestBounds.wait, sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: () -> Bool
+///
+/// On the main actor it pauses 2 ms between checks instead of yielding: a test on the main actor
+/// that only yields keeps the main actor (where delegates are called) busy, and under
+/// ThreadSanitizer the callback it waited for never got its turn.
+public func requireUntil(
+    _ what: String, within limit: Duration = TestBounds.wait, isolation: isolated (any Actor)? = #isolation,
+    sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + limit
+    let onMainActor = isolation.map { ($0 as AnyObject) === MainActor.shared } ?? false
     while !condition() {
         if Task.isCancelled || ContinuousClock.now >= deadline {
             let reason = Task.isCancelled ? "cancelled" : "gave up after \(TestBounds.text(limit))"
             try #require(condition(), "\(reason) waiting for \(what)", sourceLocation: sourceLocation)
             return
+        }
+        if onMainActor {
+            try await Task.sleep(for: .milliseconds(2))
+        } else {
+            await Task.yield()
+        }
+    }
+}
+
+/// Runs `attempt` until it answers `true`, yielding in between; after `limit` (or when the task is
+/// cancelled) records an issue naming `what` and throws, which ends the test.
+public func requireEventually(
+    _ what: String, within limit: Duration = TestBounds.wait, isolation: isolated (any Actor)? = #isolation,
+    sourceLocation: SourceLocation = #_sourceLocation, _ attempt: () async throws -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + limit
+    while try await !attempt() {
+        if Task.isCancelled || ContinuousClock.now >= deadline {
+            let reason = Task.isCancelled ? "cancelled" : "gave up after \(TestBounds.text(limit))"
+            Issue.record("\(reason) waiting for \(what)", sourceLocation: sourceLocation)
+            throw TestFailure("\(reason) waiting for \(what)")
         }
         await Task.yield()
     }

@@ -1,40 +1,61 @@
-import Foundation
-import NativeAuth
-import NativeAuthEmulator
+public import Foundation
+public import NativeAuth
+public import NativeAuthEmulator
 
-@testable import NativeAuthDemo
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// Plays the user's browser over real loopback HTTP, for the demo's `LoopbackUserAgent`: it loads
-/// the authorization URL from the served tenant, fills in the sign-in page's form (its action and
-/// fields read from the HTML; a code page gets the last code the tenant sent), posts it, and
-/// follows the tenant's redirect to the agent's loopback callback, as a browser would. Every
-/// request is bounded by the transport's timeout.
-struct FormPostingBrowser: Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
-    }
-
-    let tenant: EmulatedTenant
+/// Plays the user's browser over real HTTP against a served tenant: it loads the authorization
+/// URL, fills in each page's form (its action and fields read from the HTML: the username typed
+/// or prefilled, the user's password, the last code the tenant sent the user), posts it, and goes
+/// on until the tenant answers with a redirect. Every request is bounded by the transport's
+/// timeout; `URLSessionTransport` never follows a redirect, so the browser sees each one.
+///
+/// As an ``ExternalUserAgent`` it returns the redirect to the redirect URI without following it
+/// (it never listens there); as a `LoopbackUserAgent` opener it delivers the redirect to the
+/// agent's loopback callback, as a browser does.
+public struct FormPostingBrowser: ExternalUserAgent, Sendable {
+    /// The tenant whose codes the browser reads (`nil`: a code page gets no code).
+    public let tenant: EmulatedTenant?
     /// The password typed for each user, by username.
-    let passwords: [String: String]
+    public let passwords: [String: String]
     /// The username typed when the page has none prefilled.
-    var username: String?
-    let transport = URLSessionTransport(timeout: 20)
-    /// Every authorization URL this browser was shown.
-    let shown = ShownURLs()
+    public var username: String?
+    public let transport: URLSessionTransport
+    private let shown = LockedValue<[URL]>([])
 
-    /// The opener to hand to the demo.
-    var opener: LoopbackUserAgent.BrowserOpener {
-        { url in try await self.open(url) }
+    public init(
+        tenant: EmulatedTenant?, passwords: [String: String], username: String? = nil,
+        transport: URLSessionTransport = URLSessionTransport(timeout: RawHTTP.timeout)
+    ) {
+        self.tenant = tenant
+        self.passwords = passwords
+        self.username = username
+        self.transport = transport
     }
 
-    func open(_ url: URL) async throws {
-        shown.append(url)
+    /// Every authorization URL this browser was shown, in order.
+    public var shownURLs: [URL] { shown.current }
+
+    /// The opener to hand to a `LoopbackUserAgent`: signs in, then delivers the redirect to the
+    /// agent's callback and expects its page.
+    public var opener: LoopbackUserAgent.BrowserOpener {
+        { url in
+            let target = try await self.signIn(at: url)
+            let callback = try await self.transport.send(HTTPRequest(method: "GET", url: target))
+            guard callback.statusCode == 200 else { throw TestFailure("the callback answered \(callback.statusCode)") }
+        }
+    }
+
+    public func authorize(url: URL, redirectURI: URL) async throws -> URL {
+        let target = try await signIn(at: url)
+        guard target.absoluteString.hasPrefix(redirectURI.absoluteString) else {
+            throw TestFailure("the redirect goes elsewhere than the redirect URI: \(target)")
+        }
+        return target
+    }
+
+    /// Loads `url` and fills in and posts the pages it leads to; the redirect the tenant answers
+    /// with in the end, as an absolute URL, not followed.
+    public func signIn(at url: URL) async throws -> URL {
+        shown.withLock { $0.append(url) }
         var request = HTTPRequest(method: "GET", url: url)
         var typedUsername = username
         for _ in 0..<6 {
@@ -42,17 +63,14 @@ struct FormPostingBrowser: Sendable {
             if (300...399).contains(answer.statusCode) {
                 guard let location = answer.header("Location"),
                     let target = URL(string: location, relativeTo: request.url)?.absoluteURL
-                else { throw Failure("a redirect without a location") }
-                // The redirect to the demo's loopback agent: deliver it as a browser does.
-                let callback = try await transport.send(HTTPRequest(method: "GET", url: target))
-                guard callback.statusCode == 200 else { throw Failure("the callback answered \(callback.statusCode)") }
-                return
+                else { throw TestFailure("a redirect without a location") }
+                return target
             }
-            guard answer.statusCode == 200 else { throw Failure("the page answered \(answer.statusCode)") }
+            guard answer.statusCode == 200 else { throw TestFailure("the page answered \(answer.statusCode)") }
             let html = String(decoding: answer.body, as: UTF8.self)
             guard let form = Self.tags("form", in: html).first, let action = Self.attribute("action", in: form),
                 let target = URL(string: action, relativeTo: request.url)?.absoluteURL
-            else { throw Failure("the page has no form") }
+            else { throw TestFailure("the page has no form") }
             var fields: [(String, String)] = []
             for input in Self.tags("input", in: html) {
                 guard let name = Self.attribute("name", in: input) else { continue }
@@ -64,7 +82,7 @@ struct FormPostingBrowser: Sendable {
                 case "password":
                     value = typedUsername.flatMap { passwords[$0] } ?? ""
                 case "code":
-                    value = typedUsername.flatMap { tenant.lastCode(sentTo: $0) } ?? ""
+                    value = typedUsername.flatMap { tenant?.lastCode(sentTo: $0) } ?? ""
                 default: break
                 }
                 fields.append((name, value))
@@ -75,7 +93,7 @@ struct FormPostingBrowser: Sendable {
                 method: "POST", url: target, headers: ["Content-Type": "application/x-www-form-urlencoded"],
                 body: Data(body.utf8))
         }
-        throw Failure("too many pages")
+        throw TestFailure("too many pages")
     }
 
     /// The opening tags `<name …>` in `html`.
@@ -103,11 +121,4 @@ struct FormPostingBrowser: Sendable {
         allowed.insert(charactersIn: "-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
-}
-
-/// URLs collected across tasks.
-final class ShownURLs: Sendable {
-    private let urls = DemoLocked<[URL]>([])
-    func append(_ url: URL) { urls.withLock { $0.append(url) } }
-    var all: [URL] { urls.withLock { $0 } }
 }

@@ -1,20 +1,19 @@
 import Foundation
-import NativeAuthEmulator
-
-@testable import NativeAuth
+public import NativeAuth
+public import NativeAuthEmulator
 
 /// A client on an emulated tenant with a manual clock, a seeded random source and a logger that
 /// records everything.
-struct EmulatorHarness {
-    static let password = "Corr3ct-Horse!"
+public struct EmulatorHarness: Sendable {
+    public static let password = "Corr3ct-Horse!"
 
-    let clock = ManualClock()
-    let tenant: EmulatedTenant
-    let logger = InMemoryLogger(minimumLevel: .trace)
-    let store = InMemoryCredentialStore()
-    let client: NativeAuthClient
+    public let clock = ManualClock()
+    public let tenant: EmulatedTenant
+    public let logger = InMemoryLogger(minimumLevel: .trace)
+    public let store = InMemoryCredentialStore()
+    public let client: NativeAuthClient
 
-    init(
+    public init(
         seed: UInt64 = 1, capabilities: Set<Capability> = [.mfaRequired, .registrationRequired],
         challengeTypes: Set<ChallengeType> = [.oob, .password], users: [EmulatedUser] = EmulatorHarness.defaultUsers
     ) {
@@ -25,7 +24,7 @@ struct EmulatorHarness {
             challengeTypes: challengeTypes)
     }
 
-    func makeClient(
+    public func makeClient(
         capabilities: Set<Capability> = [.mfaRequired, .registrationRequired],
         challengeTypes: Set<ChallengeType> = [.oob, .password]
     ) -> NativeAuthClient {
@@ -34,7 +33,7 @@ struct EmulatorHarness {
             challengeTypes: challengeTypes)
     }
 
-    static func client(
+    public static func client(
         tenant: EmulatedTenant, clock: ManualClock, logger: InMemoryLogger, store: InMemoryCredentialStore,
         capabilities: Set<Capability>, challengeTypes: Set<ChallengeType>
     ) -> NativeAuthClient {
@@ -47,7 +46,7 @@ struct EmulatorHarness {
         return NativeAuthClient(configuration: configuration, transport: tenant, credentialStore: store)
     }
 
-    static let defaultUsers: [EmulatedUser] = [
+    public static let defaultUsers: [EmulatedUser] = [
         EmulatedUser(username: "ada@example.com", password: password, attributes: ["displayName": "Ada Lovelace"]),
         EmulatedUser(username: "grace@example.com"),
         EmulatedUser(
@@ -56,13 +55,13 @@ struct EmulatorHarness {
         EmulatedUser(username: "joan@example.com", password: password, requiresMethodRegistration: true),
     ]
 
-    func code(for address: String) throws -> String {
+    public func code(for address: String) throws -> String {
         guard let code = tenant.lastCode(sentTo: address) else { throw TestFailure("no code sent to \(address)") }
         return code
     }
 
     /// Every secret the run used: codes sent, passwords, tokens and continuation tokens seen on the wire.
-    func secretsSeen(extra: [String] = []) -> Set<String> {
+    public func secretsSeen(extra: [String] = []) -> Set<String> {
         var secrets = Set(tenant.outbox.map(\.code) + [Self.password] + extra)
         let keys = [
             "continuation_token", "access_token", "refresh_token", "id_token", "password", "new_password", "oob",

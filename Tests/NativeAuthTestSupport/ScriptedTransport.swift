@@ -1,32 +1,30 @@
-import Foundation
+public import Foundation
+public import NativeAuth
 import Testing
-
-@testable import AuthSupport
-@testable import NativeAuth
 
 /// A transport that answers from a script, in order, and records every request.
 /// A request beyond the script, or to another endpoint than the script expects, fails the test.
-final class ScriptedTransport: HTTPTransport, Sendable {
-    enum Answer: Sendable {
+public final class ScriptedTransport: HTTPTransport, Sendable {
+    public enum Answer: Sendable {
         case response(HTTPResponse)
         case failure(URLError.Code)
     }
 
-    private let script: Locked<[(endpoint: String, answer: Answer)]>
-    private let received = Locked<[HTTPRequest]>([])
+    private let script: LockedValue<[(endpoint: String, answer: Answer)]>
+    private let received = LockedValue<[HTTPRequest]>([])
 
-    init(_ script: [(String, Answer)] = []) {
-        self.script = Locked(script.map { (endpoint: $0.0, answer: $0.1) })
+    public init(_ script: [(String, Answer)] = []) {
+        self.script = LockedValue(script.map { (endpoint: $0.0, answer: $0.1) })
     }
 
-    func then(_ endpoint: String, _ answer: Answer) {
+    public func then(_ endpoint: String, _ answer: Answer) {
         script.withLock { $0.append((endpoint, answer)) }
     }
 
-    var requests: [HTTPRequest] { received.current }
-    var remaining: Int { script.current.count }
+    public var requests: [HTTPRequest] { received.current }
+    public var remaining: Int { script.current.count }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         received.withLock { $0.append(request) }
         let next = script.withLock { $0.isEmpty ? nil : $0.removeFirst() }
         guard let next else {
@@ -42,19 +40,19 @@ final class ScriptedTransport: HTTPTransport, Sendable {
 }
 
 extension ScriptedTransport.Answer {
-    static func json(_ status: Int = 200, _ body: String, headers: [String: String] = [:]) -> Self {
+    public static func json(_ status: Int = 200, _ body: String, headers: [String: String] = [:]) -> Self {
         var all = ["Content-Type": "application/json; charset=utf-8"]
         all.merge(headers) { $1 }
         return .response(HTTPResponse(statusCode: status, headers: all, body: Data(body.utf8)))
     }
 
-    static func raw(_ status: Int, contentType: String?, _ body: String) -> Self {
+    public static func raw(_ status: Int, contentType: String?, _ body: String) -> Self {
         .response(
             HTTPResponse(
                 statusCode: status, headers: contentType.map { ["Content-Type": $0] } ?? [:], body: Data(body.utf8)))
     }
 
-    static func error(
+    public static func error(
         _ error: String, suberror: String? = nil, codes: [Int] = [], token: String? = nil, status: Int = 400,
         description: String = "test.", extra: String = ""
     ) -> Self {
@@ -68,24 +66,24 @@ extension ScriptedTransport.Answer {
         return .json(status, "{" + fields.joined(separator: ",") + "}")
     }
 
-    static func token(_ token: String) -> Self { .json(200, "{\"continuation_token\":\"\(token)\"}") }
+    public static func token(_ token: String) -> Self { .json(200, "{\"continuation_token\":\"\(token)\"}") }
 
-    static func oob(_ token: String, length: Int = 8) -> Self {
+    public static func oob(_ token: String, length: Int = 8) -> Self {
         .json(
             200,
             "{\"continuation_token\":\"\(token)\",\"challenge_type\":\"oob\",\"binding_method\":\"prompt\",\"challenge_channel\":\"email\",\"challenge_target_label\":\"a***e@ex**e.com\",\"code_length\":\(length),\"interval\":300}"
         )
     }
 
-    static func password(_ token: String) -> Self {
+    public static func password(_ token: String) -> Self {
         .json(200, "{\"continuation_token\":\"\(token)\",\"challenge_type\":\"password\"}")
     }
 
-    static func redirect(_ reason: String = "Native auth is not supported for this flow.") -> Self {
+    public static func redirect(_ reason: String = "Native auth is not supported for this flow.") -> Self {
         .json(200, "{\"challenge_type\":\"redirect\",\"redirect_reason\":\"\(reason)\"}")
     }
 
-    static func tokens(
+    public static func tokens(
         access: String = "access-1", refresh: String? = "refresh-1", idToken: String = TestTokens.idToken(),
         expiresIn: Int = 3600, scope: String = "openid profile offline_access"
     ) -> Self {
@@ -101,7 +99,7 @@ extension ScriptedTransport.Answer {
 extension ScriptedTransport {
     /// Scripts a password sign-in of ada@example.com (initiate, challenge, then `tokens` from the
     /// token endpoint) and runs it on `client`.
-    func signIn(_ client: NativeAuthClient, tokens: Answer = .tokens()) async throws -> UserAccountResult {
+    public func signIn(_ client: NativeAuthClient, tokens: Answer = .tokens()) async throws -> UserAccountResult {
         then("initiate", .token("ct1"))
         then("challenge", .password("ct2"))
         then("token", tokens)
@@ -111,22 +109,22 @@ extension ScriptedTransport {
     }
 }
 
-enum TestTokens {
-    static func idToken(
+public enum TestTokens: Sendable {
+    public static func idToken(
         username: String = "ada@example.com", oid: String = "00000000-0000-0000-0000-0000000000a1",
         extra: String = ""
     ) -> String {
-        let header = Base64URL.encode(Data("{\"alg\":\"none\",\"typ\":\"JWT\"}".utf8))
+        let header = base64URL(Data("{\"alg\":\"none\",\"typ\":\"JWT\"}".utf8))
         var payload =
             "{\"sub\":\"sub-\(oid)\",\"oid\":\"\(oid)\",\"tid\":\"tenant-1\",\"preferred_username\":\"\(username)\",\"name\":\"Ada\",\"email\":\"\(username)\",\"iat\":1800000000,\"exp\":1800003600"
         if !extra.isEmpty { payload += "," + extra }
         payload += "}"
-        return header + "." + Base64URL.encode(Data(payload.utf8)) + "."
+        return header + "." + base64URL(Data(payload.utf8)) + "."
     }
 }
 
 /// Decodes a form body into ordered pairs, for assertions.
-func formFields(_ request: HTTPRequest) -> [String] {
+public func formFields(_ request: HTTPRequest) -> [String] {
     guard let body = request.body, let text = String(data: body, encoding: .utf8), !text.isEmpty else { return [] }
     return text.split(separator: "&").map { pair in
         let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
@@ -136,7 +134,7 @@ func formFields(_ request: HTTPRequest) -> [String] {
     }
 }
 
-func testConfiguration(
+public func testConfiguration(
     challengeTypes: Set<ChallengeType> = [.oob, .password], capabilities: Set<Capability> = [],
     logger: (any NativeAuthLogger)? = nil
 ) -> NativeAuthConfiguration {
@@ -148,4 +146,10 @@ func testConfiguration(
     // Waits (retry pauses, polling) return at once: tests never sleep.
     configuration?.clock = TestClock()
     return configuration ?? { preconditionFailure("test configuration") }()
+}
+
+/// `data` in base64url without padding (RFC 4648 §5), as JWTs carry their parts.
+public func base64URL(_ data: Data) -> String {
+    data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        .replacingOccurrences(of: "=", with: "")
 }

@@ -1,28 +1,26 @@
 import Foundation
-import Testing
-
-@testable import AuthSupport
-@testable import NativeAuth
+public import NativeAuth
+public import Testing
 
 /// A transport that holds every request at a gate until the test opens it (when `isClosed`).
 ///
 /// A request held for `TestBounds.wait` without the gate opening records an issue and fails
 /// with `GateNeverOpened`, so a test that never opens the gate ends instead of hanging.
-final class GatedTransport: HTTPTransport, Sendable {
-    let inner: any HTTPTransport
-    private let state = Locked<(closed: Bool, held: [Latch<Void>], arrived: Int)>((false, [], 0))
+public final class GatedTransport: HTTPTransport, Sendable {
+    public let inner: any HTTPTransport
+    private let state = LockedValue<(closed: Bool, held: [Latch<Void>], arrived: Int)>((false, [], 0))
 
-    struct GateNeverOpened: Error, CustomStringConvertible {
-        let path: String
-        var description: String { "the request to \(path) was held at a gate nobody opened" }
+    public struct GateNeverOpened: Error, CustomStringConvertible {
+        public let path: String
+        public var description: String { "the request to \(path) was held at a gate nobody opened" }
     }
 
-    init(_ inner: any HTTPTransport) { self.inner = inner }
+    public init(_ inner: any HTTPTransport) { self.inner = inner }
 
-    func close() { state.withLock { $0.closed = true } }
+    public func close() { state.withLock { $0.closed = true } }
 
     /// Opens the gate: held requests go on, later ones pass.
-    func open() {
+    public func open() {
         let held = state.withLock { state in
             state.closed = false
             defer { state.held = [] }
@@ -31,17 +29,17 @@ final class GatedTransport: HTTPTransport, Sendable {
         held.forEach { $0.fulfill(()) }
     }
 
-    var heldCount: Int { state.current.held.count }
+    public var heldCount: Int { state.current.held.count }
 
     /// Waits (by yielding, not sleeping) until `count` requests are held at the gate; gives up
     /// with an issue after `TestBounds.wait`.
-    func waitUntilHeld(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+    public func waitUntilHeld(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
         await waitUntil("\(count) request(s) held at the gate (\(heldCount) arrived)", sourceLocation: sourceLocation) {
             heldCount >= count
         }
     }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let latch = Latch<Void>()
         let held = state.withLock { state -> Bool in
             state.arrived += 1
@@ -62,15 +60,4 @@ final class GatedTransport: HTTPTransport, Sendable {
         }
         return try await inner.send(request)
     }
-}
-
-/// A clock the test sets by hand.
-final class TestClock: NativeAuthClock, Sendable {
-    private let current: Locked<Date>
-
-    init(_ now: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Locked(now) }
-
-    func now() -> Date { current.current }
-    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
-    func sleep(seconds: Double) async throws { try Task.checkCancellation() }
 }
