@@ -15,6 +15,9 @@ final class TokenCacheSnapshot: Sendable {
         var signInToken: AccountRecord.CachedAccessToken?
         /// Scope keys of the scope lists callers asked for, so a repeated call computes none.
         var keys: [[String]: String] = [:]
+        /// The token found for a scope list since the last publication: a repeated call hashes
+        /// its list once.
+        var resolved: [[String]: AccountRecord.CachedAccessToken] = [:]
     }
 
     private let state = Locked(State())
@@ -39,6 +42,7 @@ final class TokenCacheSnapshot: Sendable {
                 state.tokens = record.accessTokens
             }
             state.signInToken = state.tokens[state.signInKey]
+            state.resolved.removeAll(keepingCapacity: true)
             state.usable = true
         }
     }
@@ -48,8 +52,11 @@ final class TokenCacheSnapshot: Sendable {
         let found: (AccountRecord.CachedAccessToken?, Bool) = state.withLock { state in
             guard state.usable, state.identifier == identifier else { return (nil, true) }
             if scopes.isEmpty { return (state.signInToken, true) }
+            if let token = state.resolved[scopes] { return (token, true) }
             guard let key = state.keys[scopes] else { return (nil, false) }
-            return (state.tokens[key], true)
+            let token = state.tokens[key]
+            if let token, state.resolved.count < 1024 { state.resolved[scopes] = token }
+            return (token, true)
         }
         if let token = found.0 {
             return token.expiresOn > validUntil
