@@ -3,49 +3,93 @@ public import Foundation
 /// What every error of the SDK carries: what went wrong, the server's raw answer, the flow's
 /// correlation id. Never a password, code or token.
 public struct NativeAuthErrorDetails: Sendable {
-    let kind: ErrorKind
-    let server: ServerError?
-    let unexpected: UnexpectedAnswer?
+    /// The fields, behind one reference: every error type of the SDK holds only this, so copying,
+    /// storing and throwing an error moves one pointer.
+    private var box: Box
+
+    private final class Box: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private struct Fields: Sendable {
+        let kind: ErrorKind
+        let server: ServerError?
+        let unexpected: UnexpectedAnswer?
+        let note: String?
+        let unhandledOutcome: (any Sendable)?
+        let localInvalidAttributes: [String]
+        var stateConsumed = false
+        var resetPending = false
+        var challengeClaims: String?
+        var browserContinuation: (any BrowserHandoff)?
+        let correlationId: UUID
+        let underlyingError: (any Error)?
+        let redirectReason: String?
+        var endpoint: RequestEndpoint?
+    }
+
+    /// Changes one field of a copy: errors are built once and rarely amended.
+    private mutating func amend(_ change: (inout Fields) -> Void) {
+        var fields = box.fields
+        change(&fields)
+        box = Box(fields)
+    }
+
+    var kind: ErrorKind { box.fields.kind }
+    var server: ServerError? { box.fields.server }
+    var unexpected: UnexpectedAnswer? { box.fields.unexpected }
     /// A client-side note, such as which argument was empty.
-    let note: String?
+    var note: String? { box.fields.note }
     /// The outcome a delegate could not receive, when ``NativeAuthError/isMissingDelegateMethod`` is true.
-    let unhandledOutcome: (any Sendable)?
+    var unhandledOutcome: (any Sendable)? { box.fields.unhandledOutcome }
     /// Attributes found invalid before any request.
-    let localInvalidAttributes: [String]
+    var localInvalidAttributes: [String] { box.fields.localInvalidAttributes }
     /// The server had already moved past the state's continuation token when the action failed,
     /// so the state is spent whatever the failure.
-    var stateConsumed = false
+    var stateConsumed: Bool {
+        get { box.fields.stateConsumed }
+        set { amend { $0.stateConsumed = newValue } }
+    }
     /// The action failed while waiting for a submitted password reset, which goes on on the server.
-    var resetPending = false
+    var resetPending: Bool {
+        get { box.fields.resetPending }
+        set { amend { $0.resetPending = newValue } }
+    }
     /// A claims challenge from a resource's `WWW-Authenticate` header, decoded.
-    var challengeClaims: String?
+    var challengeClaims: String? {
+        get { box.fields.challengeClaims }
+        set { amend { $0.challengeClaims = newValue } }
+    }
     /// What a browser sign-in needs to continue the flow, when the server asked for a browser.
-    var browserContinuation: (any BrowserHandoff)?
+    var browserContinuation: (any BrowserHandoff)? {
+        get { box.fields.browserContinuation }
+        set { amend { $0.browserContinuation = newValue } }
+    }
 
     /// The flow's correlation id: the `client-request-id` sent with every request of the flow.
-    public let correlationId: UUID
+    public var correlationId: UUID { box.fields.correlationId }
     /// The error that caused this one, such as the transport's `URLError`.
-    public let underlyingError: (any Error)?
+    public var underlyingError: (any Error)? { box.fields.underlyingError }
     /// The server's `redirect_reason`, when the server asked for a browser.
-    public let redirectReason: String?
+    public var redirectReason: String? { box.fields.redirectReason }
     /// The endpoint of the request that got no answer (or that a request interceptor refused),
     /// when ``NativeAuthError/isNetworkError``; such as `oauth2/v2.0/token`.
-    public internal(set) var endpoint: RequestEndpoint?
+    public internal(set) var endpoint: RequestEndpoint? {
+        get { box.fields.endpoint }
+        set { amend { $0.endpoint = newValue } }
+    }
 
     init(
         _ kind: ErrorKind, correlationId: UUID, server: ServerError? = nil, unexpected: UnexpectedAnswer? = nil,
         underlyingError: (any Error)? = nil, redirectReason: String? = nil, note: String? = nil,
-        unhandledOutcome: (any Sendable)? = nil, invalidAttributes: [String] = []
+        unhandledOutcome: (any Sendable)? = nil, invalidAttributes: [String] = [], endpoint: RequestEndpoint? = nil
     ) {
-        localInvalidAttributes = invalidAttributes
-        self.kind = kind
-        self.correlationId = correlationId
-        self.server = server
-        self.unexpected = unexpected
-        self.underlyingError = underlyingError
-        self.redirectReason = redirectReason
-        self.note = note
-        self.unhandledOutcome = unhandledOutcome
+        box = Box(
+            Fields(
+                kind: kind, server: server, unexpected: unexpected, note: note, unhandledOutcome: unhandledOutcome,
+                localInvalidAttributes: invalidAttributes, correlationId: correlationId,
+                underlyingError: underlyingError, redirectReason: redirectReason, endpoint: endpoint))
     }
 
     /// The server's `error` value (such as `invalid_grant`), when the server answered with an error.
@@ -188,8 +232,9 @@ extension NativeAuthErrorDetails {
         case .cancelled:
             self.init(.cancelled, correlationId: correlationId)
         case .transport(let error, let endpoint):
-            self.init(.network, correlationId: correlationId, underlyingError: error)
-            self.endpoint = RequestEndpoint(endpoint.rawValue)
+            self.init(
+                .network, correlationId: correlationId, underlyingError: error,
+                endpoint: RequestEndpoint(endpoint.rawValue))
         case .unexpected(let answer):
             self.init(.unexpectedResponse, correlationId: correlationId, unexpected: answer)
         case .redirect(let reason):
