@@ -40,11 +40,7 @@ struct DeviceAuthorizationRequest: Sendable {
             .debug, "device authorization request", ["fields": form.names.joined(separator: ",")],
             correlationId: correlationId)
         let response = try await WebHTTP.send(
-            httpRequest, to: .deviceAuthorization, through: pipeline, correlationId: correlationId
-        ) {
-            error in
-            WebSignInError(.network, correlationId: correlationId, underlyingError: error)
-        }
+            httpRequest, to: .deviceAuthorization, through: pipeline, correlationId: correlationId)
         do {
             return try DeviceAuthorizationAnswer(response, correlationId: correlationId)
         } catch {

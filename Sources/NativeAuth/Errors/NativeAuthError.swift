@@ -124,6 +124,16 @@ public struct NativeAuthErrorDetails: Sendable {
         return text
     }
 
+    /// The description of an error of type `type` holding these details: its type, the
+    /// plain-language description, the raw server fields and the correlation id.
+    func description(of type: any NativeAuthError.Type) -> String { "\(type): \(message) [\(context)]" }
+
+    /// The description plus the server's `error_description`.
+    func debugDescription(of type: any NativeAuthError.Type) -> String {
+        guard let errorDescription else { return description(of: type) }
+        return description(of: type) + " server description: \(errorDescription.prefix(500))"
+    }
+
     /// The raw server fields and the correlation id, on one line.
     var context: String {
         var parts: [String] = []
@@ -196,12 +206,9 @@ extension NativeAuthError {
     public var redirectReason: String? { details.redirectReason }
 
     /// A plain-language description, followed by the raw server fields and the correlation id.
-    public var description: String { "\(Self.self): \(details.message) [\(details.context)]" }
+    public var description: String { details.description(of: Self.self) }
     /// The description plus the server's `error_description`.
-    public var debugDescription: String {
-        guard let serverDescription = details.errorDescription else { return description }
-        return description + " server description: \(serverDescription.prefix(500))"
-    }
+    public var debugDescription: String { details.debugDescription(of: Self.self) }
     /// The plain-language description, for showing to a developer.
     public var errorDescription: String? { details.message }
 }

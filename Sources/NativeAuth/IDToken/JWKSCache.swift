@@ -28,17 +28,11 @@ actor JWKSCache {
 
     private func keySet(refresh: Bool) async throws(WebSignInError) -> JSONWebKeySet {
         if !refresh, let keys { return keys }
-        let unusable = WebSignInError(
-            .invalidIDToken(.signature), note: "The provider's keys are not a usable JWK Set.")
         let response = try await WebHTTP.send(
             HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"]), to: .jwks,
-            through: pipeline, readOnly: true, correlationId: nil, tooLarge: { _ in unusable }
-        ) { error in
-            WebSignInError(
-                .invalidIDToken(.signature), note: "The provider's keys could not be fetched.", underlyingError: error)
-        }
+            through: pipeline, readOnly: true, correlationId: nil, failures: .keys)
         guard (200...299).contains(response.statusCode), let parsed = try? JSONWebKeySet(json: response.body) else {
-            throw unusable
+            throw WebHTTP.Failures.keys.unusable(status: response.statusCode, correlationId: nil)
         }
         keys = parsed
         return parsed

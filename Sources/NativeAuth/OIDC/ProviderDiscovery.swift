@@ -97,10 +97,7 @@ actor ProviderDiscovery {
             method: "GET", url: url, headers: WebHTTP.headers(correlationId: correlationId, form: false))
         return try await WebHTTP.send(
             request, to: .discovery, through: pipeline, readOnly: true, correlationId: correlationId,
-            tooLarge: { _ in WebSignInError(.discoveryFailed(.tooLarge)) }
-        ) {
-            WebSignInError(.discoveryFailed(.network), underlyingError: $0)
-        }
+            failures: .discovery)
     }
 
     /// A 3xx (never followed) or a 4xx other than 429 means "not here"; anything else is a failure.

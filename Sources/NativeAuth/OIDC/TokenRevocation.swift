@@ -81,10 +81,7 @@ extension WebTokenClient {
             authentication.request(
                 url: request.endpoint, form: request.form, clientId: request.clientId,
                 correlationId: request.correlationId),
-            to: .revocation, through: pipeline, correlationId: request.correlationId
-        ) { error in
-            WebSignInError(.network, correlationId: request.correlationId, underlyingError: error)
-        }
+            to: .revocation, through: pipeline, correlationId: request.correlationId)
         do {
             try TokenRevocationRequest.check(response, correlationId: request.correlationId)
         } catch {

@@ -35,20 +35,57 @@ enum WebHTTP {
         return headers
     }
 
+    /// What a request that got no usable answer fails with.
+    enum Failures {
+        /// A network error naming the transport's failure; an unexpected answer for one over the cap.
+        case exchange
+        /// Discovery failed: the network, or an answer over the cap.
+        case discovery
+        /// The provider's keys could not be fetched, or are not a usable JWK Set: the ID token's
+        /// signature cannot be checked.
+        case keys
+
+        /// The error for a request that got no answer (a timeout, a transport failure, an
+        /// interceptor's refusal).
+        func network(_ error: any Error, correlationId: UUID?) -> WebSignInError {
+            switch self {
+            case .exchange:
+                WebSignInError(.network, correlationId: correlationId, underlyingError: error)
+            case .discovery:
+                WebSignInError(.discoveryFailed(.network), underlyingError: error)
+            case .keys:
+                WebSignInError(
+                    .invalidIDToken(.signature), note: "The provider's keys could not be fetched.",
+                    underlyingError: error)
+            }
+        }
+
+        /// The error for an answer over the size cap, or (for the keys) one that is not a JWK Set.
+        func unusable(status: Int, correlationId: UUID?) -> WebSignInError {
+            switch self {
+            case .exchange:
+                WebSignInError(
+                    .unexpectedResponse, note: "The answer is over 1 MiB.", httpStatusCode: status,
+                    correlationId: correlationId)
+            case .discovery:
+                WebSignInError(.discoveryFailed(.tooLarge))
+            case .keys:
+                WebSignInError(.invalidIDToken(.signature), note: "The provider's keys are not a usable JWK Set.")
+            }
+        }
+    }
+
     /// Sends `request` to `endpoint` through `pipeline` and returns the answer, whatever its status.
     ///
     /// - Parameters:
     ///   - readOnly: the request changes nothing at the provider (discovery, keys), so the pipeline
     ///     may retry it after a timeout or a dropped connection too.
-    ///   - tooLarge: the error for an answer over the size cap, given its status; by default an
-    ///     unexpected answer.
-    ///   - networkError: the error for a request that got no answer (a timeout, a transport
-    ///     failure, an interceptor's refusal); it then names the endpoint.
+    ///   - failures: the errors for a request that got no answer (which then name the endpoint) and
+    ///     for an answer over the size cap.
     @inline(never)
     static func send(
         _ request: HTTPRequest, to endpoint: RequestEndpoint, through pipeline: RequestPipeline,
-        readOnly: Bool = false, correlationId: UUID?, tooLarge: ((Int) -> WebSignInError)? = nil,
-        networkError: (any Error) -> WebSignInError
+        readOnly: Bool = false, correlationId: UUID?, failures: Failures = .exchange
     ) async throws(WebSignInError) -> HTTPResponse {
         do {
             let response = try await pipeline.send(
@@ -63,14 +100,12 @@ enum WebHTTP {
             case .cancelled:
                 throw .cancelled(correlationId: correlationId)
             case .timedOut, .noAnswer:
-                var failure = networkError(error.underlyingError ?? URLError(.unknown))
+                var failure = failures.network(
+                    error.underlyingError ?? URLError(.unknown), correlationId: correlationId)
                 failure.endpoint = endpoint
                 throw failure
             case .tooLarge(let response):
-                throw tooLarge?(response.statusCode)
-                    ?? WebSignInError(
-                        .unexpectedResponse, note: "The answer is over 1 MiB.", httpStatusCode: response.statusCode,
-                        correlationId: correlationId)
+                throw failures.unusable(status: response.statusCode, correlationId: correlationId)
             }
         }
     }

@@ -206,10 +206,7 @@ struct WebTokenClient: Sendable {
             url: request.tokenEndpoint, form: request.form, clientId: request.clientId,
             correlationId: request.correlationId)
         let response = try await WebHTTP.send(
-            httpRequest, to: .token, through: pipeline, correlationId: request.correlationId
-        ) { error in
-            WebSignInError(.network, correlationId: request.correlationId, underlyingError: error)
-        }
+            httpRequest, to: .token, through: pipeline, correlationId: request.correlationId)
         do {
             return try WebTokenAnswer(response, grant: request.grant, correlationId: request.correlationId)
         } catch {

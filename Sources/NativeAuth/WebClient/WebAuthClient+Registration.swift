@@ -103,10 +103,7 @@ extension WebAuthClient {
             correlationId: correlationId)
         let response = try await WebHTTP.send(
             HTTPRequest(method: "POST", url: endpoint, headers: headers, body: Data(request.document.description.utf8)),
-            to: .registration, through: pipeline, correlationId: correlationId
-        ) { error in
-            WebSignInError(.network, correlationId: correlationId, underlyingError: error)
-        }
+            to: .registration, through: pipeline, correlationId: correlationId)
         do {
             let registration = try ClientRegistration(response, correlationId: correlationId)
             log(
