@@ -81,50 +81,77 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
         case issuerMismatch(expected: String, found: String)
     }
 
-    let code: Code
+    /// The fields, behind one reference: the error is one pointer to copy, store and throw.
+    private var box: Box
+
+    private final class Box: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private struct Fields: Sendable {
+        let code: Code
+        let note: String?
+        let serverError: String?
+        let serverErrorDescription: String?
+        let serverErrorURI: String?
+        let httpStatusCode: Int?
+        let correlationId: UUID?
+        let underlyingError: (any Error)?
+        var endpoint: RequestEndpoint?
+    }
+
+    var code: Code { box.fields.code }
     /// A client-side note: which parameter, which field. Never a secret.
-    let note: String?
+    var note: String? { box.fields.note }
 
     /// The provider's OAuth `error` value (such as `access_denied` or `invalid_grant`), when it sent one.
-    public let serverError: String?
+    public var serverError: String? { box.fields.serverError }
     /// The provider's `error_description`, as it came.
-    public let serverErrorDescription: String?
+    public var serverErrorDescription: String? { box.fields.serverErrorDescription }
     /// The provider's `error_uri`, as it came.
-    public let serverErrorURI: String?
+    public var serverErrorURI: String? { box.fields.serverErrorURI }
     /// The HTTP status of the answer, when the error came from an HTTP answer.
-    public let httpStatusCode: Int?
+    public var httpStatusCode: Int? { box.fields.httpStatusCode }
     /// The sign-in's correlation id (sent as `client-request-id`), when the error belongs to a sign-in.
-    public let correlationId: UUID?
+    public var correlationId: UUID? { box.fields.correlationId }
     /// The error that caused this one, such as the transport's `URLError`, or a
     /// ``RequestInterceptorError`` when an interceptor refused the request.
-    public let underlyingError: (any Error)?
+    public var underlyingError: (any Error)? { box.fields.underlyingError }
     /// The endpoint of the request that got no answer (or that a request interceptor refused),
     /// when the error is one.
-    public internal(set) var endpoint: RequestEndpoint?
+    public internal(set) var endpoint: RequestEndpoint? {
+        get { box.fields.endpoint }
+        set {
+            var fields = box.fields
+            fields.endpoint = newValue
+            box = Box(fields)
+        }
+    }
 
     init(
         _ code: Code, note: String? = nil, serverError: String? = nil, serverErrorDescription: String? = nil,
         serverErrorURI: String? = nil, httpStatusCode: Int? = nil, correlationId: UUID? = nil,
         underlyingError: (any Error)? = nil
     ) {
-        self.code = code
-        self.note = note
-        self.serverError = serverError
-        self.serverErrorDescription = serverErrorDescription
-        self.serverErrorURI = serverErrorURI
-        self.httpStatusCode = httpStatusCode
-        self.correlationId = correlationId
-        self.underlyingError = underlyingError
+        box = Box(
+            Fields(
+                code: code, note: note, serverError: serverError, serverErrorDescription: serverErrorDescription,
+                serverErrorURI: serverErrorURI, httpStatusCode: httpStatusCode, correlationId: correlationId,
+                underlyingError: underlyingError))
     }
 
     /// This error with `correlationId`, unless it has one already.
     func with(correlationId: UUID?) -> WebSignInError {
         guard self.correlationId == nil, let correlationId else { return self }
-        var copy = WebSignInError(
-            code, note: note, serverError: serverError, serverErrorDescription: serverErrorDescription,
-            serverErrorURI: serverErrorURI, httpStatusCode: httpStatusCode, correlationId: correlationId,
-            underlyingError: underlyingError)
-        copy.endpoint = endpoint
+        let old = box.fields
+        var copy = self
+        copy.box = Box(
+            Fields(
+                code: old.code, note: old.note, serverError: old.serverError,
+                serverErrorDescription: old.serverErrorDescription, serverErrorURI: old.serverErrorURI,
+                httpStatusCode: old.httpStatusCode, correlationId: correlationId,
+                underlyingError: old.underlyingError, endpoint: old.endpoint))
         return copy
     }
 
