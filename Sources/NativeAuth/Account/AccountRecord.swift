@@ -82,9 +82,10 @@ struct AccountRecord: Codable, Sendable, Equatable {
 
     /// The cache key of a scope set: sorted, de-duplicated, without the OpenID defaults.
     static func scopeKey(_ scopes: [String]) -> String {
-        Set(scopes.flatMap { $0.split(separator: " ").map { String($0).lowercased() } })
-            .subtracting(RequestBuilder.defaultScopes)
-            .sorted()
-            .joined(separator: " ")
+        ascending(
+            Array(
+                Set(scopes.flatMap { $0.split(separator: " ").map { String($0).lowercased() } })
+                    .subtracting(RequestBuilder.defaultScopes))
+        ).joined(separator: " ")
     }
 }

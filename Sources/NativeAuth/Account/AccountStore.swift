@@ -191,7 +191,7 @@ final class AccountStore {
         }
         let inline = record.accessTokens[signInKey].map { [signInKey: $0] } ?? [:]
         if !needsLayout { try await writeAccount(record, inline: inline) }
-        for scopeKey in pending.sorted() {
+        for scopeKey in ascending(Array(pending)) {
             // A token item is written only once the index lists it, so that a sign-out finds it.
             guard let token = record.accessTokens[scopeKey], indexSession == session, let itemKey = index[scopeKey]
             else { continue }

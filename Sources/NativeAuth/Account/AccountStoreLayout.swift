@@ -54,11 +54,11 @@ enum AccountStoreLayout {
         JSONWriter.string(index.session, &out)
         JSONWriter.member("tokens", &out)
         out.append(UInt8(ascii: "{"))
-        for (offset, entry) in index.tokens.sorted(by: { $0.key < $1.key }).enumerated() {
+        for (offset, key) in index.tokens.sortedKeys.enumerated() {
             if offset > 0 { out.append(UInt8(ascii: ",")) }
-            JSONWriter.string(entry.key, &out)
+            JSONWriter.string(key, &out)
             out.append(UInt8(ascii: ":"))
-            JSONWriter.string(entry.value, &out)
+            JSONWriter.string(index.tokens[key, default: ""], &out)
         }
         out.append(UInt8(ascii: "}"))
         out.append(UInt8(ascii: "}"))

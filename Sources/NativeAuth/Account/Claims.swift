@@ -55,11 +55,11 @@ public struct Claims: Sendable, Equatable, CustomStringConvertible, CustomReflec
     }
 
     /// The claim names; values are left out, since a description may be logged.
-    public var description: String { "Claims(" + all.keys.sorted().joined(separator: ", ") + ")" }
+    public var description: String { "Claims(" + all.sortedKeys.joined(separator: ", ") + ")" }
 
     /// The claim names only, as in ``description``: `dump` and debuggers show no claim values (an
     /// ID token's `nonce` among them).
     public var customMirror: Mirror {
-        Mirror(self, children: ["names": all.keys.sorted()], displayStyle: .struct)
+        Mirror(self, children: ["names": all.sortedKeys], displayStyle: .struct)
     }
 }

@@ -16,7 +16,7 @@ struct DeviceAuthorizationRequest: Sendable {
         form.add("scope", parameters.scopeList.joined(separator: " "))
         form.add("audience", parameters.audience)
         for url in parameters.resource { form.add("resource", url.absoluteString) }
-        for name in parameters.extraParameters.keys.sorted() { form.add(name, parameters.extraParameters[name]) }
+        for name in parameters.extraParameters.sortedKeys { form.add(name, parameters.extraParameters[name]) }
         return form
     }
 

@@ -72,7 +72,7 @@ extension WebDeviceSignInParameters: CustomStringConvertible {
         var parts = ["scopes=\(scopeList.joined(separator: " "))"]
         if audience != nil { parts.append("audience=<set>") }
         if !resource.isEmpty { parts.append("resources=\(resource.count)") }
-        if !extraParameters.isEmpty { parts.append("extra=\(extraParameters.keys.sorted().joined(separator: ","))") }
+        if !extraParameters.isEmpty { parts.append("extra=\(extraParameters.sortedKeys.joined(separator: ","))") }
         return "WebDeviceSignInParameters(\(parts.joined(separator: " ")))"
     }
 }

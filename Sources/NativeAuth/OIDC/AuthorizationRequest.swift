@@ -70,8 +70,8 @@ struct AuthorizationRequest: Sendable {
         if !parameters.uiLocales.isEmpty { query.append(("ui_locales", parameters.uiLocales.joined(separator: " "))) }
         if let audience = parameters.audience, !audience.isEmpty { query.append(("audience", audience)) }
         for resource in parameters.resource { query.append(("resource", resource.absoluteString)) }
-        for (name, value) in parameters.extraParameters.sorted(by: { $0.key < $1.key }) {
-            query.append((name, value))
+        for name in parameters.extraParameters.sortedKeys {
+            query.append((name, parameters.extraParameters[name, default: ""]))
         }
         query.append(("client-request-id", correlationId.uuidString.lowercased()))
 

@@ -70,7 +70,7 @@ public struct ClientRegistrationRequest: Sendable, Equatable {
         guard !tokenEndpointAuthMethod.isEmpty, !applicationType.isEmpty else {
             throw .invalidParameters("The token endpoint auth method and the application type must not be empty.")
         }
-        if let reserved = additionalMetadata.keys.sorted().first(where: Self.reservedNames.contains) {
+        if let reserved = additionalMetadata.sortedKeys.first(where: Self.reservedNames.contains) {
             throw .invalidParameters("The additional metadata '\(reserved)' is set by its own property.")
         }
     }

@@ -142,7 +142,7 @@ extension WebSignInParameters: CustomStringConvertible {
         if let prompt { parts.append("prompt=\(prompt)") }
         if let maxAge { parts.append("maxAge=\(maxAge)") }
         if loginHint != nil { parts.append("loginHint=<set>") }
-        if !extraParameters.isEmpty { parts.append("extra=\(extraParameters.keys.sorted().joined(separator: ","))") }
+        if !extraParameters.isEmpty { parts.append("extra=\(extraParameters.sortedKeys.joined(separator: ","))") }
         return "WebSignInParameters(\(parts.joined(separator: " ")))"
     }
 }

@@ -66,7 +66,7 @@ public struct UserAttributes: Sendable, Hashable, ExpressibleByDictionaryLiteral
     public var isEmpty: Bool { values.isEmpty }
 
     /// The attribute names, sorted (values are left out: they are personal data).
-    public var description: String { "UserAttributes(" + values.keys.sorted().joined(separator: ", ") + ")" }
+    public var description: String { "UserAttributes(" + values.sortedKeys.joined(separator: ", ") + ")" }
 
     private func string(_ name: String) -> String? {
         if case .string(let value)? = values[name] { return value }

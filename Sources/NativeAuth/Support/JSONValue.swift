@@ -74,7 +74,7 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
         case .null: return "null"
         case .array(let values): return "[" + values.map(\.description).joined(separator: ",") + "]"
         case .object(let members):
-            let body = members.sorted { $0.key < $1.key }.map { JSONValue.quoted($0.key) + ":" + $0.value.description }
+            let body = members.sortedKeys.map { JSONValue.quoted($0) + ":" + members[$0, default: .null].description }
             return "{" + body.joined(separator: ",") + "}"
         }
     }

@@ -52,7 +52,7 @@ public struct LogRecord: Sendable, CustomStringConvertible {
     public var description: String {
         var parts = ["[\(level)] \(message)"]
         if let correlationId { parts.append("correlation-id=\(correlationId.uuidString)") }
-        parts += metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        parts += metadata.sortedKeys.map { "\($0)=\(metadata[$0, default: ""])" }
         return parts.joined(separator: " ")
     }
 }

@@ -11,13 +11,14 @@ struct WireObject: Sendable, Equatable {
 
     init(_ members: [String: JSONValue]) {
         var trimmed: [String: JSONValue] = [:]
-        var padded: [(name: String, key: String, value: JSONValue)] = []
+        var padded: [String: JSONValue] = [:]
         for (key, value) in members {
             let name = Self.hasPlainEnds(key) ? key : key.trimmingCharacters(in: .whitespacesAndNewlines)
-            if key == name { trimmed[key] = value } else { padded.append((name, key, value)) }
+            if key == name { trimmed[key] = value } else { padded[key] = value }
         }
-        for entry in padded.sorted(by: { $0.key < $1.key }) where trimmed[entry.name] == nil {
-            trimmed[entry.name] = entry.value
+        for key in padded.sortedKeys {
+            let name = key.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed[name] == nil { trimmed[name] = padded[key] }
         }
         self.members = trimmed
     }
