@@ -31,7 +31,9 @@ struct NativeRefreshRedeemer: RefreshRedeemer {
         } catch {
             // Only a dead refresh token signs the user out; consent, a second factor, conditional
             // access or a claims challenge keep the account (ErrorCatalogue.refreshKind).
-            throw RetrieveAccessTokenError(error, correlationId: correlationId) { $0.refreshKind }
+            var refreshKind: ErrorKind?
+            if case .server(let serverError) = error { refreshKind = serverError.refreshKind }
+            throw RetrieveAccessTokenError(error, correlationId: correlationId, serverKind: refreshKind)
         }
     }
 }

@@ -224,8 +224,14 @@ extension DetailedError {
     }
 
     /// Maps a failed call to this error type; `classify` names the kind of a server error for the step.
-    init(_ failure: WireFailure, correlationId: UUID, classify: (ServerError) -> ErrorKind?) {
+    init(_ failure: WireFailure, correlationId: UUID, classify: ErrorNaming) {
         self.init(details: NativeAuthErrorDetails(failure, correlationId: correlationId, classify: classify))
+    }
+
+    /// Maps a failed call to this error type; `serverKind` is the kind of its server error, if the
+    /// error has one the step names.
+    init(_ failure: WireFailure, correlationId: UUID, serverKind: ErrorKind?) {
+        self.init(details: NativeAuthErrorDetails(failure, correlationId: correlationId, serverKind: serverKind))
     }
 
     var kind: ErrorKind { details.kind }
@@ -234,7 +240,15 @@ extension DetailedError {
 extension NativeAuthErrorDetails {
     /// The details of a failed call; `classify` names the kind of a server error for the step,
     /// the catalogue's shared meanings name the rest.
-    init(_ failure: WireFailure, correlationId: UUID, classify: (ServerError) -> ErrorKind?) {
+    init(_ failure: WireFailure, correlationId: UUID, classify: ErrorNaming) {
+        var serverKind: ErrorKind?
+        if case .server(let error) = failure { serverKind = classify.kind(of: error) }
+        self.init(failure, correlationId: correlationId, serverKind: serverKind)
+    }
+
+    /// The details of a failed call; `serverKind` is the step's kind for its server error, the
+    /// catalogue's shared meanings name the rest.
+    init(_ failure: WireFailure, correlationId: UUID, serverKind: ErrorKind?) {
         switch failure {
         case .cancelled:
             self.init(.cancelled, correlationId: correlationId)
@@ -247,7 +261,7 @@ extension NativeAuthErrorDetails {
         case .redirect(let reason):
             self.init(.browserRequired, correlationId: correlationId, redirectReason: reason)
         case .server(let error):
-            let kind = error.isConfigurationError ? .configuration : classify(error) ?? error.sharedKind
+            let kind = error.isConfigurationError ? .configuration : serverKind ?? error.sharedKind
             self.init(kind, correlationId: correlationId, server: error)
         }
     }

@@ -73,7 +73,7 @@ struct CodeStep: Sendable {
 
     /// Asks for a new code with the call `challenge` makes of the state's token.
     func resend<E: DetailedError>(
-        as errorType: E.Type, classify: (ServerError) -> ErrorKind? = { _ in nil },
+        as errorType: E.Type, classify: ErrorNaming = .none,
         _ challenge: (Secret) -> WireCall
     ) async throws(E) -> CodeStep {
         try await core.run(E.self) { action throws(FlowError) in

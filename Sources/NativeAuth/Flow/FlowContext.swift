@@ -27,13 +27,13 @@ struct FlowContext: Sendable {
     }
 
     /// The error details of a call that did not give the step an outcome it can go on with.
-    func details(of failure: WireFailure, classify: (ServerError) -> ErrorKind?) -> NativeAuthErrorDetails {
+    func details(of failure: WireFailure, classify: ErrorNaming) -> NativeAuthErrorDetails {
         NativeAuthErrorDetails(failure, correlationId: correlationId, classify: classify)
     }
 
     /// Sends `call`; a failure, a refusal or a malformed answer is thrown (a refusal named by
     /// `classify`). A next step is returned, for the step to follow or refuse.
-    func step(_ call: WireCall, classify: (ServerError) -> ErrorKind?) async throws(FlowError) -> StepOutcome {
+    func step(_ call: WireCall, classify: ErrorNaming) async throws(FlowError) -> StepOutcome {
         switch await outcome(of: call) {
         case .failure(let failure): throw FlowError(details: details(of: failure, classify: classify))
         case .success(.refused(let error)): throw FlowError(details: details(of: .server(error), classify: classify))
@@ -45,7 +45,7 @@ struct FlowContext: Sendable {
 
     /// The error for an outcome the step cannot go on with: the server error it carries, or an
     /// unexpected answer naming what came.
-    func unexpected(_ outcome: StepOutcome, classify: (ServerError) -> ErrorKind?) -> FlowError {
+    func unexpected(_ outcome: StepOutcome, classify: ErrorNaming) -> FlowError {
         FlowError(details: details(of: Self.failure(for: outcome), classify: classify))
     }
 
@@ -63,7 +63,7 @@ struct FlowContext: Sendable {
     }
 
     /// Sends a call whose only expected answer is a code sent out of band.
-    func requestCode(_ call: WireCall, classify: (ServerError) -> ErrorKind? = { _ in nil }) async throws(FlowError)
+    func requestCode(_ call: WireCall, classify: ErrorNaming = .none) async throws(FlowError)
         -> CodeChallenge
     {
         let outcome = try await step(call, classify: classify)
@@ -72,7 +72,7 @@ struct FlowContext: Sendable {
     }
 
     /// Sends a call whose only expected answer moves on with a continuation token.
-    func requestToken(_ call: WireCall, classify: (ServerError) -> ErrorKind?) async throws(FlowError) -> Secret {
+    func requestToken(_ call: WireCall, classify: ErrorNaming) async throws(FlowError) -> Secret {
         let outcome = try await step(call, classify: classify)
         guard case .continued(let token?) = outcome else { throw unexpected(outcome, classify: classify) }
         return token

@@ -11,9 +11,7 @@ public struct ResetPasswordStartError: DetailedError {
     /// The username is empty or not valid.
     public var isInvalidUsername: Bool { kind == .invalidUsername }
 
-    static func classify(_ error: ServerError) -> ErrorKind? {
-        error.kind(naming: [.userNotFound, .userHasNoPassword, .invalidUsername])
-    }
+    static var naming: ErrorNaming { ErrorNaming([.userNotFound, .userHasNoPassword, .invalidUsername]) }
 }
 
 /// Why sign-in after a password reset failed.
@@ -26,5 +24,5 @@ public struct SignInAfterResetPasswordError: DetailedError {
     /// sign in with the new password.
     public var isSignInUnavailable: Bool { kind == .signInUnavailable }
 
-    static func classify(_ error: ServerError) -> ErrorKind? { error.kind(naming: [.userNotFound]) }
+    static var naming: ErrorNaming { ErrorNaming([.userNotFound]) }
 }

@@ -39,7 +39,7 @@ enum ResetPasswordFlow {
         let flow = try client.startFlow(username: parameters.username, correlationId: parameters.correlationId)
         let username = flow.username
         let started = try await flow.requestToken(
-            .resetPasswordStart(username: username), classify: Failure.classify)
+            .resetPasswordStart(username: username), classify: Failure.naming)
         let challenge = try await flow.requestCode(
             .resetPasswordChallenge(continuationToken: started))
         return .codeRequired(
@@ -58,7 +58,7 @@ enum ResetPasswordFlow {
         typealias Failure = PasswordRequiredError
         let flow = action.flow
         let token = action.token
-        let classify = Failure.classify
+        let classify = Failure.naming
         // Every poll sends the token `submit` returned, as Microsoft's clients do; a poll's own token
         // is only for what follows the reset (sign-in, or submitting again after `failed`).
         var pollToken = token

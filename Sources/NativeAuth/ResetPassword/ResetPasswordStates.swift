@@ -25,7 +25,7 @@ public final class ResetPasswordCodeRequiredState: CodeRequiredState {
         try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
             let token = try await action.flow.requestToken(
                 .resetPasswordContinue(continuationToken: action.token, code: code),
-                classify: VerifyCodeError.classifyContinue)
+                classify: VerifyCodeError.namingContinue)
             return ResetPasswordRequiredState(core: StateCore(flow: action.flow, token: token))
         }
     }
@@ -123,7 +123,7 @@ public final class SignInAfterResetPasswordState: Sendable, CustomStringConverti
             }
             return try await SignInFlow.exchange(
                 .tokenWithContinuationToken(continuationToken: token, username: flow.username, scopes: scopes),
-                flow: flow, classify: SignInAfterResetPasswordError.classify)
+                flow: flow, classify: SignInAfterResetPasswordError.naming)
         }
     }
 

@@ -10,7 +10,7 @@ public struct MFARequestChallengeError: DetailedError {
     /// usable, so the user can choose another method.
     public var isMethodBlocked: Bool { kind == .methodBlocked }
 
-    static func classify(_ error: ServerError) -> ErrorKind? { error.kind(naming: [.methodBlocked]) }
+    static var naming: ErrorNaming { ErrorNaming([.methodBlocked]) }
 }
 
 /// Why a submitted multi-factor code did not sign the user in.
@@ -24,5 +24,5 @@ public struct MFASubmitChallengeError: DetailedError {
     /// The same as ``isInvalidChallenge``, named as on the other code steps.
     public var isInvalidCode: Bool { kind == .invalidCode }
 
-    static func classify(_ error: ServerError) -> ErrorKind? { error.kind(naming: [.invalidCode]) }
+    static var naming: ErrorNaming { ErrorNaming([.invalidCode]) }
 }

@@ -48,7 +48,7 @@ public final class MFARequiredState: CodeRequiredState {
         try await step.submit(code, as: MFASubmitChallengeError.self) { code, action throws(FlowError) in
             try await SignInFlow.exchange(
                 .tokenWithMFACode(continuationToken: action.token, code: code, scopes: action.flow.scopes),
-                flow: action.flow, classify: MFASubmitChallengeError.classify)
+                flow: action.flow, classify: MFASubmitChallengeError.naming)
         }
     }
 
@@ -65,7 +65,7 @@ public final class MFARequiredState: CodeRequiredState {
         try await core.run(MFARequestChallengeError.self) { action throws(FlowError) in
             let challenge = try await action.flow.requestCode(
                 .signInChallenge(continuationToken: action.token, methodId: method.id),
-                classify: MFARequestChallengeError.classify)
+                classify: MFARequestChallengeError.naming)
             return MFARequiredState(
                 step: CodeStep(flow: action.flow, challenge: challenge), method: method, authMethods: methods)
         }

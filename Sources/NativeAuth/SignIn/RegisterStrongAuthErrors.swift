@@ -12,7 +12,7 @@ public struct RegisterStrongAuthChallengeError: DetailedError {
     /// The contact is blocked (`provider_blocked_by_rep`); the state stays usable.
     public var isMethodBlocked: Bool { kind == .methodBlocked }
 
-    static func classify(_ error: ServerError) -> ErrorKind? { error.kind(naming: [.invalidContact, .methodBlocked]) }
+    static var naming: ErrorNaming { ErrorNaming([.invalidContact, .methodBlocked]) }
 }
 
 /// Why a registration code did not complete sign-in.
@@ -26,5 +26,5 @@ public struct RegisterStrongAuthSubmitChallengeError: DetailedError {
     /// The same as ``isInvalidChallenge``, named as on the other code steps.
     public var isInvalidCode: Bool { kind == .invalidCode }
 
-    static func classify(_ error: ServerError) -> ErrorKind? { error.kind(naming: [.invalidCode]) }
+    static var naming: ErrorNaming { ErrorNaming([.invalidCode]) }
 }

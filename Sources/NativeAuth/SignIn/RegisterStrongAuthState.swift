@@ -50,7 +50,7 @@ public final class RegisterStrongAuthState: Sendable, CustomStringConvertible {
             let outcome = try await flow.step(
                 .registerChallenge(
                     continuationToken: action.token, target: contact, channel: method.channel.description),
-                classify: Failure.classify)
+                classify: Failure.naming)
             switch outcome {
             case .codeSent(let challenge):
                 let state = RegisterStrongAuthVerificationRequiredState(
@@ -62,9 +62,9 @@ public final class RegisterStrongAuthState: Sendable, CustomStringConvertible {
                 return .completed(
                     try await RegisterStrongAuthVerificationRequiredState.complete(
                         .registerContinueWithToken(continuationToken: token), flow: flow,
-                        classify: Failure.classify))
+                        classify: Failure.naming))
             default:
-                throw flow.unexpected(outcome, classify: Failure.classify)
+                throw flow.unexpected(outcome, classify: Failure.naming)
             }
         }
     }
@@ -108,7 +108,7 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
             .completed(
                 try await Self.complete(
                     .registerContinueWithCode(continuationToken: action.token, code: code), flow: action.flow,
-                    classify: Failure.classify))
+                    classify: Failure.naming))
         }
     }
 
@@ -138,7 +138,7 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
     /// Registers the method with `call` (a code, or a contact verified already), then signs in
     /// with the token the server gives; a second factor after registration is not an answer.
     static func complete(
-        _ call: WireCall, flow: FlowContext, classify: (ServerError) -> ErrorKind?
+        _ call: WireCall, flow: FlowContext, classify: ErrorNaming
     ) async throws(FlowError) -> UserAccountResult {
         let continued = try await flow.requestToken(call, classify: classify)
         let result = try await SignInFlow.exchange(

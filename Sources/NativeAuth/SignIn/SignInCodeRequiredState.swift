@@ -25,7 +25,7 @@ public final class SignInCodeRequiredState: CodeRequiredState {
         try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
             try await SignInFlow.exchange(
                 .tokenWithCode(continuationToken: action.token, code: code, scopes: action.flow.scopes),
-                flow: action.flow, classify: VerifyCodeError.classify)
+                flow: action.flow, classify: VerifyCodeError.naming)
         }
     }
 
@@ -35,7 +35,7 @@ public final class SignInCodeRequiredState: CodeRequiredState {
     /// - Throws: ``ResendCodeError``.
     public func resendCode() async throws(ResendCodeError) -> SignInCodeRequiredState {
         SignInCodeRequiredState(
-            step: try await step.resend(as: ResendCodeError.self, classify: ResendCodeError.classify) { token in
+            step: try await step.resend(as: ResendCodeError.self, classify: ResendCodeError.naming) { token in
                 .signInChallenge(continuationToken: token, methodId: nil)
             })
     }

@@ -11,9 +11,7 @@ public struct SignInStartError: DetailedError {
     /// The password given up front is empty or wrong (`invalid_grant`, 50126).
     public var isInvalidCredentials: Bool { kind == .invalidCredentials }
 
-    static func classify(_ error: ServerError) -> ErrorKind? {
-        error.kind(naming: [.userNotFound, .passwordStep, .invalidUsername])
-    }
+    static var naming: ErrorNaming { ErrorNaming([.userNotFound, .passwordStep, .invalidUsername]) }
 }
 
 /// Why a submitted one-time code did not sign the user in.
@@ -26,15 +24,13 @@ public struct VerifyCodeError: DetailedError {
     /// usable: ask for the code again.
     public var isInvalidCode: Bool { kind == .invalidCode }
 
-    static func classify(_ error: ServerError) -> ErrorKind? { error.kind(naming: [.invalidCode, .userNotFound]) }
+    static var naming: ErrorNaming { ErrorNaming([.invalidCode, .userNotFound]) }
 }
 
 extension VerifyCodeError {
     /// A `continue` step of sign-up or password reset: a wrong code, or an attribute that must be
     /// verified first.
-    static func classifyContinue(_ error: ServerError) -> ErrorKind? {
-        error.kind(naming: [.invalidCode, .userNotFound, .verificationRequired])
-    }
+    static var namingContinue: ErrorNaming { ErrorNaming([.invalidCode, .userNotFound, .verificationRequired]) }
 }
 
 /// Why a new code could not be sent.
@@ -43,7 +39,7 @@ public struct ResendCodeError: DetailedError {
     public let details: NativeAuthErrorDetails
     init(details: NativeAuthErrorDetails) { self.details = details }
 
-    static func classify(_ error: ServerError) -> ErrorKind? { nil }
+    static var naming: ErrorNaming { .none }
 }
 
 /// Why a submitted password did not sign the user in.
@@ -72,10 +68,9 @@ public struct PasswordRequiredError: DetailedError {
         (kind == .passwordResetPending || details.resetPending) && isStateStillUsable
     }
 
-    static func classify(_ error: ServerError) -> ErrorKind? {
-        // A wrong password here is the password step's own error, not wrong credentials.
-        let kind = error.kind(naming: [.passwordPolicy, .passwordStep, .userNotFound])
-        return kind == .invalidCredentials ? .invalidPassword(nil) : kind
+    /// A wrong password here is the password step's own error, not wrong credentials.
+    static var naming: ErrorNaming {
+        ErrorNaming([.passwordPolicy, .passwordStep, .userNotFound], wrongPasswordIsInvalidPassword: true)
     }
 }
 

@@ -18,10 +18,10 @@ enum SignInFlow {
             throw flow.fail(.invalidCredentials, note: "The password is empty; nothing was sent.")
         }
         let initiated = try await flow.requestToken(
-            .signInInitiate(username: username), classify: Failure.classify)
+            .signInInitiate(username: username), classify: Failure.naming)
         let challenge = try await flow.step(
             .signInChallenge(continuationToken: initiated, methodId: nil),
-            classify: Failure.classify)
+            classify: Failure.naming)
         switch challenge {
         case .codeSent(let code):
             // A password given up front is ignored when the server chose a code.
@@ -34,17 +34,17 @@ enum SignInFlow {
             let result = try await exchange(
                 .tokenWithPassword(
                     continuationToken: token, username: username, password: Secret(password), scopes: flow.scopes),
-                flow: flow, classify: Failure.classify)
+                flow: flow, classify: Failure.naming)
             return SignInStartResult(result)
         default:
-            throw flow.unexpected(challenge, classify: Failure.classify)
+            throw flow.unexpected(challenge, classify: Failure.naming)
         }
     }
 
     /// Calls the token endpoint and turns the outcome into a sign-in result: an account, or the
     /// multi-factor or method-registration step the server asks for.
     static func exchange(
-        _ call: WireCall, flow: FlowContext, classify: (ServerError) -> ErrorKind?
+        _ call: WireCall, flow: FlowContext, classify: ErrorNaming
     ) async throws(FlowError) -> SignInResult {
         let outcome = try await flow.step(.token(call, claims: flow.claims), classify: classify)
         switch outcome {
@@ -71,9 +71,9 @@ enum SignInFlow {
         let mfa = next == .mfa
         let call: WireCall =
             mfa ? .signInIntrospect(continuationToken: token) : .registerIntrospect(continuationToken: token)
-        let outcome = try await flow.step(call) { _ in nil }
+        let outcome = try await flow.step(call, classify: .none)
         guard case .methods(let introspection) = outcome else {
-            throw flow.unexpected(outcome) { _ in nil }
+            throw flow.unexpected(outcome, classify: .none)
         }
         let methods = introspection.methods.map(AuthMethod.init)
         let core = StateCore(flow: flow, token: introspection.continuationToken)

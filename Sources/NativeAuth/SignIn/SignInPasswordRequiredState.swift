@@ -23,7 +23,7 @@ public final class SignInPasswordRequiredState: Sendable, CustomStringConvertibl
                 .tokenWithPassword(
                     continuationToken: action.token, username: action.flow.username, password: Secret(password),
                     scopes: action.flow.scopes),
-                flow: action.flow, classify: PasswordRequiredError.classify)
+                flow: action.flow, classify: PasswordRequiredError.naming)
         }
     }
 

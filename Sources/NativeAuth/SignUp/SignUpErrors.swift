@@ -26,8 +26,8 @@ public struct SignUpStartError: DetailedError {
     /// The names of the attributes that cannot be sent.
     public var invalidAttributes: [String] { details.invalidAttributes }
 
-    static func classify(_ error: ServerError) -> ErrorKind? {
-        error.kind(naming: [.userAlreadyExists, .passwordPolicy, .invalidUsername, .attributesRequired])
+    static var naming: ErrorNaming {
+        ErrorNaming([.userAlreadyExists, .passwordPolicy, .invalidUsername, .attributesRequired])
     }
 }
 
@@ -43,7 +43,7 @@ public struct AttributesRequiredError: DetailedError {
     /// The names of the refused attributes.
     public var invalidAttributes: [String] { details.invalidAttributes }
 
-    static func classify(_ error: ServerError) -> ErrorKind? { error.kind(naming: [.attributesInvalid]) }
+    static var naming: ErrorNaming { ErrorNaming([.attributesInvalid]) }
 }
 
 /// Why sign-in after sign-up failed.
@@ -56,7 +56,7 @@ public struct SignInAfterSignUpError: DetailedError {
     /// in normally.
     public var isSignInUnavailable: Bool { kind == .signInUnavailable }
 
-    static func classify(_ error: ServerError) -> ErrorKind? { error.kind(naming: [.userNotFound]) }
+    static var naming: ErrorNaming { ErrorNaming([.userNotFound]) }
 }
 
 extension VerifyCodeError {

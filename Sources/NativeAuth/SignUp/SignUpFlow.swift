@@ -17,7 +17,7 @@ enum SignUpFlow {
             started = try await flow.requestToken(
                 .signUpStart(
                     username: username, password: parameters.password.map(Secret.init), attributes: attributes),
-                classify: Failure.classify)
+                classify: Failure.naming)
         } catch let error where error.details.server?.has(.attributesInvalid) == true {
             return .attributesInvalid(error.details.invalidAttributes)
         }
@@ -29,7 +29,7 @@ enum SignUpFlow {
 
     /// Sends one `signup/v1.0/continue` and turns the outcome into the next step.
     static func proceed(
-        _ call: WireCall, flow: FlowContext, classify: (ServerError) -> ErrorKind?
+        _ call: WireCall, flow: FlowContext, classify: ErrorNaming
     ) async throws(FlowError) -> SignUpResult {
         let outcome = try await flow.step(call, classify: classify)
         switch outcome {
@@ -54,8 +54,8 @@ enum SignUpFlow {
 
     /// The sign-up `continue` steps: what any code step may hear, plus refused attributes.
     /// (`user_already_exists` and `user_not_found` are named for every step.)
-    static func common(_ error: ServerError) -> ErrorKind? {
-        error.kind(naming: [.invalidCode, .userNotFound, .verificationRequired, .attributesInvalid])
+    static var common: ErrorNaming {
+        ErrorNaming([.invalidCode, .userNotFound, .verificationRequired, .attributesInvalid])
     }
 }
 

@@ -62,8 +62,8 @@ public final class SignUpPasswordRequiredState: Sendable, CustomStringConvertibl
             }
             return try await SignUpFlow.proceed(
                 .signUpContinueWithPassword(continuationToken: action.token, password: Secret(password)),
-                flow: action.flow
-            ) { error in PasswordRequiredError.classify(error) ?? SignUpFlow.common(error) }
+                flow: action.flow,
+                classify: PasswordRequiredError.naming.otherwise(SignUpFlow.common))
         }
     }
 
@@ -150,7 +150,7 @@ public final class SignInAfterSignUpState: Sendable, CustomStringConvertible {
             }
             return try await SignInFlow.exchange(
                 .tokenWithContinuationToken(continuationToken: token, username: flow.username, scopes: scopes),
-                flow: flow, classify: SignInAfterSignUpError.classify)
+                flow: flow, classify: SignInAfterSignUpError.naming)
         }
     }
 

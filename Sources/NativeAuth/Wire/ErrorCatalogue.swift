@@ -231,6 +231,41 @@ extension ServerError {
     }
 }
 
+/// How a step names the server's errors before the meanings every step shares: the meanings it
+/// gives them, in order of precedence. A value rather than a function, so that the flow engine's
+/// shared bodies that take one are compiled once, not once per step.
+struct ErrorNaming: Sendable {
+    let meanings: [ServerErrorMeaning]
+    /// A wrong password (``ErrorKind/invalidCredentials``) is the password step's own error,
+    /// ``ErrorKind/invalidPassword(_:)``.
+    var wrongPasswordIsInvalidPassword = false
+    /// The meanings tried when ``meanings`` name none.
+    var fallback: [ServerErrorMeaning] = []
+
+    init(_ meanings: [ServerErrorMeaning], wrongPasswordIsInvalidPassword: Bool = false) {
+        self.meanings = meanings
+        self.wrongPasswordIsInvalidPassword = wrongPasswordIsInvalidPassword
+    }
+
+    /// No meaning of the step's own.
+    static var none: ErrorNaming { ErrorNaming([]) }
+
+    /// This naming, then `other`'s meanings for an error this one does not name.
+    func otherwise(_ other: ErrorNaming) -> ErrorNaming {
+        var naming = self
+        naming.fallback += other.meanings
+        return naming
+    }
+
+    /// The kind the step gives `error`; `nil` leaves it to the shared meanings.
+    func kind(of error: ServerError) -> ErrorKind? {
+        if let kind = error.kind(naming: meanings) {
+            return wrongPasswordIsInvalidPassword && kind == .invalidCredentials ? .invalidPassword(nil) : kind
+        }
+        return error.kind(naming: fallback)
+    }
+}
+
 /// The step an error answer moves the flow on to, with the continuation token it carries.
 enum NextStep: Sendable, Equatable {
     /// A second factor (`mfa_required`, at the token endpoint).

@@ -332,26 +332,30 @@ struct FuzzWireTests {
         let id = UUID()
         let failure = WireFailure.server(error)
         let errors: [any NativeAuthError] = [
-            SignInStartError(failure, correlationId: id, classify: SignInStartError.classify),
-            VerifyCodeError(failure, correlationId: id, classify: VerifyCodeError.classify),
-            ResendCodeError(failure, correlationId: id, classify: ResendCodeError.classify),
-            PasswordRequiredError(failure, correlationId: id, classify: PasswordRequiredError.classify),
-            MFARequestChallengeError(failure, correlationId: id, classify: MFARequestChallengeError.classify),
-            MFASubmitChallengeError(failure, correlationId: id, classify: MFASubmitChallengeError.classify),
+            SignInStartError(failure, correlationId: id, classify: SignInStartError.naming),
+            VerifyCodeError(failure, correlationId: id, classify: VerifyCodeError.naming),
+            ResendCodeError(failure, correlationId: id, classify: ResendCodeError.naming),
+            PasswordRequiredError(failure, correlationId: id, classify: PasswordRequiredError.naming),
+            MFARequestChallengeError(failure, correlationId: id, classify: MFARequestChallengeError.naming),
+            MFASubmitChallengeError(failure, correlationId: id, classify: MFASubmitChallengeError.naming),
             RegisterStrongAuthChallengeError(
-                failure, correlationId: id, classify: RegisterStrongAuthChallengeError.classify),
+                failure, correlationId: id, classify: RegisterStrongAuthChallengeError.naming),
             RegisterStrongAuthSubmitChallengeError(
-                failure, correlationId: id, classify: RegisterStrongAuthSubmitChallengeError.classify),
-            SignUpStartError(failure, correlationId: id, classify: SignUpStartError.classify),
-            AttributesRequiredError(failure, correlationId: id, classify: AttributesRequiredError.classify),
-            VerifyCodeError(failure, correlationId: id, classify: VerifyCodeError.classifyContinue),
+                failure, correlationId: id, classify: RegisterStrongAuthSubmitChallengeError.naming),
+            SignUpStartError(failure, correlationId: id, classify: SignUpStartError.naming),
+            AttributesRequiredError(failure, correlationId: id, classify: AttributesRequiredError.naming),
+            VerifyCodeError(failure, correlationId: id, classify: VerifyCodeError.namingContinue),
             PasswordRequiredError(failure, correlationId: id, classify: SignUpFlow.common),
-            SignInAfterSignUpError(failure, correlationId: id, classify: SignInAfterSignUpError.classify),
-            ResetPasswordStartError(failure, correlationId: id, classify: ResetPasswordStartError.classify),
-            SignInAfterResetPasswordError(failure, correlationId: id, classify: SignInAfterResetPasswordError.classify),
-            RetrieveAccessTokenError(failure, correlationId: id) { server in
-                server.isError("invalid_grant") || server.isError("expired_token") ? .refreshTokenExpired : nil
-            },
+            SignInAfterSignUpError(failure, correlationId: id, classify: SignInAfterSignUpError.naming),
+            ResetPasswordStartError(failure, correlationId: id, classify: ResetPasswordStartError.naming),
+            SignInAfterResetPasswordError(failure, correlationId: id, classify: SignInAfterResetPasswordError.naming),
+            RetrieveAccessTokenError(
+                failure, correlationId: id,
+                serverKind: { () -> ErrorKind? in
+                    guard case .server(let server) = failure else { return nil }
+                    let expired = server.isError("invalid_grant") || server.isError("expired_token")
+                    return expired ? .refreshTokenExpired : nil
+                }()),
         ]
         for built in errors {
             let name = String(describing: type(of: built))

@@ -26,7 +26,7 @@ struct StepOutcomeTests {
         #expect(notFound.kind(naming: [.invalidCode]) == nil)
         let wrongPassword = try Self.serverError(#"{"error":"invalid_grant","error_codes":[50126]}"#)
         #expect(wrongPassword.kind(naming: [.passwordStep]) == .invalidCredentials)
-        #expect(PasswordRequiredError.classify(wrongPassword) == .invalidPassword(nil))
+        #expect(PasswordRequiredError.naming.kind(of: wrongPassword) == .invalidPassword(nil))
         // A code counts only under its own error, and only first.
         let elsewhere = try Self.serverError(#"{"error":"invalid_request","error_codes":[50126]}"#)
         #expect(elsewhere.kind(naming: [.passwordStep]) == nil)
