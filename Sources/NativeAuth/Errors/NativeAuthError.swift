@@ -7,77 +7,113 @@ public struct NativeAuthErrorDetails: Sendable {
     /// storing and throwing an error moves one pointer.
     private var box: Box
 
+    /// The fields as constants of a class, not as a struct, so that no code to copy or assign
+    /// them is compiled: an amendment builds a new box.
     private final class Box: Sendable {
-        let fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
-    }
-
-    private struct Fields: Sendable {
         let kind: ErrorKind
         let server: ServerError?
         let unexpected: UnexpectedAnswer?
         let note: String?
         let unhandledOutcome: (any Sendable)?
         let localInvalidAttributes: [String]
-        var stateConsumed = false
-        var resetPending = false
-        var challengeClaims: String?
-        var browserContinuation: (any BrowserHandoff)?
         let correlationId: UUID
         let underlyingError: (any Error)?
         let redirectReason: String?
-        var endpoint: RequestEndpoint?
+        let stateConsumed: Bool
+        let resetPending: Bool
+        let challengeClaims: String?
+        let browserContinuation: (any BrowserHandoff)?
+        let endpoint: RequestEndpoint?
+
+        init(
+            _ kind: ErrorKind, server: ServerError?, unexpected: UnexpectedAnswer?, note: String?,
+            unhandledOutcome: (any Sendable)?, localInvalidAttributes: [String], correlationId: UUID,
+            underlyingError: (any Error)?, redirectReason: String?, stateConsumed: Bool, resetPending: Bool,
+            challengeClaims: String?, browserContinuation: (any BrowserHandoff)?, endpoint: RequestEndpoint?
+        ) {
+            self.kind = kind
+            self.server = server
+            self.unexpected = unexpected
+            self.note = note
+            self.unhandledOutcome = unhandledOutcome
+            self.localInvalidAttributes = localInvalidAttributes
+            self.correlationId = correlationId
+            self.underlyingError = underlyingError
+            self.redirectReason = redirectReason
+            self.stateConsumed = stateConsumed
+            self.resetPending = resetPending
+            self.challengeClaims = challengeClaims
+            self.browserContinuation = browserContinuation
+            self.endpoint = endpoint
+        }
+
+        /// A copy with the fields an error can be amended in given anew.
+        func amended(
+            stateConsumed: Bool, resetPending: Bool, challengeClaims: String?,
+            browserContinuation: (any BrowserHandoff)?, endpoint: RequestEndpoint?
+        ) -> Box {
+            Box(
+                kind, server: server, unexpected: unexpected, note: note, unhandledOutcome: unhandledOutcome,
+                localInvalidAttributes: localInvalidAttributes, correlationId: correlationId,
+                underlyingError: underlyingError, redirectReason: redirectReason, stateConsumed: stateConsumed,
+                resetPending: resetPending, challengeClaims: challengeClaims,
+                browserContinuation: browserContinuation, endpoint: endpoint)
+        }
     }
 
-    /// Changes one field of a copy: errors are built once and rarely amended.
-    private mutating func amend(_ change: (inout Fields) -> Void) {
-        var fields = box.fields
-        change(&fields)
-        box = Box(fields)
+    /// Amends a copy: errors are built once and rarely amended.
+    private mutating func amend(
+        stateConsumed: Bool? = nil, resetPending: Bool? = nil, challengeClaims: String?? = nil,
+        browserContinuation: (any BrowserHandoff)?? = nil, endpoint: RequestEndpoint?? = nil
+    ) {
+        box = box.amended(
+            stateConsumed: stateConsumed ?? box.stateConsumed, resetPending: resetPending ?? box.resetPending,
+            challengeClaims: challengeClaims ?? box.challengeClaims,
+            browserContinuation: browserContinuation ?? box.browserContinuation, endpoint: endpoint ?? box.endpoint)
     }
 
-    var kind: ErrorKind { box.fields.kind }
-    var server: ServerError? { box.fields.server }
-    var unexpected: UnexpectedAnswer? { box.fields.unexpected }
+    var kind: ErrorKind { box.kind }
+    var server: ServerError? { box.server }
+    var unexpected: UnexpectedAnswer? { box.unexpected }
     /// A client-side note, such as which argument was empty.
-    var note: String? { box.fields.note }
+    var note: String? { box.note }
     /// The outcome a delegate could not receive, when ``NativeAuthError/isMissingDelegateMethod`` is true.
-    var unhandledOutcome: (any Sendable)? { box.fields.unhandledOutcome }
+    var unhandledOutcome: (any Sendable)? { box.unhandledOutcome }
     /// Attributes found invalid before any request.
-    var localInvalidAttributes: [String] { box.fields.localInvalidAttributes }
+    var localInvalidAttributes: [String] { box.localInvalidAttributes }
     /// The server had already moved past the state's continuation token when the action failed,
     /// so the state is spent whatever the failure.
     var stateConsumed: Bool {
-        get { box.fields.stateConsumed }
-        set { amend { $0.stateConsumed = newValue } }
+        get { box.stateConsumed }
+        set { amend(stateConsumed: .some(newValue)) }
     }
     /// The action failed while waiting for a submitted password reset, which goes on on the server.
     var resetPending: Bool {
-        get { box.fields.resetPending }
-        set { amend { $0.resetPending = newValue } }
+        get { box.resetPending }
+        set { amend(resetPending: .some(newValue)) }
     }
     /// A claims challenge from a resource's `WWW-Authenticate` header, decoded.
     var challengeClaims: String? {
-        get { box.fields.challengeClaims }
-        set { amend { $0.challengeClaims = newValue } }
+        get { box.challengeClaims }
+        set { amend(challengeClaims: .some(newValue)) }
     }
     /// What a browser sign-in needs to continue the flow, when the server asked for a browser.
     var browserContinuation: (any BrowserHandoff)? {
-        get { box.fields.browserContinuation }
-        set { amend { $0.browserContinuation = newValue } }
+        get { box.browserContinuation }
+        set { amend(browserContinuation: .some(newValue)) }
     }
 
     /// The flow's correlation id: the `client-request-id` sent with every request of the flow.
-    public var correlationId: UUID { box.fields.correlationId }
+    public var correlationId: UUID { box.correlationId }
     /// The error that caused this one, such as the transport's `URLError`.
-    public var underlyingError: (any Error)? { box.fields.underlyingError }
+    public var underlyingError: (any Error)? { box.underlyingError }
     /// The server's `redirect_reason`, when the server asked for a browser.
-    public var redirectReason: String? { box.fields.redirectReason }
+    public var redirectReason: String? { box.redirectReason }
     /// The endpoint of the request that got no answer (or that a request interceptor refused),
     /// when ``NativeAuthError/isNetworkError``; such as `oauth2/v2.0/token`.
     public internal(set) var endpoint: RequestEndpoint? {
-        get { box.fields.endpoint }
-        set { amend { $0.endpoint = newValue } }
+        get { box.endpoint }
+        set { amend(endpoint: .some(newValue)) }
     }
 
     init(
@@ -86,10 +122,10 @@ public struct NativeAuthErrorDetails: Sendable {
         unhandledOutcome: (any Sendable)? = nil, invalidAttributes: [String] = [], endpoint: RequestEndpoint? = nil
     ) {
         box = Box(
-            Fields(
-                kind: kind, server: server, unexpected: unexpected, note: note, unhandledOutcome: unhandledOutcome,
-                localInvalidAttributes: invalidAttributes, correlationId: correlationId,
-                underlyingError: underlyingError, redirectReason: redirectReason, endpoint: endpoint))
+            kind, server: server, unexpected: unexpected, note: note, unhandledOutcome: unhandledOutcome,
+            localInvalidAttributes: invalidAttributes, correlationId: correlationId, underlyingError: underlyingError,
+            redirectReason: redirectReason, stateConsumed: false, resetPending: false, challengeClaims: nil,
+            browserContinuation: nil, endpoint: endpoint)
     }
 
     /// The server's `error` value (such as `invalid_grant`), when the server answered with an error.
