@@ -87,6 +87,9 @@ public final class InMemoryLogger: NativeAuthLogger, Sendable {
 struct Log: Sendable {
     let logger: (any NativeAuthLogger)?
 
+    /// Logs one record, built only if the logger wants its level. Not inlined: a log line is then
+    /// a call at each of the many places that log, not a copy of this body.
+    @inline(never)
     func callAsFunction(
         _ level: LogLevel, _ message: @autoclosure () -> String, _ metadata: @autoclosure () -> [String: String] = [:],
         correlationId: UUID? = nil
