@@ -129,6 +129,8 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
         }
     }
 
+    /// Not inlined: the web client builds its errors in many places, each one a call.
+    @inline(never)
     init(
         _ code: Code, note: String? = nil, serverError: String? = nil, serverErrorDescription: String? = nil,
         serverErrorURI: String? = nil, httpStatusCode: Int? = nil, correlationId: UUID? = nil,
