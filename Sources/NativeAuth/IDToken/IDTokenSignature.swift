@@ -59,7 +59,8 @@ enum IDTokenSignature {
         // The signing input is the ASCII text of the first two segments, dot included.
         let signingInput = Array(token.utf8.prefix(segments[0].count + 1 + segments[1].count))
         for key in candidates {
-            guard let publicKey = key.publicKey else { continue }
+            // RFC 8017 §8.2.2 step 1, checked here whichever verifier runs.
+            guard let publicKey = key.publicKey, signature.count == publicKey.modulusByteCount else { continue }
             if verifier.isValidSignature(signature, of: signingInput, key: publicKey) {
                 return Verified(header: header, payload: Data(payload), keyID: key.keyID)
             }

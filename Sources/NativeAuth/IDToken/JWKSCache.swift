@@ -32,10 +32,11 @@ actor JWKSCache {
             .invalidIDToken(.signature), note: "The provider's keys are not a usable JWK Set.")
         let response = try await WebHTTP.send(
             HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"]), to: .jwks,
-            through: pipeline, readOnly: true, correlationId: nil, tooLarge: { _ in unusable }
+            through: pipeline, readOnly: true, correlationId: nil,
+            oversized: { _ throws(WebSignInError) in throw unusable }
         ) { error in
-            WebSignInError(
-                .invalidIDToken(.signature), note: "The provider's keys could not be fetched.", underlyingError: error)
+            // No answer is a network failure, not a refused token: a refresh keeps its account.
+            WebSignInError(.network, note: "The provider's keys could not be fetched.", underlyingError: error)
         }
         guard (200...299).contains(response.statusCode), let parsed = try? JSONWebKeySet(json: response.body) else {
             throw unusable

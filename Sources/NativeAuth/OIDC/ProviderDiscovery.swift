@@ -97,7 +97,14 @@ actor ProviderDiscovery {
             method: "GET", url: url, headers: WebHTTP.headers(correlationId: correlationId, form: false))
         return try await WebHTTP.send(
             request, to: .discovery, through: pipeline, readOnly: true, correlationId: correlationId,
-            tooLarge: { _ in WebSignInError(.discoveryFailed(.tooLarge)) }
+            oversized: { response throws(WebSignInError) in
+                // A metadata document over the cap is refused; another status is judged as it is
+                // (a 404 still falls back to RFC 8414).
+                guard !(200...299).contains(response.statusCode) else {
+                    throw WebSignInError(.discoveryFailed(.tooLarge))
+                }
+                return response
+            }
         ) {
             WebSignInError(.discoveryFailed(.network), underlyingError: $0)
         }

@@ -81,7 +81,9 @@ extension WebTokenClient {
             authentication.request(
                 url: request.endpoint, form: request.form, clientId: request.clientId,
                 correlationId: request.correlationId),
-            to: .revocation, through: pipeline, correlationId: request.correlationId
+            to: .revocation, through: pipeline, correlationId: request.correlationId,
+            // Revocation is judged by its status (RFC 7009 §2.2): an oversized body changes nothing.
+            oversized: { response throws(WebSignInError) in response }
         ) { error in
             WebSignInError(.network, correlationId: request.correlationId, underlyingError: error)
         }

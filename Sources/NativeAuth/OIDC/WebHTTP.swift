@@ -40,14 +40,15 @@ enum WebHTTP {
     /// - Parameters:
     ///   - readOnly: the request changes nothing at the provider (discovery, keys), so the pipeline
     ///     may retry it after a timeout or a dropped connection too.
-    ///   - tooLarge: the error for an answer over the size cap, given its status; by default an
-    ///     unexpected answer.
+    ///   - oversized: what an answer over the size cap becomes, given the answer without its body:
+    ///     an error, or that answer to judge by its status; by default an unexpected answer.
     ///   - networkError: the error for a request that got no answer (a timeout, a transport
     ///     failure, an interceptor's refusal); it then names the endpoint.
     @inline(never)
     static func send(
         _ request: HTTPRequest, to endpoint: RequestEndpoint, through pipeline: RequestPipeline,
-        readOnly: Bool = false, correlationId: UUID?, tooLarge: ((Int) -> WebSignInError)? = nil,
+        readOnly: Bool = false, correlationId: UUID?,
+        oversized: ((HTTPResponse) throws(WebSignInError) -> HTTPResponse)? = nil,
         networkError: (any Error) -> WebSignInError
     ) async throws(WebSignInError) -> HTTPResponse {
         do {
@@ -66,11 +67,13 @@ enum WebHTTP {
                 var failure = networkError(error.underlyingError ?? URLError(.unknown))
                 failure.endpoint = endpoint
                 throw failure
-            case .tooLarge(let response):
-                throw tooLarge?(response.statusCode)
-                    ?? WebSignInError(
+            case .tooLarge(let response, _):
+                guard let oversized else {
+                    throw WebSignInError(
                         .unexpectedResponse, note: "The answer is over 1 MiB.", httpStatusCode: response.statusCode,
                         correlationId: correlationId)
+                }
+                return try oversized(response)
             }
         }
     }
