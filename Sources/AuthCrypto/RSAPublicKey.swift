@@ -1,5 +1,8 @@
 /// An RSA public key accepted for signature verification: a modulus of 2048 to 8192 bits that is
-/// odd, and a public exponent that is odd, at least 3 and below the modulus.
+/// odd, and an odd public exponent of at least 3 and below 2^256 (the upper bound of FIPS 186-5
+/// §5.4: a larger exponent only makes each check slower, up to seconds for one key). FIPS's lower
+/// bound (e > 2^16) is not enforced: e = 3 keys verify soundly with the full-encoding comparison of
+/// `RSASignature`, and some issuers still publish them.
 ///
 /// The Montgomery form of the modulus is prepared once here, so keep keys (as a parsed key set
 /// does) rather than rebuilding them for each token.
@@ -8,6 +11,8 @@ package struct RSAPublicKey: Sendable, Hashable {
     package static let minimumModulusBits = 2048
     /// The largest modulus accepted, in bits; larger keys only cost time.
     package static let maximumModulusBits = 8192
+    /// The largest exponent accepted, in bits: e < 2^256.
+    package static let maximumExponentBits = 256
 
     /// The modulus n, prepared for Montgomery multiplication.
     package let modulus: MontgomeryModulus
@@ -17,17 +22,30 @@ package struct RSAPublicKey: Sendable, Hashable {
     /// The key from big-endian `modulus` and `exponent` bytes (leading zero bytes allowed).
     /// - Throws: `RSAKeyError` naming the first check that failed.
     package init(modulus: some Collection<UInt8>, exponent: some Collection<UInt8>) throws(RSAKeyError) {
-        let modulusValue = BigUInt(bigEndian: modulus)
-        let bits = modulusValue.bitWidth
-        guard bits >= Self.minimumModulusBits else { throw .modulusTooSmall(bits: bits) }
-        guard bits <= Self.maximumModulusBits else { throw .modulusTooLarge(bits: bits) }
-        guard let prepared = MontgomeryModulus(modulusValue) else { throw .evenModulus }
-        let exponentValue = BigUInt(bigEndian: exponent)
-        guard exponentValue.isOdd, exponentValue >= BigUInt(3), exponentValue < modulusValue else {
-            throw .invalidExponent
-        }
+        try Self.check(modulus: modulus, exponent: exponent)
+        guard let prepared = MontgomeryModulus(BigUInt(bigEndian: modulus)) else { throw .evenModulus }
         self.modulus = prepared
-        self.exponent = exponentValue
+        self.exponent = BigUInt(bigEndian: exponent)
+    }
+
+    /// Checks the sizes and parities of `modulus` and `exponent` (big-endian bytes) without any
+    /// arithmetic: cheap enough to run on every key of a key set before preparing any.
+    /// - Throws: `RSAKeyError` naming the first check that failed.
+    package static func check(modulus: some Collection<UInt8>, exponent: some Collection<UInt8>) throws(RSAKeyError) {
+        let bits = bitWidth(of: modulus)
+        guard bits >= minimumModulusBits else { throw .modulusTooSmall(bits: bits) }
+        guard bits <= maximumModulusBits else { throw .modulusTooLarge(bits: bits) }
+        guard let last = modulus.reversed().first, last & 1 == 1 else { throw .evenModulus }
+        let exponentBits = bitWidth(of: exponent)
+        guard exponentBits <= maximumExponentBits else { throw .exponentTooLarge(bits: exponentBits) }
+        guard exponentBits >= 2, let low = exponent.reversed().first, low & 1 == 1 else { throw .invalidExponent }
+    }
+
+    /// The number of significant bits of a big-endian number.
+    private static func bitWidth(of bytes: some Collection<UInt8>) -> Int {
+        guard let first = bytes.firstIndex(where: { $0 != 0 }) else { return 0 }
+        let significant = bytes.distance(from: first, to: bytes.endIndex)
+        return (significant - 1) * 8 + (8 - bytes[first].leadingZeroBitCount)
     }
 
     /// The size of the modulus in bits.
@@ -50,15 +68,18 @@ package enum RSAKeyError: Error, Hashable, Sendable, CustomStringConvertible {
     case modulusTooLarge(bits: Int)
     /// The modulus is even, so it cannot be an RSA modulus.
     case evenModulus
-    /// The exponent is even, below 3, or not below the modulus.
+    /// The exponent is even, or below 3.
     case invalidExponent
+    /// The exponent is 2^256 or more.
+    case exponentTooLarge(bits: Int)
 
     package var description: String {
         switch self {
         case .modulusTooSmall(let bits): "RSA modulus of \(bits) bits is below the 2048-bit minimum"
         case .modulusTooLarge(let bits): "RSA modulus of \(bits) bits is above the 8192-bit maximum"
         case .evenModulus: "RSA modulus is even"
-        case .invalidExponent: "RSA public exponent is even, below 3, or not below the modulus"
+        case .invalidExponent: "RSA public exponent is even or below 3"
+        case .exponentTooLarge(let bits): "RSA public exponent of \(bits) bits is not below 2^256 (FIPS 186-5)"
         }
     }
 }

@@ -18,7 +18,8 @@
 // client alone, for a profiler.
 //
 // With --cold-start, measures an app's launch with a stored session in N fresh processes
-// (--runs N, default 21): from the start of main to the cached access token in hand.
+// (--runs N, default 21): from the start of main to the cached access token in hand. With
+// --key-set, only the worst key set within the SDK's bounds (also part of the full run).
 
 import Foundation
 import NativeAuth
@@ -43,6 +44,7 @@ struct Options {
     var port: UInt16 = 0
     var only: ServerLoad.Kind?
     var coldStart = false
+    var keySet = false
     var runs = 21
 
     init(_ arguments: [String]) {
@@ -54,6 +56,7 @@ struct Options {
             case "--signatures": signatures = iterator.next().flatMap(Int.init) ?? signatures
             case "--server": server = true
             case "--cold-start": coldStart = true
+            case "--key-set": keySet = true
             case "--runs": runs = max(1, iterator.next().flatMap(Int.init) ?? runs)
             case "--clients": clients = max(1, iterator.next().flatMap(Int.init) ?? clients)
             case "--seconds": seconds = max(0.5, iterator.next().flatMap(Double.init) ?? seconds)
@@ -145,6 +148,40 @@ let rs256KeySet = Array(
         + "Hg665xsmtdVMTBQY4uDZlxvb3qCo5ZwKh9kG4LT6_I5IhlJH7aGhyxXFvUK-DWNmoudF8NAco9_h9iaGNj8q2ethFkMLs91kzk2PAcDTW9gb54h"
         + "4FRWyuXpoQ" + #""}]}"#).utf8)
 
+/// The most work a key set can cause within the SDK's bounds: 64 keys (all it reads) of 8192 bits
+/// (the largest modulus) with the exponent 2^256 - 1 (the largest), all under the token's `kid`
+/// (4 are tried), and a token whose signature verifies with none. Returns the seconds to parse the
+/// set and refuse the token, per round.
+func measureWorstKeySet(rounds: Int) throws -> Stats {
+    var generator = SystemRandomNumberGenerator()
+    func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+    let exponent = base64URL([UInt8](repeating: 0xff, count: 32))
+    let keys = (0..<64).map { _ -> String in
+        var modulus = (0..<1024).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        modulus[0] |= 0x80
+        modulus[1023] |= 1
+        return #"{"kty":"RSA","kid":"k","n":""# + base64URL(modulus) + #"","e":""# + exponent + #""}"#
+    }
+    let jwks = Array(("{\"keys\":[" + keys.joined(separator: ",") + "]}").utf8)
+    var signature = (0..<1024).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    signature[0] = 0x01
+    let token =
+        base64URL(Array(#"{"alg":"RS256","kid":"k"}"#.utf8)) + "." + base64URL(Array(#"{"sub":"x"}"#.utf8)) + "."
+        + base64URL(signature)
+    let clock = ContinuousClock()
+    var samples: [Double] = []
+    for _ in 0..<rounds {
+        let start = clock.now
+        let check = try IDTokenSignatureBenchmark.makeCheck(token: token, jwks: jwks)
+        guard !check() else { throw BenchmarkFailure.setup("a random signature verified") }
+        samples.append(nanoseconds(clock.now - start))
+    }
+    return Stats(samples)
+}
+
 /// Times `signatures` RS256 verifications of a 2048-bit token with a parsed key set, and key set parsing.
 func measureSignatures(_ signatures: Int) throws -> (verify: Stats, parse: Stats) {
     let check = try IDTokenSignatureBenchmark.makeCheck(token: rs256Token, jwks: rs256KeySet)
@@ -170,6 +207,18 @@ func measureSignatures(_ signatures: Int) throws -> (verify: Stats, parse: Stats
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 if let count = options.holdIdle {
     IdleConnections.hold(count: max(0, count), port: options.port)
+}
+if options.keySet {
+    do {
+        print(
+            try measureWorstKeySet(rounds: 9).line(
+                "worst key set within the bounds (64 keys, 8192 bits, e = 2^256 - 1, one kid): parse + refuse one token"
+            ))
+        exit(0)
+    } catch {
+        print("benchmark failed: \(error)")
+        exit(1)
+    }
 }
 if options.coldStart {
     do {
@@ -221,6 +270,9 @@ do {
     let (verify, parse) = try measureSignatures(options.signatures)
     print(verify.line("RS256 ID token verification, 2048-bit key"))
     print(parse.line("JWK Set parse, one 2048-bit key"))
+    print(
+        try measureWorstKeySet(rounds: 9).line(
+            "worst key set within the bounds (64 keys, 8192 bits, e = 2^256 - 1, one kid): parse + refuse one token"))
 } catch {
     print("benchmark failed: \(error)")
     exit(1)

@@ -1,6 +1,6 @@
 package import Foundation
 package import LoopbackHTTP
-package import NativeAuth
+import NativeAuth
 package import Testing
 
 /// An HTTP server on 127.0.0.1 that answers from a script, for the tests of real HTTP clients

@@ -143,6 +143,14 @@ public final class ScriptedOpenIDProvider: HTTPTransport, Sendable {
     public func count(_ path: String) -> Int { requests(to: path).count }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if let response = try answer(request) { return response }
+        if let fallback { return try await fallback.send(request) }
+        return HTTPResponse(statusCode: 404)
+    }
+
+    /// The answer to `request`, at once; `nil` when the request is for ``fallback`` (or nobody:
+    /// ``send(_:)`` then answers 404).
+    public func answer(_ request: HTTPRequest) throws -> HTTPResponse? {
         received.withLock { $0.append(request) }
         let path = request.url.path
         func serves(_ endpoint: String?) -> Bool { endpoint.flatMap { URL(string: $0)?.path } == path }
@@ -163,8 +171,7 @@ public final class ScriptedOpenIDProvider: HTTPTransport, Sendable {
             let exchange = TokenExchange(request: request, form: form, grantType: grantType, nonce: nonce.current)
             if let response = try tokenAnswer.current(exchange) { return response }
         }
-        if let fallback { return try await fallback.send(request) }
-        return HTTPResponse(statusCode: 404)
+        return nil
     }
 
     /// The body of `request` as text.

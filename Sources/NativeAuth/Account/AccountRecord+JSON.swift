@@ -114,7 +114,11 @@ struct StoredJSON {
     let members: [String: JSONValue]
 
     init(_ data: Data) throws(Unreadable) {
-        guard let members = (try? JSONValue.parse(data))?.objectValue else { throw Unreadable() }
+        // Bytes that are not UTF-8 are a damaged item, as JSONDecoder judged them: never read
+        // with replacement characters into a token.
+        guard String(data: data, encoding: .utf8) != nil,
+            let members = (try? JSONValue.parse(data))?.objectValue
+        else { throw Unreadable() }
         self.members = members
     }
 

@@ -17,7 +17,8 @@ extension ClientCore {
     func webProvider() throws(WebSignInError) -> WebProvider {
         if let cached = browserProvider.current { return cached }
         let provider = try WebProvider(
-            issuer: webIssuer, clientId: configuration.clientId, pipeline: wire.pipeline, clock: configuration.clock)
+            issuer: webIssuer, clientId: configuration.clientId, pipeline: wire.pipeline.with(retry: .never),
+            clock: configuration.clock)
         return browserProvider.withLock { cached in
             if let cached { return cached }
             cached = provider

@@ -19,14 +19,15 @@ enum IDTokenSignature {
 
         /// The payload as a JSON object (the claims of an ID token); `nil` when it is not one.
         var claims: [String: JSONValue]? {
-            (try? JSONValue.parse(payload))?.objectValue
+            (try? JSONValue.parse(payload, rejectingDuplicateMembers: true))?.objectValue
         }
     }
 
     /// Verifies `token` with the RS256 key from `keys` that its header names.
     ///
     /// The key is the one whose `kid` equals the header's `kid`; a token without `kid` uses the only
-    /// key of a one-key set. Several keys with the same `kid` are each tried.
+    /// key of a one-key set. Several keys with the same `kid` are each tried, up to
+    /// ``JSONWebKeySet/maximumKeysPerID``.
     /// - Throws: `JWSVerificationError` naming the failed check; on `.unknownKeyID`, fetch the
     ///   JWK Set again (once) and retry.
     static func verify(
@@ -35,7 +36,9 @@ enum IDTokenSignature {
         let segments = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard segments.count == 3 else { throw .malformed(.segmentCount) }
         guard let headerBytes = Base64URL.decodeCanonical(segments[0]) else { throw .malformed(.headerEncoding) }
-        guard let headerValue = try? JSONValue.parse(Data(headerBytes)), case .object(let header) = headerValue else {
+        guard let headerValue = try? JSONValue.parse(Data(headerBytes), rejectingDuplicateMembers: true),
+            case .object(let header) = headerValue
+        else {
             throw .malformed(.headerNotJSONObject)
         }
         guard let algorithm = header["alg"]?.stringValue else { throw .malformed(.algorithmMissing) }
@@ -55,8 +58,12 @@ enum IDTokenSignature {
         let candidates = try candidateKeys(for: keyID, in: keys)
         // The signing input is the ASCII text of the first two segments, dot included.
         let signingInput = Array(token.utf8.prefix(segments[0].count + 1 + segments[1].count))
-        for key in candidates where verifier.isValidSignature(signature, of: signingInput, key: key.publicKey) {
-            return Verified(header: header, payload: Data(payload), keyID: key.keyID)
+        for key in candidates {
+            // RFC 8017 §8.2.2 step 1, checked here whichever verifier runs.
+            guard let publicKey = key.publicKey, signature.count == publicKey.modulusByteCount else { continue }
+            if verifier.isValidSignature(signature, of: signingInput, key: publicKey) {
+                return Verified(header: header, payload: Data(payload), keyID: key.keyID)
+            }
         }
         throw .badSignature
     }
@@ -72,8 +79,8 @@ enum IDTokenSignature {
             }
             throw .unknownKeyID(nil)
         }
-        let matches = keys.keys.filter { $0.keyID == keyID }
-        if !matches.isEmpty { return matches }
+        let matches = keys.keys.filter { $0.keyID == keyID }.prefix(JSONWebKeySet.maximumKeysPerID)
+        if !matches.isEmpty { return Array(matches) }
         if let skipped = keys.skipped.first(where: { $0.keyID == keyID }) { throw .keyUnsuitable(skipped.reason) }
         throw .unknownKeyID(keyID)
     }

@@ -3,12 +3,14 @@ import Foundation
 
 /// Checks an ID token from a web provider (OpenID Connect Core §3.1.3.7): its RS256 signature
 /// against the provider's keys, then `iss`, `aud` (and `azp` when there are several audiences),
-/// `exp` and `iat` on the provider's clock, `nonce`, `sub` (present, and unchanged on a refresh)
-/// and `at_hash` when present. Every failure names its check; nothing is stored on a failure.
+/// `exp`, `iat` and `nbf` on the provider's clock, `auth_time` when `max_age` was asked for,
+/// `nonce`, `sub` (present, and unchanged on a refresh) and `at_hash` when present. Every failure
+/// names its check; nothing is stored on a failure. Docs/WebSignIn.md lists the checks in order.
 struct IDTokenValidator: Sendable {
     let issuer: String
     let clientId: String
-    /// The tolerance for `exp` and `iat`, after the measured clock skew is corrected.
+    /// The tolerance for `exp`, `iat`, `nbf` and `auth_time`, after the measured clock skew (at
+    /// most ``WebProvider/maximumClockCorrection``) is corrected.
     var leeway: TimeInterval = 300
 
     struct Expectations: Sendable {
@@ -18,6 +20,9 @@ struct IDTokenValidator: Sendable {
         var subject: String?
         /// The access token of the same answer, for `at_hash`.
         var accessToken: Secret?
+        /// The `max_age` sent with the authorization request, in seconds; `nil` when none was (and
+        /// on a refresh, which is no new authentication).
+        var maxAge: Int? = nil
         /// The provider's time now (ours corrected by the measured skew).
         var now: Date
     }
@@ -33,7 +38,9 @@ struct IDTokenValidator: Sendable {
             switch error {
             case .unsupportedAlgorithm, .unsupportedCriticalHeader: throw Self.fail(.algorithm)
             case .malformed: throw Self.fail(.malformed)
-            case .unknownKeyID, .keyUnsuitable, .badSignature: throw Self.fail(.signature)
+            case .unknownKeyID, .keyUnsuitable, .badSignature:
+                // Why: a 1024-bit key and a bad signature must not read the same to an app.
+                throw WebSignInError(.invalidIDToken(.signature), note: "(\(error.description))")
             }
         } catch let error as WebSignInError {
             throw error
@@ -55,6 +62,21 @@ struct IDTokenValidator: Sendable {
         }
         guard let issued = claims.issuedAt, issued <= expected.now.addingTimeInterval(leeway) else {
             throw Self.fail(.issuedInFuture)
+        }
+        // RFC 7519 §4.1.5: never accepted before `nbf`, with the same leeway.
+        if let notBefore = claims.all["nbf"] {
+            guard let seconds = notBefore.doubleValue, seconds.isFinite else { throw Self.fail(.malformed) }
+            guard Date(timeIntervalSince1970: seconds) <= expected.now.addingTimeInterval(leeway) else {
+                throw Self.fail(.notYetValid)
+            }
+        }
+        // OpenID Connect Core §3.1.2.1 and §3.1.3.7 item 13: with `max_age`, `auth_time` must be
+        // there, and no older than `max_age` allows (nor in the future).
+        if let maxAge = expected.maxAge {
+            guard let authTime = claims.date("auth_time"),
+                authTime.addingTimeInterval(TimeInterval(maxAge) + leeway) >= expected.now,
+                authTime <= expected.now.addingTimeInterval(leeway)
+            else { throw Self.fail(.authTime) }
         }
         if let nonce = expected.nonce {
             guard let found = claims.string("nonce"), OAuthRandom.constantTimeEqual(found, nonce.reveal) else {

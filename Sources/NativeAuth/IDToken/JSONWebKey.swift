@@ -1,21 +1,53 @@
 import AuthCrypto
+import AuthSupport
 import Foundation
 
 /// An RSA key from a JWK Set (RFC 7517) that may check RS256 signatures.
 ///
 /// Only keys that can do that are built: `kty` "RSA"; `use`, when present, "sig"; `key_ops`, when
 /// present, including "verify"; `alg`, when present, "RS256"; `n` and `e` base64url and acceptable
-/// to `RSAPublicKey` (2048 to 8192 bits, odd). Private members, if a careless set has them, are ignored.
+/// to `RSAPublicKey` (2048 to 8192 bits, odd; an odd exponent above 2^16 and below 2^256). Private
+/// members, if a careless set has them, are ignored.
+///
+/// Reading a key checks only sizes and parities; the expensive part (the modulus's Montgomery
+/// form) is done the first time a token names the key, so a key set full of keys no token uses
+/// costs little.
 struct JSONWebKey: Sendable, Hashable {
     /// The `kid` member, which tokens name in their header.
     let keyID: String?
-    /// The public key.
-    let publicKey: RSAPublicKey
+    /// The modulus and exponent, big-endian, as the set gave them (checked, not prepared).
+    let modulus: [UInt8]
+    let exponent: [UInt8]
+    /// The prepared key, made on first use and shared by copies of this key.
+    private let prepared: Locked<RSAPublicKey?>
 
     /// A key from its parts, for callers that already hold them.
     init(keyID: String?, publicKey: RSAPublicKey) {
         self.keyID = keyID
-        self.publicKey = publicKey
+        modulus = publicKey.modulus.modulus.bigEndianBytes
+        exponent = publicKey.exponent.bigEndianBytes
+        prepared = Locked(publicKey)
+    }
+
+    /// The public key, prepared on first use; `nil` only if the checked bytes cannot be prepared.
+    var publicKey: RSAPublicKey? {
+        if let key = prepared.current { return key }
+        guard let key = try? RSAPublicKey(modulus: modulus, exponent: exponent) else { return nil }
+        prepared.withLock { $0 = key }
+        return key
+    }
+
+    /// Whether the key was prepared (a token named it).
+    var isPrepared: Bool { prepared.current != nil }
+
+    static func == (lhs: JSONWebKey, rhs: JSONWebKey) -> Bool {
+        lhs.keyID == rhs.keyID && lhs.modulus == rhs.modulus && lhs.exponent == rhs.exponent
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(keyID)
+        hasher.combine(modulus)
+        hasher.combine(exponent)
     }
 
     /// Reads one member of a JWK Set's `keys` array.
@@ -44,10 +76,13 @@ struct JSONWebKey: Sendable, Hashable {
             throw .invalidParameter("e")
         }
         do {
-            publicKey = try RSAPublicKey(modulus: modulus, exponent: exponent)
+            try RSAPublicKey.check(modulus: modulus, exponent: exponent)
         } catch {
             throw .unsuitableKey(error)
         }
+        self.modulus = Array(modulus.drop { $0 == 0 })
+        self.exponent = Array(exponent.drop { $0 == 0 })
+        prepared = Locked(nil)
         keyID = members["kid"]?.stringValue
     }
 }
@@ -68,6 +103,8 @@ enum JSONWebKeyRejection: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidParameter(String)
     /// `n` and `e` decode but do not make an acceptable RSA key.
     case unsuitableKey(RSAKeyError)
+    /// The set holds more keys than the SDK reads (``JSONWebKeySet/maximumKeys``); this one was not read.
+    case beyondLimit
 
     var description: String {
         switch self {
@@ -78,6 +115,8 @@ enum JSONWebKeyRejection: Error, Hashable, Sendable, CustomStringConvertible {
         case .unsupportedAlgorithm(let algorithm): "key algorithm \(LogSafe.quoted(algorithm)) is not RS256"
         case .invalidParameter(let name): "key member \(LogSafe.quoted(name)) is missing or invalid"
         case .unsuitableKey(let error): error.description
+        case .beyondLimit:
+            "key is beyond the first \(JSONWebKeySet.maximumKeys) keys of the set, which are all the SDK reads"
         }
     }
 }

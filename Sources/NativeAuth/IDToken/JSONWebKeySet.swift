@@ -26,6 +26,12 @@ struct JSONWebKeySet: Sendable {
         }
     }
 
+    /// The most members of `keys` read: a provider publishes a few keys (the current ones and the
+    /// next); more only cost time. Members beyond are skipped (``JSONWebKeyRejection/beyondLimit``).
+    static let maximumKeys = 64
+    /// The most keys with one `kid` tried for one token.
+    static let maximumKeysPerID = 4
+
     /// The keys that can check RS256 signatures, in document order.
     let keys: [JSONWebKey]
     /// The members that cannot, in document order.
@@ -46,7 +52,11 @@ struct JSONWebKeySet: Sendable {
         guard let entries = members["keys"]?.arrayValue else { throw .missingKeys }
         var keys: [JSONWebKey] = []
         var skipped: [SkippedKey] = []
-        for entry in entries {
+        for (position, entry) in entries.enumerated() {
+            guard position < Self.maximumKeys else {
+                skipped.append(SkippedKey(keyID: entry.objectValue?["kid"]?.stringValue, reason: .beyondLimit))
+                continue
+            }
             do {
                 keys.append(try JSONWebKey(entry))
             } catch {

@@ -32,7 +32,7 @@ actor JWKSCache {
             HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"]), to: .jwks,
             through: pipeline, readOnly: true, correlationId: nil, failures: .keys)
         guard (200...299).contains(response.statusCode), let parsed = try? JSONWebKeySet(json: response.body) else {
-            throw WebHTTP.Failures.keys.unusable(status: response.statusCode, correlationId: nil)
+            throw WebHTTP.unusableKeys
         }
         keys = parsed
         return parsed

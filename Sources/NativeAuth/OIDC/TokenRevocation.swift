@@ -81,7 +81,7 @@ extension WebTokenClient {
             authentication.request(
                 url: request.endpoint, form: request.form, clientId: request.clientId,
                 correlationId: request.correlationId),
-            to: .revocation, through: pipeline, correlationId: request.correlationId)
+            to: .revocation, through: pipeline, correlationId: request.correlationId, failures: .revocation)
         do {
             try TokenRevocationRequest.check(response, correlationId: request.correlationId)
         } catch {

@@ -35,44 +35,57 @@ enum WebHTTP {
         return headers
     }
 
-    /// What a request that got no usable answer fails with.
+    /// What a request that got no usable answer fails with, and what an answer over the size cap
+    /// becomes.
     enum Failures {
-        /// A network error naming the transport's failure; an unexpected answer for one over the cap.
+        /// A network error naming the transport's failure; an answer over the cap is unexpected.
         case exchange
-        /// Discovery failed: the network, or an answer over the cap.
+        /// Discovery failed: the network, or a metadata document over the cap. An answer over the
+        /// cap with another status is judged by its status (a 404 still falls back to RFC 8414).
         case discovery
-        /// The provider's keys could not be fetched, or are not a usable JWK Set: the ID token's
-        /// signature cannot be checked.
+        /// The provider's keys could not be fetched (a network failure, not a refused token: a
+        /// refresh keeps its account), or are over the cap and so not a usable JWK Set.
         case keys
+        /// Revocation is judged by its status (RFC 7009 §2.2): an oversized body changes nothing.
+        case revocation
 
         /// The error for a request that got no answer (a timeout, a transport failure, an
         /// interceptor's refusal).
         func network(_ error: any Error, correlationId: UUID?) -> WebSignInError {
             switch self {
-            case .exchange:
+            case .exchange, .revocation:
                 WebSignInError(.network, correlationId: correlationId, underlyingError: error)
             case .discovery:
                 WebSignInError(.discoveryFailed(.network), underlyingError: error)
             case .keys:
-                WebSignInError(
-                    .invalidIDToken(.signature), note: "The provider's keys could not be fetched.",
-                    underlyingError: error)
+                WebSignInError(.network, note: "The provider's keys could not be fetched.", underlyingError: error)
             }
         }
 
-        /// The error for an answer over the size cap, or (for the keys) one that is not a JWK Set.
-        func unusable(status: Int, correlationId: UUID?) -> WebSignInError {
+        /// What an answer over the size cap becomes, given the answer without its body: an
+        /// error, or that answer to judge by its status.
+        func oversized(_ response: HTTPResponse, correlationId: UUID?) throws(WebSignInError) -> HTTPResponse {
             switch self {
             case .exchange:
-                WebSignInError(
-                    .unexpectedResponse, note: "The answer is over 1 MiB.", httpStatusCode: status,
+                throw WebSignInError(
+                    .unexpectedResponse, note: "The answer is over 1 MiB.", httpStatusCode: response.statusCode,
                     correlationId: correlationId)
             case .discovery:
-                WebSignInError(.discoveryFailed(.tooLarge))
+                guard !(200...299).contains(response.statusCode) else {
+                    throw WebSignInError(.discoveryFailed(.tooLarge))
+                }
+                return response
             case .keys:
-                WebSignInError(.invalidIDToken(.signature), note: "The provider's keys are not a usable JWK Set.")
+                throw WebHTTP.unusableKeys
+            case .revocation:
+                return response
             }
         }
+    }
+
+    /// The provider's keys are not a usable JWK Set: the ID token's signature cannot be checked.
+    static var unusableKeys: WebSignInError {
+        WebSignInError(.invalidIDToken(.signature), note: "The provider's keys are not a usable JWK Set.")
     }
 
     /// Sends `request` to `endpoint` through `pipeline` and returns the answer, whatever its status.
@@ -80,8 +93,8 @@ enum WebHTTP {
     /// - Parameters:
     ///   - readOnly: the request changes nothing at the provider (discovery, keys), so the pipeline
     ///     may retry it after a timeout or a dropped connection too.
-    ///   - failures: the errors for a request that got no answer (which then name the endpoint) and
-    ///     for an answer over the size cap.
+    ///   - failures: the errors for a request that got no answer (which then name the endpoint),
+    ///     and what an answer over the size cap becomes.
     @inline(never)
     static func send(
         _ request: HTTPRequest, to endpoint: RequestEndpoint, through pipeline: RequestPipeline,
@@ -104,8 +117,8 @@ enum WebHTTP {
                     error.underlyingError ?? URLError(.unknown), correlationId: correlationId)
                 failure.endpoint = endpoint
                 throw failure
-            case .tooLarge(let response):
-                throw failures.unusable(status: response.statusCode, correlationId: correlationId)
+            case .tooLarge(let response, _):
+                return try failures.oversized(response, correlationId: correlationId)
             }
         }
     }

@@ -21,6 +21,8 @@ public enum IDTokenCheck: String, Sendable, Equatable, CustomStringConvertible {
     case expired
     /// `iat` is too far in the future.
     case issuedInFuture
+    /// `nbf` is too far in the future: the token is not valid yet.
+    case notYetValid
     /// `nonce` is not the one sent in the authorization request.
     case nonce
     /// `sub` is missing, or is not the subject of the account being refreshed.

@@ -107,9 +107,13 @@ extension JSONValue {
     /// The deepest nesting accepted; server answers are a few levels deep.
     static let maximumDepth = 64
 
-    /// Parses `data` as one JSON value (RFC 8259), with a depth limit; never traps.
-    static func parse(_ data: Data) throws(JSONParseError) -> JSONValue {
+    /// Parses `data` as one JSON value (RFC 8259), with a depth limit; never traps. An object
+    /// with a member name twice keeps the first value, or, with `rejectingDuplicateMembers`, is
+    /// refused (JOSE headers and JWT claims: RFC 7515 §5.2, RFC 7519 §4), so the SDK and a
+    /// parser that keeps the last value can never read two different claims from one token.
+    static func parse(_ data: Data, rejectingDuplicateMembers: Bool = false) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: [UInt8](data))
+        parser.rejectsDuplicateMembers = rejectingDuplicateMembers
         return try parser.parseDocument()
     }
 }
@@ -117,6 +121,7 @@ extension JSONValue {
 private struct JSONParser {
     let bytes: [UInt8]
     var index = 0
+    var rejectsDuplicateMembers = false
 
     init(bytes: [UInt8]) {
         // A UTF-8 byte order mark is tolerated.
@@ -180,9 +185,13 @@ private struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
             skipWhitespace()
-            // A duplicated key keeps its first value, as most servers' parsers do.
+            // A duplicated key keeps its first value, as most servers' parsers do, unless refused.
             let value = try parseValue(depth: depth + 1)
-            if members[key] == nil { members[key] = value }
+            if members[key] == nil {
+                members[key] = value
+            } else if rejectsDuplicateMembers {
+                throw fail("duplicate member")
+            }
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end") }
             if bytes[index] == UInt8(ascii: ",") {

@@ -48,6 +48,13 @@ struct RequestPipeline: Sendable {
         self.requestTimeout = requestTimeout ?? Self.defaultTimeout(for: transport)
     }
 
+    /// The same pipeline with another retry policy (the web requests of a native client are sent
+    /// once, like every web client's).
+    func with(retry: RetryPolicy) -> RequestPipeline {
+        RequestPipeline(
+            transport: transport, interceptors: interceptors, log: log, retry: retry, requestTimeout: requestTimeout)
+    }
+
     /// A pipeline for the web client's tools that have no client configuration (registration):
     /// no interceptors, the default deadline, no retry.
     static func web(transport: any HTTPTransport, log: Log) -> RequestPipeline {
@@ -68,8 +75,9 @@ struct RequestPipeline: Sendable {
         /// The transport threw (no connection, a timeout, a reset), or an interceptor refused the
         /// request (a ``RequestInterceptorError``).
         case noAnswer(any Error)
-        /// The answer's body is over ``maximumBodySize``; the response comes without its body.
-        case tooLarge(HTTPResponse)
+        /// The answer's body is over ``maximumBodySize``; the response comes without its body,
+        /// with the body's length.
+        case tooLarge(HTTPResponse, bodyLength: Int)
 
         /// The error an app sees as the underlying error of a request that got no answer.
         var underlyingError: (any Error)? {
@@ -149,8 +157,7 @@ struct RequestPipeline: Sendable {
                 correlationId: correlationId)
             let length = response.body.count
             response.body = Data()
-            response.headers["Content-Length"] = "\(length)"
-            throw .tooLarge(response)
+            throw .tooLarge(response, bodyLength: length)
         }
         return response
     }

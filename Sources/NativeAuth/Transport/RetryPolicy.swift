@@ -45,8 +45,11 @@ struct RetryPolicy: Sendable {
             return nil
         case .failure(.timedOut):
             return readOnly ? 1 : nil
-        case .failure(.cancelled), .failure(.tooLarge):
+        case .failure(.cancelled):
             return nil
+        case .failure(.tooLarge(let response, _)):
+            // The status still says whether the server processed the request.
+            return delay(after: .success(response), readOnly: readOnly)
         case .success(let response):
             switch response.statusCode {
             case 429, 503:

@@ -11,8 +11,15 @@ final class WebProvider: Sendable {
     let clock: any NativeAuthClock
     let log: Log
     private let keys = Locked<(url: URL, cache: JWKSCache)?>(nil)
-    /// The provider's clock minus ours, from the `Date` header of its last token answer.
+    /// The provider's clock minus ours, from the `Date` header of its last token answer, when
+    /// within ``maximumClockCorrection``; 0 otherwise.
     private let skew = Locked<TimeInterval>(0)
+
+    /// The largest difference between the provider's clock and ours that the ID token checks
+    /// correct. A `Date` header further off (a clock set wrong, or an answer held back or forged)
+    /// is not believed: the checks use the local clock, so they are never widened by more than
+    /// this beyond their leeway.
+    static let maximumClockCorrection: TimeInterval = 120
 
     init(
         issuer: URL, clientId: String, pipeline: RequestPipeline, clock: any NativeAuthClock,
@@ -34,7 +41,15 @@ final class WebProvider: Sendable {
 
     func noteServerDate(_ date: Date?) {
         guard let date else { return }
-        skew.withLock { $0 = date.timeIntervalSince(clock.now()) }
+        let measured = date.timeIntervalSince(clock.now())
+        guard abs(measured) <= Self.maximumClockCorrection else {
+            skew.withLock { $0 = 0 }
+            log(
+                .warning, "provider's clock is too far from ours; ID tokens are checked on the local clock",
+                ["seconds": measured.isFinite ? "\(Int(measured))" : "?"])
+            return
+        }
+        skew.withLock { $0 = measured }
     }
 
     /// The key cache for the provider's `jwks_uri`.
@@ -91,7 +106,8 @@ final class WebProvider: Sendable {
         let claims = try await validate(
             idToken, metadata: metadata,
             expecting: .init(
-                nonce: request.nonce, subject: nil, accessToken: answer.accessToken, now: providerNow()))
+                nonce: request.nonce, subject: nil, accessToken: answer.accessToken, maxAge: request.maxAge,
+                now: providerNow()))
         return (TokenAnswer(answer), claims, correlationId)
     }
 }

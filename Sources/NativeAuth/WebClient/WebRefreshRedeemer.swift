@@ -15,6 +15,7 @@ struct WebRefreshRedeemer: RefreshRedeemer {
             let answer = try await provider.tokens.refresh(
                 refreshToken, clientId: provider.clientId, tokenEndpoint: metadata.tokenEndpoint,
                 scopes: scopes.isEmpty ? nil : Self.withOpenID(scopes), correlationId: correlationId)
+            provider.noteServerDate(answer.serverDate)
             if let idToken = answer.idToken {
                 _ = try await provider.validate(
                     idToken, metadata: metadata,

@@ -47,10 +47,10 @@ struct WireClient: Sendable {
                 throw .cancelled
             case .timedOut, .noAnswer:
                 throw .transport(error.underlyingError ?? URLError(.unknown), endpoint: endpoint)
-            case .tooLarge(let response):
+            case .tooLarge(let response, let bodyLength):
                 var answer = UnexpectedAnswer(
                     status: response.statusCode, contentType: response.header("Content-Type"), problem: .tooLarge,
-                    bodyLength: response.header("Content-Length").flatMap { Int($0) } ?? 0)
+                    bodyLength: bodyLength)
                 answer.retryAfterHeader = response.header("Retry-After")
                 log(
                     .debug, "answer received", Self.metadata(for: .unexpected(answer), endpoint: endpoint.rawValue),

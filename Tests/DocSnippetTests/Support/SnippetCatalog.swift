@@ -171,7 +171,8 @@ enum SnippetCatalog {
         return blocks
     }
 
-    /// Reads `<!-- snippet: NAME -->` or `<!-- snippet: none (REASON) -->`.
+    /// Reads `<!-- snippet: NAME -->`, `<!-- snippet: NAME (NOTE) -->` (a region with a note for the
+    /// reader, such as where it is compiled) or `<!-- snippet: none (REASON) -->`.
     static func parseMarker(_ line: String) -> SnippetMarker? {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasPrefix("<!-- snippet:"), trimmed.hasSuffix("-->") else { return nil }
@@ -182,7 +183,7 @@ enum SnippetCatalog {
             guard reason.hasPrefix("("), reason.hasSuffix(")") else { return .excluded(reason: "") }
             return .excluded(reason: String(reason.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces))
         }
-        return .region(body)
+        return .region(String(body.prefix { $0 != " " }))
     }
 
     /// The product names a Package.swift text declares (`.library(name: "X"`, `.executable(name: "X"`).

@@ -53,6 +53,16 @@ struct StoredJSONTests {
         #expect((try? AccountRecord(storedJSON: data)) == nil)
     }
 
+    @Test func bytesThatAreNotUTF8AreRefused() {
+        var data = Data(
+            #"{"version":2,"identifier":"i","username":"u","idToken":"t","refreshToken":"rt-X","signInScopes":[],"accessTokens":{}}"#
+                .utf8)
+        let index = data.firstIndex(of: UInt8(ascii: "X"))!
+        data[index] = 0xff
+        #expect((try? Self.decoder.decode(AccountRecord.self, from: data)) == nil)
+        #expect((try? AccountRecord(storedJSON: data)) == nil)
+    }
+
     @Test func nullOptionalsReadAsMissing() throws {
         let data = Data(
             #"{"version":1,"identifier":"i","username":"u","idToken":"t","refreshToken":null,"session":null,"signInScopes":[],"accessTokens":{}}"#

@@ -201,13 +201,24 @@ struct RSAPublicKeyTests {
         #expect(throws: RSAKeyError.modulusTooSmall(bits: 0)) { try RSAPublicKey(modulus: [], exponent: [3]) }
     }
 
-    @Test("Exponent 1, even exponents and exponents not below the modulus are refused")
+    @Test("Exponent 1, even exponents and exponents of 2^256 or more are refused; 3 and 2^256 - 1 are accepted")
     func exponentRefusals() throws {
         let modulus = [UInt8](try #require(Base64URL.decode(SignatureFixtures.rfc7515Modulus)))
-        for exponent: [UInt8] in [[], [0], [1], [2], [1, 0, 0], modulus, [1] + modulus] {
+        for exponent: [UInt8] in [[], [0], [1], [2], [1, 0, 0], [0, 0, 1, 0]] {
             #expect(throws: RSAKeyError.invalidExponent) { try RSAPublicKey(modulus: modulus, exponent: exponent) }
         }
+        // FIPS 186-5 §5.4: e < 2^256. Larger exponents, up to the modulus, cost seconds per key.
+        let twoTo256 = [UInt8(1)] + [UInt8](repeating: 0, count: 32)
+        #expect(throws: RSAKeyError.exponentTooLarge(bits: 257)) {
+            try RSAPublicKey(modulus: modulus, exponent: twoTo256.dropLast() + [1])
+        }
+        #expect(throws: RSAKeyError.exponentTooLarge(bits: 2048)) {
+            try RSAPublicKey(modulus: modulus, exponent: modulus)
+        }
         #expect(throws: Never.self) { try RSAPublicKey(modulus: modulus, exponent: [3]) }
+        #expect(throws: Never.self) {
+            try RSAPublicKey(modulus: modulus, exponent: [0] + [UInt8](repeating: 0xff, count: 32))
+        }
     }
 
     @Test("Leading zero bytes in n and e are accepted; 2048 and 8192 bits are the inclusive bounds")

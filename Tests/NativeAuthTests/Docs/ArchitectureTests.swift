@@ -53,6 +53,15 @@ struct ArchitectureTests {
         }
     }
 
+    /// The scanner reads the files of each folder: a file outside one, or in a folder inside one,
+    /// would escape the layer check.
+    @Test func everySourceFileIsDirectlyInALayerFolder() throws {
+        for file in try SourceTree.swiftFiles(below: Self.sources) {
+            let parts = file.path.dropFirst(Self.sources.path.count + 1).split(separator: "/")
+            #expect(parts.count == 2, "\(parts.joined(separator: "/")) is not directly in a layer folder")
+        }
+    }
+
     @Test func theTableHasNoCycle() {
         for folder in Self.layers.keys {
             #expect(!Self.below(folder).contains(folder), "\(folder) can reach itself")

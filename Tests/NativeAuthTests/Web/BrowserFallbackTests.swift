@@ -98,6 +98,26 @@ struct BrowserFallbackTests {
         }
     }
 
+    /// A native client's browser sign-in sends its web requests once, as a web client does: the
+    /// authorization code is single-use, and a second exchange would turn a 503 into invalid_grant.
+    @Test func theBrowserSignInOfANativeClientIsNotRetried() async throws {
+        let tenant = FallbackTenant.make(native: native)
+        tenant.tokenAnswer.withLock {
+            $0 = { exchange in
+                exchange.grantType == "authorization_code"
+                    ? HTTPResponse(statusCode: 503, headers: ["Retry-After": "0"]) : nil
+            }
+        }
+        do {
+            _ = try await client(tenant).signInWithBrowser(
+                WebSignInParameters(), redirectURI: redirect, using: InstantAgent(provider: tenant, code: "c"))
+            Issue.record("expected the 503")
+        } catch {
+            #expect(error.isServerError && error.httpStatusCode == 503, "\(error)")
+        }
+        #expect(tenant.requests.filter { $0.url.path.hasSuffix("/oauth2/v2.0/token") }.count == 1)
+    }
+
     @Test func signInWithBrowserDirectly() async throws {
         let tenant = FallbackTenant.make(native: native)
         let account = try await client(tenant).signInWithBrowser(

@@ -202,7 +202,20 @@ struct WebSignOutTests {
         ("503", { HTTPResponse(statusCode: 503) }, { $0.isServerError && $0.httpStatusCode == 503 }),
         ("redirect", { HTTPResponse(statusCode: 302, headers: ["Location": "/x"]) }, { $0.isUnexpectedResponse }),
         ("no connection", { throw URLError(.notConnectedToInternet) }, { $0.isNetworkError }),
+        // Judged by its status, whatever the size of the body.
+        (
+            "500 with a 2 MiB body", { HTTPResponse(statusCode: 500, body: Data(count: 2 << 20)) },
+            { $0.isServerError && $0.httpStatusCode == 500 }
+        ),
     ]
+
+    @Test func aRevocationAnsweredWithAnOversizedBodyIsJudgedByItsStatus() async throws {
+        let provider = ScriptedOpenIDProvider.signOut()
+        provider.revokeAnswer.withLock { $0 = { HTTPResponse(statusCode: 200, body: Data(count: 2 << 20)) } }
+        let client = try client(provider)
+        let result = await client.signOut(try await storedAccount(client))
+        #expect(result.revocation.error == nil, "\(String(describing: result.revocation))")
+    }
 
     @Test(arguments: refusals)
     func failedRevocationStillSignsOutLocally(
