@@ -204,7 +204,7 @@ public final class EmulatorServer: Sendable {
         options.keepAlive = true
         let (handler, lifecycle) = (handler, lifecycle)
         engine.start(options: options) { request in
-            await handler.answer(request)
+            .awaiting { await handler.answer(request) }
         } completion: { result in
             var failure: EmulatorServerError?
             if case .failure(let error) = result, error != .notListening { failure = EmulatorServerError(error) }
