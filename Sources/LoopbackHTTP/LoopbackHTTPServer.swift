@@ -102,6 +102,14 @@ package final class LoopbackHTTPServer: Sendable {
         LoopbackSocket.connectClient(port: port, timeout: timeout)
     }
 
+    /// Whether the serving loop runs: from the start of serving until serving ended.
+    package var isServing: Bool {
+        shared.withLock { shared in
+            if case .serving = shared.phase { return true }
+            return false
+        }
+    }
+
     /// How many connections are open now, and how many were accepted since serving started
     /// (counting those closed at once for being over the maximum).
     package var connectionCounts: LoopbackHTTPConnectionCounts {

@@ -33,6 +33,10 @@
             self.port = server.port
         }
 
+        /// Whether the listener is serving: from the start of ``serve(options:handler:)`` until
+        /// serving ended.
+        var isServing: Bool { server.isServing }
+
         /// Ends serving (``serve(options:handler:)`` then throws ``LoopbackHTTPError/stopped``), or
         /// closes the socket if serving has not started. Safe to call at any time, more than once.
         func stop() {
