@@ -94,7 +94,7 @@ struct InstantAgent: ExternalUserAgent {
     }
 }
 
-@Suite("Web sign-in: a hostile provider signs nobody in", .timeLimit(.minutes(1)))
+@Suite("Web sign-in: a hostile provider signs nobody in", .timeLimit(.minutes(1)), .lowPriority)
 struct WebAuthClientTests {
     let clock = TestClock()
     let store = InMemoryCredentialStore()
