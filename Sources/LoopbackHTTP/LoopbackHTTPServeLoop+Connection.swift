@@ -80,18 +80,27 @@ extension LoopbackHTTPServeLoop {
             connection.continueSent = false
             connection.requestKeepsAlive = request.wantsKeepAlive
             connection.requestIsHead = request.method == "HEAD"
-            switch handler {
-            case .inline(let answer):
-                connection.stage = .answering(nil)
-                apply(answer(request), to: &connection)
-            case .async(let answer):
-                let (server, id) = (server, connection.id)
-                connection.stage = .answering(
+            take(handler(request), on: &connection)
+        }
+    }
+
+    /// Goes on with the handler's answer to the connection's request: writes a reply now, holds
+    /// the answer until its time, or starts the task that awaits it.
+    func take(_ answer: LoopbackHTTPAnswer, on connection: inout Connection) {
+        switch answer {
+        case .reply(let reply):
+            connection.stage = .answering(.now)
+            apply(reply, to: &connection)
+        case .delayed(let delay, let then):
+            connection.stage = .answering(.held(due: .now + max(.zero, delay), then: then))
+        case .awaiting(let work):
+            let (server, id) = (server, connection.id)
+            connection.stage = .answering(
+                .task(
                     Task {
-                        let reply = await answer(request)
+                        let reply = await work()
                         server.deliver(reply, to: id)
-                    })
-            }
+                    }))
         }
     }
 
@@ -153,9 +162,8 @@ extension LoopbackHTTPServeLoop {
         connection.output = []
         connection.written = 0
         connection.writeDeadline = nil
-        if connection.endAfterWriting {
-            connection.isClosed = true
-        } else if connection.closeAfterWriting {
+        if connection.endAfterWriting { finished = true }
+        if connection.closeAfterWriting || connection.endAfterWriting {
             if connection.peerDoneSending {
                 connection.isClosed = true
             } else {

@@ -33,7 +33,8 @@ extension LoopbackHTTPServeLoop {
     }
 
     /// When `connection` must next be looked at: its write deadline while output waits, its read
-    /// deadline while it waits for a request, the end of its lingering.
+    /// deadline while it waits for a request, the time its held answer is due, the end of its
+    /// lingering.
     private func due(_ connection: Connection) -> ContinuousClock.Instant? {
         var due: ContinuousClock.Instant?
         if connection.hasOutput, let writeDeadline = connection.writeDeadline { due = writeDeadline }
@@ -42,6 +43,8 @@ extension LoopbackHTTPServeLoop {
             due = min(due ?? connection.readDeadline, connection.readDeadline)
         case .lingering(let until):
             due = min(due ?? until, until)
+        case .answering(.held(let heldUntil, _)):
+            due = min(due ?? heldUntil, heldUntil)
         case .reading, .answering:
             break
         }
@@ -78,8 +81,9 @@ extension LoopbackHTTPServeLoop {
         close(connection.descriptor)
     }
 
-    /// Closes what overran its deadline: `408` first when part of a request arrived. Only the
-    /// connections whose deadline came up in the heap are looked at.
+    /// Closes what overran its deadline (`408` first when part of a request arrived), and goes on
+    /// with the held answers that are due. Only the connections whose deadline came up in the
+    /// heap are looked at.
     func expireConnections() {
         let now = ContinuousClock.now
         var due: [(at: ContinuousClock.Instant, id: UInt64)] = []
@@ -98,6 +102,8 @@ extension LoopbackHTTPServeLoop {
                 switch connection.stage {
                 case .lingering(let until) where now >= until:
                     connection.isClosed = true
+                case .answering(.held(let heldUntil, let then)) where now >= heldUntil:
+                    take(then(), on: &connection)
                 case .reading where !connection.hasOutput && !connection.closeAfterWriting:
                     guard now >= connection.readDeadline else { return }
                     if connection.input.isEmpty {

@@ -7,25 +7,32 @@ import Foundation
     import Darwin
 #endif
 
-/// How a serving loop answers requests: in a task each, or on its own thread.
-enum LoopbackHTTPHandler: Sendable {
-    case async(@Sendable (LoopbackHTTPRequest) async -> LoopbackHTTPReply)
-    case inline(@Sendable (LoopbackHTTPRequest) -> LoopbackHTTPReply)
-}
+/// How a serving loop answers a request, on its own thread.
+typealias LoopbackHTTPHandler = @Sendable (LoopbackHTTPRequest) -> LoopbackHTTPAnswer
 
 /// The serving loop of one ``LoopbackHTTPServer``, run on its own thread; it owns every
-/// connection descriptor and closes each before it returns.
+/// connection descriptor and closes each in ``closeConnections()``, after ``run()``.
 ///
 /// Each wake-up costs what is ready and what is due, not what is open: the poller reports only
 /// ready descriptors (epoll on Linux), each connection's wanted events are changed only when they
 /// change, and deadlines wait in a heap rather than being scanned.
 final class LoopbackHTTPServeLoop {
     struct Connection {
+        /// How the request being answered is answered.
+        enum Answering {
+            /// On the serving thread, now.
+            case now
+            /// On the serving thread, by `then`, once `due` has come.
+            case held(due: ContinuousClock.Instant, then: @Sendable () -> LoopbackHTTPAnswer)
+            /// By this task, which delivers its reply to the server.
+            case task(Task<Void, Never>)
+        }
+
         enum Stage {
             /// Waiting for (the rest of) a request.
             case reading
-            /// The handler is answering a request (in this task, for an async handler).
-            case answering(Task<Void, Never>?)
+            /// The handler is answering a request.
+            case answering(Answering)
             /// Answered for the last time and half-closed: dropping what arrives until the peer closes.
             case lingering(until: ContinuousClock.Instant)
         }
@@ -66,7 +73,7 @@ final class LoopbackHTTPServeLoop {
 
         /// Cancels the task answering the connection's request, if any.
         func cancelAnswer() {
-            if case .answering(let task?) = stage { task.cancel() }
+            if case .answering(.task(let task)) = stage { task.cancel() }
         }
 
         /// Closes the connection once its pending output is written, or now when there is none.
@@ -100,7 +107,7 @@ final class LoopbackHTTPServeLoop {
 
     init(
         server: LoopbackHTTPServer, listener: Int32, wakeRead: Int32, options: LoopbackHTTPServeOptions,
-        handler: LoopbackHTTPHandler
+        handler: @escaping LoopbackHTTPHandler
     ) {
         self.server = server
         self.listener = listener
@@ -118,15 +125,9 @@ final class LoopbackHTTPServeLoop {
         }
         self.poller = poller
         defer {
-            for connection in connections.values {
-                connection.cancelAnswer()
-                poller.remove(connection.descriptor)
-                close(connection.descriptor)
-            }
-            connections = [:]
+            // The server closes both once this returns; connections are closed by closeConnections().
             poller.remove(listener)
             poller.remove(wakeRead)
-            self.poller = nil
         }
         guard poller.add(wakeRead, token: Self.wakeToken, events: Int16(POLLIN)),
             poller.add(listener, token: Self.listenerToken, events: Int16(POLLIN))
@@ -171,6 +172,35 @@ final class LoopbackHTTPServeLoop {
                 server.record(counts)
             }
         }
+    }
+
+    /// Closes every connection once serving has ended, but first lets those answered for the
+    /// last time linger: until their clients close, or their linger timeouts pass, what the clients
+    /// still send is read and dropped, so that a client still sending reads its answer rather than
+    /// a reset. Nothing new is accepted or answered meanwhile.
+    func closeConnections() {
+        for id in Array(connections.keys) {
+            update(id) { connection in
+                if case .lingering = connection.stage { return }
+                connection.isClosed = true
+            }
+        }
+        while !connections.isEmpty, let poller {
+            while let top = timers.first, connections[top.id]?.scheduled != top.at { timers.removeFirst() }
+            guard let next = timers.first?.at,
+                let ready = try? poller.wait(timeout: LoopbackSocket.milliseconds(until: next))
+            else { break }
+            for event in ready where event.token != Self.wakeToken && event.token != Self.listenerToken {
+                update(event.token) { service(&$0, revents: event.events) }
+            }
+            expireConnections()
+        }
+        for connection in connections.values {
+            poller?.remove(connection.descriptor)
+            close(connection.descriptor)
+        }
+        connections = [:]
+        poller = nil
     }
 
     private func takeDeliveries() {

@@ -19,7 +19,9 @@ package struct LoopbackHTTPServeOptions: Sendable {
     /// responses written) before every connection is closed.
     package var drainTimeout: Duration = .seconds(5)
     /// How long a connection that was answered for the last time keeps reading, and dropping,
-    /// what the client still sends, so that the client reads the answer rather than a reset.
+    /// what the client still sends, so that the client reads the answer rather than a reset. The
+    /// connections lingering when serving ends go on lingering, on the serving thread, after
+    /// serving has returned and the listener is closed.
     package var lingerTimeout: Duration = .seconds(2)
 
     /// The defaults: 10 s to deliver a request, 5 s to take a response, 16 connections, no keep-alive.
@@ -34,6 +36,8 @@ package struct LoopbackHTTPReply: Sendable {
     package var closesConnection: Bool
     /// Whether serving ends once the response is written (or could not be):
     /// ``LoopbackHTTPServer/serve(options:handler:)`` then returns ``LoopbackHTTPServeEnd/finished``.
+    /// The connection is then half-closed like any last answer, and what the client still sends is
+    /// read and dropped for at most the linger timeout, after serving has returned.
     package var endsServing: Bool
 
     /// When set, the response's head (announcing the whole body) and only this many bytes of its
@@ -68,6 +72,20 @@ package struct LoopbackHTTPReply: Sendable {
     package static func cutShort(_ response: LoopbackHTTPResponse) -> LoopbackHTTPReply {
         LoopbackHTTPReply(response: response, closesConnection: true, bodyBytesWritten: 0)
     }
+}
+
+/// How a ``LoopbackHTTPServer`` handler answers one request. The handler itself runs on the
+/// serving thread, so it must be quick and must not block; what has to wait says so here.
+package enum LoopbackHTTPAnswer: Sendable {
+    /// The reply, ready now: it is written at once, by the serving thread.
+    case reply(LoopbackHTTPReply)
+    /// After `delay`, `then` is run on the serving thread and its answer taken: a held answer
+    /// that waits on no other thread. Stopping the server drains it like any answer in progress.
+    case delayed(Duration, @Sendable () -> LoopbackHTTPAnswer)
+    /// The reply of `work`, run in a task of its own: only for an answer that has to await
+    /// something (a clock a test moves), since the task waits for the Swift concurrency pool. The
+    /// task is cancelled when the connection is closed or serving ends.
+    case awaiting(@Sendable () async -> LoopbackHTTPReply)
 }
 
 /// How serving ended without an error.

@@ -11,24 +11,29 @@ import Foundation
 /// HTTP/1.1 server under the loopback browser agent's callback listener and the emulator's server.
 ///
 /// Creating one binds the socket, so the port is known and taken before anything is shown or
-/// started; ``serve(options:handler:)`` then runs the serving loop once, on a thread of its own,
-/// until ``stop()`` is called (cancelling the awaiting task calls it), a reply ends serving, or the
-/// deadline passes.
+/// started; ``serve(options:handler:)`` (or ``start(options:handler:completion:)``) then runs the
+/// serving loop once, on a thread of its own, until ``stop()`` is called (cancelling the awaiting
+/// task calls it), a reply ends serving, or the deadline passes.
 ///
 /// The loop waits on the listener, every open connection and a wake-up pipe at once (`epoll` on
-/// Linux, `poll` elsewhere), so it never blocks the Swift concurrency pool, and a wake-up costs
-/// what is ready, not what is open: thousands of idle connections do not slow the others. Each
-/// whole request goes to the async handler in a task of its own; a connection has one request
-/// answered at a time, so pipelined requests are answered in order, while other connections are
-/// served meanwhile. Writes never block the loop:
+/// Linux, `poll` elsewhere), and a wake-up costs what is ready, not what is open: thousands of
+/// idle connections do not slow the others. Each whole request goes to the handler on the serving
+/// thread itself, and what it answers at once is written at once: answering never waits for the
+/// Swift concurrency pool, however busy the pool is. An answer held for a while waits on the
+/// loop's own timers; only an answer that has to await something runs in a task
+/// (``LoopbackHTTPAnswer``). A connection has one request answered at a time, so pipelined
+/// requests are answered in order, while other connections are served meanwhile. Writes never
+/// block the loop:
 /// what a slow reader has not taken waits, for at most the write timeout. A connection too slow
 /// to send its request is closed after the read timeout; a malformed or oversized request gets its
 /// 4xx/5xx with a short explanation and the connection is closed; connections beyond the maximum
 /// are closed as soon as they are accepted; when the process is out of descriptors, accepting
-/// pauses briefly instead of spinning.
+/// pauses briefly instead of spinning. A connection answered for the last time is half-closed,
+/// and what its client still sends is dropped until the client closes (for at most the linger
+/// timeout, even after serving ended), so the client reads the whole answer rather than a reset.
 ///
-/// Every descriptor is closed when serving ends, or by ``stop()`` or `deinit` if serving never
-/// started. A server serves once.
+/// Every descriptor is closed when serving ends (the listener at once, lingering connections when
+/// they are done), or by ``stop()`` or `deinit` if serving never started. A server serves once.
 package final class LoopbackHTTPServer: Sendable {
     private enum Phase {
         case bound
@@ -97,6 +102,14 @@ package final class LoopbackHTTPServer: Sendable {
         LoopbackSocket.connectClient(port: port, timeout: timeout)
     }
 
+    /// Whether the serving loop runs: from the start of serving until serving ended.
+    package var isServing: Bool {
+        shared.withLock { shared in
+            if case .serving = shared.phase { return true }
+            return false
+        }
+    }
+
     /// How many connections are open now, and how many were accepted since serving started
     /// (counting those closed at once for being over the maximum).
     package var connectionCounts: LoopbackHTTPConnectionCounts {
@@ -124,31 +137,16 @@ package final class LoopbackHTTPServer: Sendable {
         }
     }
 
-    /// Serves connections until stopped or until a reply ends serving.
+    /// Serves connections until stopped or until a reply ends serving; `handler` answers each
+    /// request on the serving thread (it must be quick and must not block).
     ///
     /// - Throws: ``LoopbackHTTPError/timedOut`` when `options.deadline` passes;
     ///   ``LoopbackHTTPError/notListening`` when the server already served or was stopped;
     ///   ``LoopbackHTTPError/system(call:code:)`` when `poll` fails.
     package func serve(
         options: LoopbackHTTPServeOptions,
-        handler: @escaping @Sendable (LoopbackHTTPRequest) async -> LoopbackHTTPReply
+        handler: @escaping @Sendable (LoopbackHTTPRequest) -> LoopbackHTTPAnswer
     ) async throws(LoopbackHTTPError) -> LoopbackHTTPServeEnd {
-        try await serve(options: options, handler: .async(handler))
-    }
-
-    /// Serves connections until stopped or until a reply ends serving, answering each request
-    /// with `handler` on the serving thread itself: for quick handlers that must not wait for the
-    /// Swift concurrency pool (the browser's callback in ``LoopbackUserAgent``).
-    package func serve(
-        options: LoopbackHTTPServeOptions,
-        inlineHandler handler: @escaping @Sendable (LoopbackHTTPRequest) -> LoopbackHTTPReply
-    ) async throws(LoopbackHTTPError) -> LoopbackHTTPServeEnd {
-        try await serve(options: options, handler: .inline(handler))
-    }
-
-    private func serve(options: LoopbackHTTPServeOptions, handler: LoopbackHTTPHandler)
-        async throws(LoopbackHTTPError) -> LoopbackHTTPServeEnd
-    {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<LoopbackHTTPServeEnd, LoopbackHTTPError>, Never>) in
@@ -161,19 +159,13 @@ package final class LoopbackHTTPServer: Sendable {
     }
 
     /// Starts the serving loop on a thread of its own before returning, so connections are
-    /// served from now on whatever the Swift concurrency pool is doing; `completion` gets how
-    /// serving ended (``LoopbackHTTPError/notListening`` at once when the server already served or
-    /// was stopped).
+    /// served from now on whatever the Swift concurrency pool is doing; `handler` answers each
+    /// request on that thread (it must be quick and must not block). `completion` gets how serving
+    /// ended, on the serving thread, once the listener is closed (``LoopbackHTTPError/notListening``
+    /// at once when the server already served or was stopped).
     package func start(
         options: LoopbackHTTPServeOptions,
-        handler: @escaping @Sendable (LoopbackHTTPRequest) async -> LoopbackHTTPReply,
-        completion: @escaping @Sendable (Result<LoopbackHTTPServeEnd, LoopbackHTTPError>) -> Void
-    ) {
-        start(options: options, handler: .async(handler), completion: completion)
-    }
-
-    private func start(
-        options: LoopbackHTTPServeOptions, handler: LoopbackHTTPHandler,
+        handler: @escaping @Sendable (LoopbackHTTPRequest) -> LoopbackHTTPAnswer,
         completion: @escaping @Sendable (Result<LoopbackHTTPServeEnd, LoopbackHTTPError>) -> Void
     ) {
         let claimed = shared.withLock { shared in
@@ -195,6 +187,9 @@ package final class LoopbackHTTPServer: Sendable {
                 closeDescriptors()
             }
             completion(result)
+            // The last answers are written: their connections drop what their clients still send
+            // until the clients close, then everything is closed.
+            loop.closeConnections()
         }
         thread.name = "NativeAuth loopback HTTP"
         thread.start()

@@ -41,7 +41,10 @@ package final class ScriptedHTTPServer: Sendable {
                 return (ready, state.requests)
             }
             ready.0.forEach { $0.fulfill(ready.1) }
-            return await ScriptedHTTPServer.perform(script(request), state: state)
+            // A reply is written by the serving thread at once; only a held one waits in a task.
+            let scripted = script(request)
+            if case .reply(let reply) = scripted { return .reply(reply) }
+            return .awaiting { await ScriptedHTTPServer.perform(scripted, state: state) }
         } completion: { _ in
         }
     }

@@ -16,7 +16,8 @@
     /// Creating one binds the socket on 127.0.0.1 (so the port is known and taken before anything is
     /// shown to the user); ``serve(options:handler:)`` then serves until the handler finishes, the
     /// deadline passes, or ``stop()`` is called (cancelling the awaiting task calls it). The handler
-    /// must not block: it runs for each request in a task of its own. A listener serves once.
+    /// answers each request on the serving thread, so the answer never waits for the Swift
+    /// concurrency pool; it must be quick and must not block. A listener serves once.
     final class LoopbackHTTPListener: Sendable {
         /// The port the listener is bound to, on 127.0.0.1.
         let port: UInt16
@@ -32,6 +33,10 @@
             self.port = server.port
         }
 
+        /// Whether the listener is serving: from the start of ``serve(options:handler:)`` until
+        /// serving ended.
+        var isServing: Bool { server.isServing }
+
         /// Ends serving (``serve(options:handler:)`` then throws ``LoopbackHTTPError/stopped``), or
         /// closes the socket if serving has not started. Safe to call at any time, more than once.
         func stop() {
@@ -39,7 +44,9 @@
         }
 
         /// Serves connections until `handler` returns ``LoopbackHTTPAction/finish(_:_:)``, and returns
-        /// its outcome after the finishing response is written.
+        /// its outcome after the finishing response is written. That connection is then half-closed,
+        /// and what the browser still sends on it is dropped (for at most the linger timeout) while
+        /// the caller goes on, so the browser reads the whole answer.
         ///
         /// - Throws: ``LoopbackHTTPError/timedOut`` when `options.deadline` passes;
         ///   ``LoopbackHTTPError/stopped`` when ``stop()`` is called or the awaiting task is cancelled;
@@ -50,22 +57,20 @@
             handler: @escaping @Sendable (LoopbackHTTPRequest) -> LoopbackHTTPAction<Outcome>
         ) async throws(LoopbackHTTPError) -> Outcome {
             let outcome = Locked<Outcome?>(nil)
-            let end = try await server.serve(
-                options: options,
-                inlineHandler: { request in
-                    switch handler(request) {
-                    case .respond(let response):
-                        return .respond(response)
-                    case .finish(let response, let value):
-                        // Only the first outcome counts; a later one is answered and closed like any other.
-                        let first = outcome.withLock { stored in
-                            guard stored == nil else { return false }
-                            stored = value
-                            return true
-                        }
-                        return LoopbackHTTPReply(response: response, closesConnection: true, endsServing: first)
+            let end = try await server.serve(options: options) { request in
+                switch handler(request) {
+                case .respond(let response):
+                    return .reply(.respond(response))
+                case .finish(let response, let value):
+                    // Only the first outcome counts; a later one is answered and closed like any other.
+                    let first = outcome.withLock { stored in
+                        guard stored == nil else { return false }
+                        stored = value
+                        return true
                     }
-                })
+                    return .reply(LoopbackHTTPReply(response: response, closesConnection: true, endsServing: first))
+                }
+            }
             guard end == .finished, let value = outcome.current else { throw .stopped }
             return value
         }

@@ -51,8 +51,19 @@
     /// ```
     ///
     /// The agent starts listening before it calls the closure, and stops waiting if the closure
-    /// throws (``ExternalUserAgentError/isBrowserLaunchFailed``). It does not wait for the closure to
-    /// return before accepting the callback.
+    /// throws before the callback arrived (``ExternalUserAgentError/isBrowserLaunchFailed``).
+    ///
+    /// What the closure may do: anything a browser or a person does, for as long as it likes. It
+    /// runs in a task of its own, which the agent neither waits for nor cancels, so it may return
+    /// at once, wait for a tool to exit, or play the browser itself: load the page with
+    /// `URLSession`, post the form, request the loopback callback and return once the answer page
+    /// has arrived. The agent's answers come from a thread of its own, never waiting for the Swift
+    /// concurrency pool, so the callback is answered with the page (which arrives whole, even when
+    /// the browser is slow to read it), and ``authorize(url:redirectURI:)`` returns as soon as the
+    /// callback arrived, whatever the closure is still doing; without a callback it ends with a
+    /// typed error by ``timeout``. Once the callback arrived, what the closure does or throws no
+    /// longer matters. It should use asynchronous calls rather than block its thread: a blocked
+    /// thread is one less for the rest of the app's tasks.
     public final class LoopbackUserAgent: ExternalUserAgent {
         /// Opens a URL in a browser; throws when it cannot.
         public typealias BrowserOpener = @Sendable (URL) async throws -> Void
@@ -156,16 +167,20 @@
             let listener = try takeListener(port: redirect.port)
             let deadline = ContinuousClock.now + timeout
             let launchFailure = Locked<(any Error)?>(nil)
-            let opener = Task { [openBrowser] in
+            // The opener runs in a task of its own, which is neither awaited nor cancelled: the
+            // callback ends the wait whatever the opener is doing, and an opener that delivers the
+            // callback itself must be left to read the answer. (Cancelling it then could also
+            // deadlock: FoundationNetworking's URLSession cancels its data task by waiting for the
+            // session's queue, while that queue may be resuming the very task being cancelled.)
+            Task { [openBrowser] in
                 do {
                     try await openBrowser(url)
                 } catch {
-                    guard !Task.isCancelled else { return }
+                    // Ends the wait unless the callback already did.
                     launchFailure.withLock { $0 = error }
                     listener.stop()
                 }
             }
-            defer { opener.cancel() }
 
             var options = LoopbackHTTPServeOptions()
             options.limits.maxBodyBytes = 16 * 1024

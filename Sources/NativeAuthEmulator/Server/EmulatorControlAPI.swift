@@ -43,7 +43,8 @@ struct EmulatorControlAPI: Sendable {
         }
     }
 
-    func answer(_ request: LoopbackHTTPRequest) async -> LoopbackHTTPResponse {
+    /// The answer to a control call; quick, and never waits: it runs on the serving thread.
+    func answer(_ request: LoopbackHTTPRequest) -> LoopbackHTTPResponse {
         do {
             return try route(request)
         } catch {

@@ -38,29 +38,42 @@ struct EmulatorRequestHandler: Sendable {
         "content-length", "host",
     ]
 
-    func answer(_ request: LoopbackHTTPRequest) async -> LoopbackHTTPReply {
+    /// How the server answers `request`, on its serving thread: at once, without waiting for the
+    /// Swift concurrency pool (a control call, or the tenant's answer); after the configured
+    /// latency, held by the serving loop's timers; or, when the tenant's own latency holds its
+    /// answers on the tenant's clock (which a test may move), by awaiting that clock in a task.
+    func answer(_ request: LoopbackHTTPRequest) -> LoopbackHTTPAnswer {
         let path = request.path
         if path == EmulatorServer.controlPath || path.hasPrefix(EmulatorServer.controlPath + "/") {
-            return .respond(await control.answer(request))
+            return .reply(.respond(control.answer(request)))
         }
         guard let forwarded = tenantRequest(for: request) else {
-            return .respond(.text(400, "400 Bad Request: The request target is not a path the tenant can serve.\n"))
+            return .reply(
+                .respond(.text(400, "400 Bad Request: The request target is not a path the tenant can serve.\n")))
         }
-        if latency > .zero {
+        let (tenant, origin) = (tenant, publicOrigin(for: request))
+        guard latency > .zero else { return Self.tenantAnswer(tenant, forwarded, publicOrigin: origin) }
+        return .delayed(latency) { Self.tenantAnswer(tenant, forwarded, publicOrigin: origin) }
+    }
+
+    /// The tenant's answer to `request`: at once, unless the tenant's latency holds it.
+    static func tenantAnswer(_ tenant: EmulatedTenant, _ request: HTTPRequest, publicOrigin: String)
+        -> LoopbackHTTPAnswer
+    {
+        if let outcome = tenant.answerAtOnce(request, publicOrigin: publicOrigin) {
+            // A forced network fault: the client sees the connection lost in the middle of the answer.
+            guard case .response(let response) = outcome else { return .reply(.cutShort(lostAnswer)) }
+            return .reply(.respond(loopbackResponse(response)))
+        }
+        return .awaiting {
             do {
-                try await Task.sleep(for: latency)
+                return .respond(loopbackResponse(try await tenant.send(request, publicOrigin: publicOrigin)))
             } catch {
-                return .drop  // serving stopped while waiting
+                // A forced network fault, or serving stopped: the client sees the connection lost
+                // in the middle of the answer. (Closing before any byte would make HTTP clients
+                // quietly send the request again on a new connection, hiding the fault.)
+                return .cutShort(lostAnswer)
             }
-        }
-        do {
-            return .respond(
-                Self.loopbackResponse(try await tenant.send(forwarded, publicOrigin: publicOrigin(for: request))))
-        } catch {
-            // A forced network fault, or serving stopped: the client sees the connection lost in
-            // the middle of the answer. (Closing before any byte would make HTTP clients quietly
-            // send the request again on a new connection, hiding the fault.)
-            return .cutShort(Self.lostAnswer)
         }
     }
 

@@ -30,6 +30,11 @@ import NativeAuth
 /// Requests under ``controlPath`` (`/emulator/v1/…`) drive the tenant: users, sent codes, forced
 /// answers, the clock, reset, snapshots. Docs/Emulator.md lists them.
 ///
+/// Requests are answered on the server's own thread, as they arrive, whatever the app's or the
+/// test's tasks are doing: an answer never waits for the Swift concurrency pool. Only a tenant
+/// whose ``EmulatorSettings/latency`` holds its answers on its clock answers in a task, which
+/// awaits that clock; ``Configuration/latency`` is waited out by the serving thread itself.
+///
 /// The server binds 127.0.0.1 only, never another interface. It serves many connections at
 /// once, keeps connections alive, answers requests on one connection in order, and holds
 /// requests to the sizes in ``Configuration``: a request line that is too long gets `414`, headers
@@ -204,7 +209,7 @@ public final class EmulatorServer: Sendable {
         options.keepAlive = true
         let (handler, lifecycle) = (handler, lifecycle)
         engine.start(options: options) { request in
-            await handler.answer(request)
+            handler.answer(request)
         } completion: { result in
             var failure: EmulatorServerError?
             if case .failure(let error) = result, error != .notListening { failure = EmulatorServerError(error) }

@@ -245,6 +245,17 @@ public final class EmulatedTenant: HTTPTransport, Sendable {
         try await send(request, publicOrigin: nil)
     }
 
+    /// Answers `request` at once, as ``send(_:publicOrigin:)`` would, in one atomic step; `nil`
+    /// (and the request is not received) when the tenant's ``EmulatorSettings/latency`` holds
+    /// answers, which only ``send(_:publicOrigin:)`` waits out. An ``EmulatorServer`` answers
+    /// with it on its serving thread, without waiting for the Swift concurrency pool.
+    func answerAtOnce(_ request: HTTPRequest, publicOrigin: String?) -> Outcome? {
+        state.withLock { state in
+            guard state.settings.latency <= 0 else { return nil }
+            return state.handle(request, publicOrigin: publicOrigin)
+        }
+    }
+
     /// Answers `request` as ``send(_:)`` does; the web endpoints write their own URLs on
     /// `publicOrigin` (`http://127.0.0.1:PORT`, from an ``EmulatorServer``) when it is given.
     func send(_ request: HTTPRequest, publicOrigin: String?) async throws -> HTTPResponse {

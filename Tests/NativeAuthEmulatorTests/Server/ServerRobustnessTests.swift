@@ -310,7 +310,12 @@ struct ServerRobustnessTests {
 
     @Test("stop() closes idle connections, finishes the request being answered, then closes the port")
     func stopDrains() async throws {
-        let served = try ServedTenant { $0.latency = 5 }  // on the manual clock: parks until moved
+        var configuration = EmulatorServer.Configuration()
+        // Only stopping may close the idle connection, and the answer must be written whenever the
+        // clock is moved, however loaded the machine.
+        configuration.requestTimeout = .seconds(600)
+        configuration.drainTimeout = .seconds(600)
+        let served = try ServedTenant(configuration: configuration) { $0.latency = 5 }  // parks until moved
         let port = served.port
         let clock = served.harness.clock
         let form = "client_id=\(served.tenant.clientId)&username=ada%40contoso.com&challenge_type=oob%20redirect"

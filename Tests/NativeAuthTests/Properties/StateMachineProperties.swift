@@ -99,7 +99,8 @@ enum PropertyRun {
 /// - `NATIVEAUTH_PROPERTY_SEED=<seed>` (decimal or `0x…`): run just that sequence, print its steps
 ///   and, when it fails, the failure and its smallest form.
 /// - `NATIVEAUTH_PROPERTY_LIST=1`: list every failing seed and the counts of outcomes and modes.
-@Suite("State-machine properties: random flows against the reference model", .timeLimit(.minutes(10)))
+@Suite(
+    "State-machine properties: random flows against the reference model", .timeLimit(.minutes(10)), .lowPriority)
 struct StateMachineProperties {
     /// The main property: thousands of random sequences (flows, valid and invalid input, resends,
     /// spent and busy states, cancellations, forced server errors, clock jumps, removed users),

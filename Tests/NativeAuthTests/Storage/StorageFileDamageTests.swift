@@ -4,7 +4,9 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Storage: damaged and future files give typed errors and never affect other keys", .timeLimit(.minutes(1)))
+@Suite(
+    "Storage: damaged and future files give typed errors and never affect other keys", .timeLimit(.minutes(1)),
+    .lowPriority)
 struct StorageFileDamageTests {
     let scratch = ScratchDirectory()
     var store: FileCredentialStore { FileCredentialStore(directory: scratch.storeDirectory) }

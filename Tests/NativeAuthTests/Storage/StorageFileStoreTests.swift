@@ -3,7 +3,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Storage: file store keeps, replaces and removes items", .timeLimit(.minutes(1)))
+@Suite("Storage: file store keeps, replaces and removes items", .timeLimit(.minutes(1)), .lowPriority)
 struct StorageFileStoreTests {
     let scratch = ScratchDirectory()
     var store: FileCredentialStore { FileCredentialStore(directory: scratch.storeDirectory) }

@@ -18,6 +18,12 @@ struct LoopbackHTTPListenerTests {
         }
     }
 
+    /// Waits until `listener` serves: a client's bounded wait for its answer starts only then,
+    /// not while the serving task waits for its turn on a busy concurrency pool.
+    private func serving(_ listener: LoopbackHTTPListener) async throws {
+        try await requireUntil("the listener to serve") { listener.isServing }
+    }
+
     @Test("binds 127.0.0.1 on a system-chosen port; the same port again is in use")
     func bindAndPortInUse() throws {
         let listener = try LoopbackHTTPListener()
@@ -54,6 +60,7 @@ struct LoopbackHTTPListenerTests {
             request.path == "/last"
                 ? LoopbackHTTPAction.finish(.text(200, "bye"), request.path) : .respond(.text(200, "hello"))
         }
+        try await serving(listener)
         let port = listener.port
         let text =
             "GET /first HTTP/1.1\r\nHost: h\r\n\r\nHEAD /second HTTP/1.1\r\nHost: h\r\n\r\nGET /last HTTP/1.1\r\nHost: h\r\n\r\n"
@@ -72,6 +79,7 @@ struct LoopbackHTTPListenerTests {
         async let outcome = listener.serve(options: LoopbackHTTPServeOptions()) { request in
             request.path == "/last" ? LoopbackHTTPAction.finish(.status(204), 1) : .respond(.text(200, "hello"))
         }
+        try await serving(listener)
         let answer = try await RawHTTP.answer(
             port: listener.port, "GET /first HTTP/1.1\r\nHost: h\r\n\r\nGET /last HTTP/1.1\r\nHost: h\r\n\r\n")
         #expect(answer.head.contains("Connection: close"))
@@ -88,6 +96,7 @@ struct LoopbackHTTPListenerTests {
         async let outcome = listener.serve(options: options) { request in
             LoopbackHTTPAction.finish(.status(204), request.path)
         }
+        try await serving(listener)
         let partial = try await RawHTTP.answer(port: listener.port, "GET /never HTTP/1.1\r\nHost:")
         #expect(partial.status == 408)
         _ = try await RawHTTP.get(port: listener.port, "/done")
@@ -99,7 +108,8 @@ struct LoopbackHTTPListenerTests {
         let listener = try LoopbackHTTPListener()
         let port = listener.port
         let task = Task { await serveError(listener) }
-        _ = try await RawHTTP.get(port: port, "/ping")  // serving has started
+        try await serving(listener)
+        _ = try await RawHTTP.get(port: port, "/ping")
         task.cancel()
         #expect(await task.value == .stopped)
         let again = try LoopbackHTTPListener(port: port)
