@@ -97,7 +97,7 @@ public struct FormPostingBrowser: ExternalUserAgent, Sendable {
     }
 
     /// The opening tags `<name …>` in `html`.
-    static func tags(_ name: String, in html: String) -> [Substring] {
+    public static func tags(_ name: String, in html: String) -> [Substring] {
         var found: [Substring] = []
         var rest = html[...]
         while let start = rest.range(of: "<" + name + " "), let end = rest[start.upperBound...].firstIndex(of: ">") {
@@ -108,7 +108,7 @@ public struct FormPostingBrowser: ExternalUserAgent, Sendable {
     }
 
     /// The double-quoted value of `name` in `tag`, with the page's entities decoded.
-    static func attribute(_ name: String, in tag: Substring) -> String? {
+    public static func attribute(_ name: String, in tag: Substring) -> String? {
         guard let start = tag.range(of: " " + name + "=\""), let end = tag[start.upperBound...].firstIndex(of: "\"")
         else { return nil }
         return String(tag[start.upperBound..<end]).replacingOccurrences(of: "&quot;", with: "\"")
@@ -116,7 +116,8 @@ public struct FormPostingBrowser: ExternalUserAgent, Sendable {
             .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
     }
 
-    static func escape(_ text: String) -> String {
+    /// `text` percent-encoded for a form body: everything but the unreserved characters.
+    public static func escape(_ text: String) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text

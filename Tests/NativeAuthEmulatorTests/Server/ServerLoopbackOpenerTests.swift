@@ -1,6 +1,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -89,7 +90,10 @@ struct ServerLoopbackOpenerTests {
         post.httpMethod = "POST"
         post.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         let fields = form.hidden + [("username", username), ("password", password), ("action", "signin")]
-        post.httpBody = Data(fields.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&").utf8)
+        post.httpBody = Data(
+            fields.map { FormPostingBrowser.escape($0.0) + "=" + FormPostingBrowser.escape($0.1) }.joined(
+                separator: "&"
+            ).utf8)
         var (body, response) = try await session.data(for: post)
 
         if redirects == .refused {
@@ -119,12 +123,6 @@ struct ServerLoopbackOpenerTests {
         }
     }
 
-    static func escape(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
-    }
-
     /// Why the opener's browser could not go on.
     struct BrowserFailure: Error, CustomStringConvertible {
         var description: String
@@ -147,36 +145,18 @@ struct ServerLoopbackOpenerTests {
         let hidden: [(String, String)]
 
         init(_ html: String, base: URL) throws {
-            guard let tag = Self.tags("form", in: html).first, let action = Self.attribute("action", in: tag),
+            guard let tag = FormPostingBrowser.tags("form", in: html).first,
+                let action = FormPostingBrowser.attribute("action", in: tag),
                 let url = URL(string: action, relativeTo: base)?.absoluteURL
             else { throw BrowserFailure("the page has no form") }
             self.action = url
-            hidden = Self.tags("input", in: html)
-                .filter { Self.attribute("type", in: $0) == "hidden" }
+            hidden = FormPostingBrowser.tags("input", in: html)
+                .filter { FormPostingBrowser.attribute("type", in: $0) == "hidden" }
                 .compactMap { tag in
-                    Self.attribute("name", in: tag).map { ($0, Self.attribute("value", in: tag) ?? "") }
+                    FormPostingBrowser.attribute("name", in: tag).map {
+                        ($0, FormPostingBrowser.attribute("value", in: tag) ?? "")
+                    }
                 }
-        }
-
-        /// The opening tags `<name …>` in `html`.
-        static func tags(_ name: String, in html: String) -> [Substring] {
-            var found: [Substring] = []
-            var rest = html[...]
-            while let start = rest.range(of: "<" + name + " "), let end = rest[start.upperBound...].firstIndex(of: ">")
-            {
-                found.append(rest[start.lowerBound...end])
-                rest = rest[rest.index(after: end)...]
-            }
-            return found
-        }
-
-        /// The double-quoted value of `name` in `tag`, with the page's entities decoded.
-        static func attribute(_ name: String, in tag: Substring) -> String? {
-            guard let start = tag.range(of: " " + name + "=\""), let end = tag[start.upperBound...].firstIndex(of: "\"")
-            else { return nil }
-            return String(tag[start.upperBound..<end]).replacingOccurrences(of: "&quot;", with: "\"")
-                .replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&lt;", with: "<")
-                .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
         }
     }
 }
