@@ -23,7 +23,8 @@ public final class FlowDelegateRecorder: SignInStartDelegate, SignInVerifyCodeDe
     SignUpVerifyCodeDelegate, SignUpResendCodeDelegate, SignUpPasswordRequiredDelegate,
     SignUpAttributesRequiredDelegate, SignInAfterSignUpDelegate, ResetPasswordStartDelegate,
     ResetPasswordVerifyCodeDelegate, ResetPasswordResendCodeDelegate, ResetPasswordRequiredDelegate,
-    SignInAfterResetPasswordDelegate
+    SignInAfterResetPasswordDelegate, SignUpOrSignInStartDelegate, SignUpOrSignInVerifyCodeDelegate,
+    SignUpOrSignInResendCodeDelegate
 {
     /// One callback.
     public struct Call: Sendable {
@@ -181,4 +182,40 @@ public final class FlowDelegateRecorder: SignInStartDelegate, SignInVerifyCodeDe
     public func onSignInAfterResetPasswordError(error: SignInAfterResetPasswordError) {
         record(.error(error, newStateGiven: nil))
     }
+
+    // Sign-up or sign-in
+    public func onSignUpOrSignInStartError(error: SignUpOrSignInStartError) {
+        record(.error(error, newStateGiven: nil))
+    }
+    public func onSignUpOrSignInCodeRequired(
+        newState: SignUpOrSignInCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?
+    ) { record(.state(.signUpOrSignInCode(newState))) }
+    public func onSignUpOrSignInPasswordRequired(newState: SignInPasswordRequiredState) {
+        record(.state(.signInPassword(newState)))
+    }
+    public func onSignUpOrSignInAttributesInvalid(attributeNames: [String]) {
+        record(.attributesInvalid(attributeNames))
+    }
+    public func onSignUpOrSignInVerifyCodeError(error: VerifyCodeError, newState: SignUpOrSignInCodeRequiredState?) {
+        self.error(error, newState)
+    }
+    public func onSignUpOrSignInCompleted(result: UserAccountResult, accountCreated: Bool) {
+        record(.completed(result))
+    }
+    public func onSignUpOrSignInAwaitingMFA(newState: AwaitingMFAState) { record(.state(.awaitingMFA(newState))) }
+    public func onSignUpOrSignInStrongAuthMethodRegistration(
+        authMethods: [AuthMethod], newState: RegisterStrongAuthState
+    ) { record(.state(.registerStrongAuth(newState))) }
+    public func onSignUpOrSignInNewUserPasswordRequired(newState: SignUpPasswordRequiredState) {
+        record(.state(.signUpPassword(newState)))
+    }
+    public func onSignUpOrSignInNewUserAttributesRequired(
+        attributes: [RequiredAttribute], newState: SignUpAttributesRequiredState
+    ) { record(.state(.signUpAttributes(newState))) }
+    public func onSignUpOrSignInResendCodeError(
+        error: ResendCodeError, newState: SignUpOrSignInCodeRequiredState?
+    ) { self.error(error, newState) }
+    public func onSignUpOrSignInResendCodeCodeRequired(
+        newState: SignUpOrSignInCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?
+    ) { record(.state(.signUpOrSignInCode(newState))) }
 }

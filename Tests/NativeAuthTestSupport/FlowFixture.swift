@@ -44,6 +44,7 @@ public struct FlowFixture: Sendable {
             return try await start(.signIn, "joan@example.com", password: password, expecting: kind)
         case .signUpCode: return try await start(.signUp, Self.newUser, expecting: kind)
         case .resetCode: return try await start(.resetPassword, "ada@example.com", expecting: kind)
+        case .signUpOrSignInCode: return try await start(.signUpOrSignIn, Self.newUser, expecting: kind)
         case .signUpPassword:
             return try await next(forward(try await start(.signUp, Self.newUser, expecting: .signUpCode)), kind)
         case .signUpAttributes:
@@ -70,7 +71,7 @@ public struct FlowFixture: Sendable {
         case .mfaRequired: FlowActionInput(code: code("alan.backup@example.com"))
         case .registerStrongAuth: FlowActionInput(contact: "joan.x@example.com")
         case .registerVerification: FlowActionInput(code: code("joan.x@example.com"))
-        case .signUpCode: FlowActionInput(code: code(Self.newUser))
+        case .signUpCode, .signUpOrSignInCode: FlowActionInput(code: code(Self.newUser))
         case .signUpAttributes: FlowActionInput(attributes: ["city": "Oslo"])
         case .resetCode: FlowActionInput(code: code("ada@example.com"))
         case .resetPassword: FlowActionInput(password: Self.newPassword)

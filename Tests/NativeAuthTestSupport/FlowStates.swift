@@ -12,10 +12,11 @@ public enum FlowStateKind: String, CaseIterable, Sendable {
     case signInCode, signInPassword, awaitingMFA, mfaRequired, registerStrongAuth, registerVerification
     case signUpCode, signUpPassword, signUpAttributes, signInAfterSignUp
     case resetCode, resetPassword, signInAfterReset
+    case signUpOrSignInCode
 
     /// The flows a client starts, by the name of the client's method.
     public enum Flow: String, CaseIterable, Sendable {
-        case signIn, signUp, resetPassword
+        case signIn, signUp, resetPassword, signUpOrSignIn
     }
 
     /// The public type's name.
@@ -34,6 +35,7 @@ public enum FlowStateKind: String, CaseIterable, Sendable {
         case .resetCode: "ResetPasswordCodeRequiredState"
         case .resetPassword: "ResetPasswordRequiredState"
         case .signInAfterReset: "SignInAfterResetPasswordState"
+        case .signUpOrSignInCode: "SignUpOrSignInCodeRequiredState"
         }
     }
 
@@ -45,6 +47,7 @@ public enum FlowStateKind: String, CaseIterable, Sendable {
             .signIn
         case .signUpCode, .signUpPassword, .signUpAttributes, .signInAfterSignUp: .signUp
         case .resetCode, .resetPassword, .signInAfterReset: .resetPassword
+        case .signUpOrSignInCode: .signUpOrSignIn
         }
     }
 
@@ -60,7 +63,7 @@ public enum FlowStateKind: String, CaseIterable, Sendable {
     /// Whether a one-time code was sent when a state of this kind was made.
     public var hasCode: Bool {
         switch self {
-        case .signInCode, .mfaRequired, .registerVerification, .signUpCode, .resetCode: true
+        case .signInCode, .mfaRequired, .registerVerification, .signUpCode, .resetCode, .signUpOrSignInCode: true
         default: false
         }
     }
@@ -69,7 +72,7 @@ public enum FlowStateKind: String, CaseIterable, Sendable {
     /// first, then the other one the drivers use, then the other names of those two.
     public var calls: [FlowStateCall] {
         switch self {
-        case .signInCode, .signUpCode, .resetCode: [.submitCode, .resendCode]
+        case .signInCode, .signUpCode, .resetCode, .signUpOrSignInCode: [.submitCode, .resendCode]
         case .signInPassword, .signUpPassword, .resetPassword: [.submitPassword]
         case .awaitingMFA: [.requestChallenge]
         case .mfaRequired: [.submitChallenge, .requestChallenge, .submitCode, .resendCode]
@@ -137,6 +140,7 @@ public enum FlowState: Sendable {
     case resetCode(ResetPasswordCodeRequiredState)
     case resetPassword(ResetPasswordRequiredState)
     case signInAfterReset(SignInAfterResetPasswordState)
+    case signUpOrSignInCode(SignUpOrSignInCodeRequiredState)
 
     public var kind: FlowStateKind {
         switch self {
@@ -153,6 +157,7 @@ public enum FlowState: Sendable {
         case .resetCode: .resetCode
         case .resetPassword: .resetPassword
         case .signInAfterReset: .signInAfterReset
+        case .signUpOrSignInCode: .signUpOrSignInCode
         }
     }
 
@@ -172,6 +177,7 @@ public enum FlowState: Sendable {
         case .resetCode(let state): state
         case .resetPassword(let state): state
         case .signInAfterReset(let state): state
+        case .signUpOrSignInCode(let state): state
         }
     }
 
@@ -191,6 +197,7 @@ public enum FlowState: Sendable {
         case .resetCode(let state): state.correlationId
         case .resetPassword(let state): state.correlationId
         case .signInAfterReset(let state): state.correlationId
+        case .signUpOrSignInCode(let state): state.correlationId
         }
     }
 
@@ -205,6 +212,7 @@ public enum FlowState: Sendable {
         case .registerVerification(let state): state.channel
         case .signUpCode(let state): state.channel
         case .resetCode(let state): state.channel
+        case .signUpOrSignInCode(let state): state.channel
         default: nil
         }
     }
@@ -335,6 +343,28 @@ extension FlowOutcome {
         }
     }
 
+    public static func of(_ result: SignUpOrSignInStartResult) -> (FlowOutcome, [String]) {
+        switch result {
+        case .codeRequired(let state, let sentTo, _, _): (.state(.signUpOrSignInCode(state)), [sentTo])
+        case .passwordRequired(let state): (.state(.signInPassword(state)), [])
+        case .attributesInvalid(let names): (.attributesInvalid(names), names)
+        @unknown default: (.unknown("\(result)"), [])
+        }
+    }
+
+    public static func of(_ result: SignUpOrSignInResult) -> (FlowOutcome, [String]) {
+        switch result {
+        case .completed(let account, _): (.completed(account), [])
+        case .awaitingMFA(let state, let methods): (.state(.awaitingMFA(state)), [methods.description])
+        case .strongAuthRegistrationRequired(let state, let methods):
+            (.state(.registerStrongAuth(state)), [methods.description])
+        case .newUserPasswordRequired(let state): (.state(.signUpPassword(state)), [])
+        case .newUserAttributesRequired(let attributes, let state):
+            (.state(.signUpAttributes(state)), attributes.map(\.name))
+        @unknown default: (.unknown("\(result)"), [])
+        }
+    }
+
     public static func of(_ result: ResetPasswordStartResult) -> (FlowOutcome, [String]) {
         switch result {
         case .codeRequired(let state, let sentTo, _, _): (.state(.resetCode(state)), [sentTo])
@@ -371,6 +401,11 @@ extension NativeAuthClient {
             let parameters = ResetPasswordParameters(username: username, correlationId: correlationId)
             return await .attempt(
                 { () async throws(ResetPasswordStartError) in try await resetPassword(parameters) }, FlowOutcome.of)
+        case .signUpOrSignIn:
+            let parameters = SignUpOrSignInParameters(
+                username: username, attributes: attributes, correlationId: correlationId)
+            return await .attempt(
+                { () async throws(SignUpOrSignInStartError) in try await signUpOrSignIn(parameters) }, FlowOutcome.of)
         }
     }
 }
@@ -456,6 +491,13 @@ extension FlowState {
             return await .attempt(
                 { () async throws(SignInAfterSignUpError) in try await state.signIn(scopes: input.scopes) },
                 FlowOutcome.of)
+        case (.signUpOrSignInCode(let state), .submitCode):
+            return await .attempt(
+                { () async throws(VerifyCodeError) in try await state.submitCode(input.code) }, FlowOutcome.of)
+        case (.signUpOrSignInCode(let state), .resendCode):
+            return await .attempt({ () async throws(ResendCodeError) in try await state.resendCode() }) {
+                next(.signUpOrSignInCode($0))
+            }
         case (.resetCode(let state), .submitCode):
             return await .attempt({ () async throws(VerifyCodeError) in try await state.submitCode(input.code) }) {
                 next(.resetPassword($0))
@@ -515,6 +557,8 @@ extension FlowState {
         case (.resetPassword(let state), .submitPassword):
             state.submitPassword(password: input.password, delegate: recorder)
         case (.signInAfterReset(let state), .signIn): state.signIn(scopes: input.scopes, delegate: recorder)
+        case (.signUpOrSignInCode(let state), .submitCode): state.submitCode(code: input.code, delegate: recorder)
+        case (.signUpOrSignInCode(let state), .resendCode): state.resendCode(delegate: recorder)
         default: return false
         }
         return true

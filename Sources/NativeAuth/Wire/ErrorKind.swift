@@ -34,6 +34,7 @@ enum ErrorKind: Sendable, Equatable {
     case interactionRequired
     case accountMismatch
     case signInUnavailable
+    case signUpUnavailable
     case invalidArgument
     case general
 
@@ -50,7 +51,7 @@ enum ErrorKind: Sendable, Equatable {
             .userAlreadyExists,
             .attributesRequired, .verificationRequired, .userHasNoPassword, .refreshTokenExpired, .noAccount,
             .accountLocked, .accountDisabled, .passwordExpired, .passwordChangeRequired, .strongAuthenticationRequired,
-            .signInUnavailable:
+            .signInUnavailable, .signUpUnavailable:
             false
         }
     }
@@ -99,6 +100,8 @@ enum ErrorKind: Sendable, Equatable {
             "The server answered for another account than the signed-in one; nothing was stored."
         case .signInUnavailable:
             "The server gave no token to sign in with after this flow; ask the user to sign in."
+        case .signUpUnavailable:
+            "No user has this username, and the server did not sign one up (sign-up may be turned off for the app)."
         case .invalidArgument: "An argument is not valid; nothing was sent."
         case .general: "The server refused the request."
         }

@@ -30,6 +30,10 @@ public struct EmulatorSettings: Sendable, Equatable {
     /// Attributes sign-up collects. Missing required ones make `signup/v1.0/continue` answer
     /// `attributes_required`; values must match ``EmulatedRequiredAttribute/regex`` when it is set.
     public var requiredSignUpAttributes: [EmulatedRequiredAttribute] = []
+    /// Whether the tenant signs new users up. When `false`, `signup/v1.0/start` for a new username
+    /// answers `unauthorized_client` (Entra's answer for a user flow with sign-up turned off is
+    /// not documented; Docs/Protocol.md says what the SDK reads from any such refusal).
+    public var signUpEnabled: Bool = true
     /// The shortest password accepted (`password_too_short` below it).
     public var passwordMinLength: Int = 8
     /// The longest password accepted (`password_too_long` above it).

@@ -13,6 +13,7 @@ extension TenantState {
         }
         let types = try challengeTypes(in: call)
         guard user(named: username) == nil else { throw .userAlreadyExists }
+        guard settings.signUpEnabled else { throw .signUpDisabled }
         var password: String?
         if let given = call.form["password"], !given.isEmpty {
             try checkPasswordPolicy(given, username: username, previous: [])

@@ -52,6 +52,14 @@ extension APIError {
                 + "if the application has not been installed by the administrator of the tenant.")
     }
 
+    /// Sign-up turned off (``EmulatorSettings/signUpEnabled``): the OAuth 2.0 error for a client
+    /// not allowed to use the request (RFC 6749 §5.2), with no Entra code (none is documented).
+    static var signUpDisabled: APIError {
+        APIError(
+            forced: "unauthorized_client", suberror: nil, codes: [],
+            description: "The tenant does not sign new users up.", status: 400)
+    }
+
     static func missingParameter(_ name: String) -> APIError {
         APIError(
             "invalid_request", code: 90100,

@@ -22,7 +22,12 @@ struct StateMachineDocument {
         ("Sign-in", "signIn"),
         ("Sign-up", "signUp"),
         ("Password reset", "resetPassword"),
+        ("Sign-up or sign-in", "signUpOrSignIn"),
     ]
+
+    /// Flows made of the others (sign-up-or-sign-in leads into sign-in's and sign-up's states):
+    /// their section stops where another flow's states begin, and they make no state shared.
+    static let composite: Set<String> = ["signUpOrSignIn"]
 
     static let start = "[*]"
     static let signedIn = "UserAccountResult"
@@ -91,7 +96,7 @@ struct StateMachineDocument {
     /// The states more than one flow reaches (the second factor and method registration): they get a
     /// section of their own instead of being repeated in each flow.
     var sharedStates: Set<String> {
-        let reached = Self.flows.map { flow in
+        let reached = Self.flows.filter { !Self.composite.contains($0.start) }.map { flow in
             Set(edges(ofFlowStartingWith: flow.start).compactMap(\.to).filter(isState))
         }
         var shared: Set<String> = []
@@ -124,7 +129,15 @@ struct StateMachineDocument {
             "`NATIVEAUTH_UPDATE_DOCS=1 swift test --filter StateMachineDocTests` and commit the result.",
         ]
         let shared = sharedStates
-        var sections = Self.flows.map { flow in (flow.title, edges(ofFlowStartingWith: flow.start, stopAt: shared)) }
+        let owned = Self.flows.filter { !Self.composite.contains($0.start) }.reduce(into: shared) { states, flow in
+            states.formUnion(edges(ofFlowStartingWith: flow.start).compactMap(\.to).filter(isState))
+        }
+        var sections = Self.flows.map { flow in
+            (
+                flow.title,
+                edges(ofFlowStartingWith: flow.start, stopAt: Self.composite.contains(flow.start) ? owned : shared)
+            )
+        }
         if !shared.isEmpty {
             sections.append(("Second factor and method registration (reached from every flow)", sharedEdges()))
         }

@@ -65,4 +65,29 @@ struct RoundTripTests {
                 "v1.0/start", "v1.0/challenge", "v1.0/continue", "v1.0/challenge", "v1.0/continue", "v2.0/token",
             ])
     }
+
+    @Test func signUpOrSignInCostsOneRequestMoreThanSignUpAndNoneMoreThanSignIn() async throws {
+        let harness = EmulatorHarness()
+        let client = harness.makeClient(challengeTypes: [.oob])
+        // A known user: sign-in's three.
+        var start = harness.tenant.receivedRequests.count
+        guard
+            case .codeRequired(let known, _, _, _) = try await client.signUpOrSignIn(
+                SignUpOrSignInParameters(username: "grace@example.com")),
+            case .completed(_, false) = try await known.submitCode(harness.code(for: "grace@example.com"))
+        else { throw TestFailure("known user") }
+        #expect(Self.paths(harness.tenant, after: start) == ["v2.0/initiate", "v2.0/challenge", "v2.0/token"])
+        // A new user: the initiate that finds no user, then sign-up's start, challenge, continue and the token.
+        start = harness.tenant.receivedRequests.count
+        let username = "new.user@example.com"
+        guard
+            case .codeRequired(let new, _, _, _) = try await client.signUpOrSignIn(
+                SignUpOrSignInParameters(username: username)),
+            case .completed(_, true) = try await new.submitCode(harness.code(for: username))
+        else { throw TestFailure("new user") }
+        #expect(
+            Self.paths(harness.tenant, after: start) == [
+                "v2.0/initiate", "v1.0/start", "v1.0/challenge", "v1.0/continue", "v2.0/token",
+            ])
+    }
 }

@@ -123,6 +123,7 @@ extension FlowState {
         case .resetCode(let state): state.core
         case .resetPassword(let state): state.core
         case .signInAfterReset(let state): state.core
+        case .signUpOrSignInCode(let state): state.core
         }
     }
 }
