@@ -2,7 +2,7 @@
 ///
 /// The router answers exactly these: a request is matched against the paths of every case, and
 /// answered `404` when none fits, `405` when one fits with another method. So the list is the
-/// control API.
+/// control API, and Docs/EmulatorServer.md is checked against it.
 enum ControlRoute: CaseIterable, Sendable {
     case root, info
     case listUsers, createUser, readUser, deleteUser

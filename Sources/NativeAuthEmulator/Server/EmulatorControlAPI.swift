@@ -3,7 +3,7 @@ import LoopbackHTTP
 import NativeAuth
 
 /// The control API of an ``EmulatorServer``: JSON calls under `/emulator/v1` that drive the tenant
-/// from outside the process. Docs/Emulator.md describes every call; ``ControlRoute`` lists them.
+/// from outside the process. Docs/EmulatorServer.md describes every call; ``ControlRoute`` lists them.
 ///
 /// | call | does |
 /// |---|---|
