@@ -7,44 +7,47 @@ enum EmulatorSetup {
     /// The password of every demo user that has one.
     static let demoPassword = "Demo-Passw0rd!"
 
-    /// The demo users, with one line each for the banner.
+    /// The demo users, each with what it shows: the line the banners print for it.
     static let users: [(user: EmulatedUser, summary: String)] = [
-        (
-            EmulatedUser(
-                username: "ada@example.com", password: demoPassword,
-                attributes: ["displayName": "Ada Lovelace", "givenName": "Ada", "surname": "Lovelace"]),
-            "password \(demoPassword)"
-        ),
-        (
-            EmulatedUser(
-                username: "grace@example.com",
-                attributes: ["displayName": "Grace Hopper", "givenName": "Grace", "surname": "Hopper"]),
-            "passwordless: signs in with an email code"
-        ),
-        (
-            EmulatedUser(
-                username: "alan@example.com", password: demoPassword,
-                attributes: ["displayName": "Alan Turing", "givenName": "Alan", "surname": "Turing"],
-                mfaMethods: [EmulatedAuthMethod(id: "email-1", channel: "email", address: "alan.backup@example.com")]),
-            "password \(demoPassword), then a second factor by email (alan.backup@example.com)"
-        ),
-        (
-            EmulatedUser(
-                username: "joan@example.com", password: demoPassword,
-                attributes: ["displayName": "Joan Clarke", "givenName": "Joan", "surname": "Clarke"],
-                requiresMethodRegistration: true),
-            "password \(demoPassword), then must register a strong authentication method"
-        ),
-        (
-            EmulatedUser(
-                username: "hedy@example.com", password: demoPassword,
-                attributes: ["displayName": "Hedy Lamarr", "givenName": "Hedy", "surname": "Lamarr"],
-                requiresBrowser: true),
-            "password \(demoPassword), signs in only in the browser (a native sign-in goes there)"
-        ),
-    ]
+        EmulatedUser(
+            username: "ada@example.com", password: demoPassword,
+            attributes: ["displayName": "Ada Lovelace", "givenName": "Ada", "surname": "Lovelace"]),
+        EmulatedUser(
+            username: "grace@example.com",
+            attributes: ["displayName": "Grace Hopper", "givenName": "Grace", "surname": "Hopper"]),
+        EmulatedUser(
+            username: "alan@example.com", password: demoPassword,
+            attributes: ["displayName": "Alan Turing", "givenName": "Alan", "surname": "Turing"],
+            mfaMethods: [EmulatedAuthMethod(id: "email-1", channel: "email", address: "alan.backup@example.com")]),
+        EmulatedUser(
+            username: "joan@example.com", password: demoPassword,
+            attributes: ["displayName": "Joan Clarke", "givenName": "Joan", "surname": "Clarke"],
+            requiresMethodRegistration: true),
+        EmulatedUser(
+            username: "hedy@example.com", password: demoPassword,
+            attributes: ["displayName": "Hedy Lamarr", "givenName": "Hedy", "surname": "Lamarr"],
+            requiresBrowser: true),
+    ].map { ($0, summary(of: $0)) }
 
-    /// The attributes sign-up asks for; the country's pattern shows how values are validated.
+    /// What signing in as `user` takes, in one line, read from the user itself so it cannot
+    /// disagree with it: the first factor, then MFA, a method to register, or the browser.
+    static func summary(of user: EmulatedUser) -> String {
+        var parts = [user.password == nil ? "passwordless: an email code" : "password \(demoPassword)"]
+        if user.requiresBrowser {
+            parts.append("browser only (a native sign-in answers browser-required)")
+        }
+        if let method = user.mfaMethods.first {
+            parts.append("then MFA: a code by \(method.channel) to \(method.address)")
+        }
+        if user.requiresMethodRegistration {
+            parts.append("then must register an MFA method")
+        }
+        if parts.count == 1, user.password != nil { parts[0] += " only" }
+        return parts.joined(separator: "; ")
+    }
+
+    /// The attributes sign-up asks for; the country's pattern shows how values are validated: two
+    /// capital letters, such as GB (the prompt and the banners say so).
     static let signUpAttributes = [
         EmulatedRequiredAttribute(name: "displayName", type: "string"),
         EmulatedRequiredAttribute(name: "country", type: "string", regex: "[A-Z]{2}"),
@@ -99,6 +102,14 @@ enum EmulatorSetup {
         return Data(note.utf8) + snapshot.dropFirst()
     }
 
+    /// The attributes sign-up asks for, with the rule of each that has one:
+    /// `displayName and country (two capital letters, such as GB)`.
+    static var signUpAttributeList: String {
+        signUpAttributes.map { attribute in
+            attribute.regex.map { "\(attribute.name) (\(AttributeRule.describe($0)))" } ?? attribute.name
+        }.joined(separator: " and ")
+    }
+
     /// The lines that introduce the emulated tenant.
     static func banner(for tenant: EmulatedTenant) -> String {
         var lines = [
@@ -112,13 +123,10 @@ enum EmulatorSetup {
             let name = entry.user.username.paddedTo(width)
             lines.append("   \(name)   \(entry.summary)")
         }
-        let attributes = signUpAttributes.map { attribute in
-            attribute.regex.map { "\(attribute.name) (\($0))" } ?? attribute.name
-        }
         lines += [
             "",
             "Sign up any new address: the tenant sends a code, asks for a password if you gave none,",
-            "then for \(attributes.joined(separator: " and ")). Reset password works for any user with a password.",
+            "then for \(signUpAttributeList). Reset password works for any user with a password.",
         ]
         return lines.joined(separator: "\n")
     }

@@ -87,10 +87,12 @@ enum Options: Equatable {
         nativeauth serve serves an emulated tenant over HTTP on 127.0.0.1 (never another interface)
         until Ctrl-C, for simulators, UI tests and other clients: it prints the authority and client
         id to configure an app with, and the base of the control API (users, codes, forced answers,
-        clock, reset, snapshots; see Docs/Emulator.md). It starts with the demo users; --seed FILE
-        replaces them with the users and sessions of a tenant snapshot. --latency MS delays every
-        answer; --manual-clock runs the tenant on a clock that only the control API moves;
-        --tenant and --client-id name the tenant (default demo) and its app (emulator-client-id).
+        clock, reset, snapshots; Docs/EmulatorServer.md lists every endpoint). It starts with the
+        demo users; --seed FILE replaces them with the users and sessions of a tenant snapshot.
+        Sign-up asks for a displayName and a country: two capital letters, such as GB ([A-Z]{2}).
+        --latency MS delays every answer; --manual-clock runs the tenant on a clock that only the
+        control API moves; --tenant and --client-id name the tenant (default demo) and its app
+        (emulator-client-id).
         """
 
     /// Why the command line could not be understood.

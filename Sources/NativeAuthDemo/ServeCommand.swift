@@ -88,11 +88,16 @@ enum ServeCommand {
         if let seed = options.seed {
             lines.append("Users and sessions from \(seed.path): \(server.tenant.users.count) users.")
         } else {
-            lines.append("Demo users (password \(EmulatorSetup.demoPassword) where they have one):")
-            for entry in EmulatorSetup.users { lines.append("   \(entry.user.username)") }
+            lines.append("Demo users:")
+            let width = EmulatorSetup.users.map(\.user.username.count).max() ?? 0
+            for entry in EmulatorSetup.users {
+                lines.append("   \(entry.user.username.paddedTo(width))   \(entry.summary)")
+            }
         }
         lines += [
+            "Sign-up asks for \(EmulatorSetup.signUpAttributeList).",
             "Codes the tenant sends are shown here, and at GET \(server.controlURL.path)/codes/{address}.",
+            "Every endpoint, the control API and these users: Docs/EmulatorServer.md.",
             "Press Ctrl-C to stop.",
         ]
         return lines.joined(separator: "\n")

@@ -73,7 +73,7 @@ enum SignUpSteps {
     /// Asks for one attribute by name, showing the pattern it must match; `nil` skips an optional one.
     static func value(of attribute: RequiredAttribute) throws(EndOfInput) -> UserAttributeValue? {
         var question = attribute.name
-        if let regex = attribute.regex { question += " (must match \(regex))" }
+        if let regex = attribute.regex { question += " (\(AttributeRule.prompt(regex)))" }
         if !attribute.isRequired { question += " (optional, Enter to skip)" }
         while true {
             let answer = try Terminal.read(question + ": ")
@@ -96,5 +96,22 @@ enum SignUpSteps {
                 return .string(answer)
             }
         }
+    }
+}
+
+/// Words for the patterns a tenant checks sign-up attributes against, so a prompt says what to type.
+enum AttributeRule {
+    /// Patterns with a plain description: the two-letter country code of the demo's tenant.
+    static let known = ["[A-Z]{2}": "two capital letters, such as GB", "^[A-Z]{2}$": "two capital letters, such as GB"]
+
+    /// `regex` in words when it is a known one (`two capital letters, such as GB`), else `must match …`.
+    static func describe(_ regex: String) -> String {
+        known[regex] ?? "must match \(regex)"
+    }
+
+    /// What a prompt shows: the words and the pattern (`two capital letters, such as GB; must match
+    /// [A-Z]{2}`), or the pattern alone.
+    static func prompt(_ regex: String) -> String {
+        known[regex].map { "\($0); must match \(regex)" } ?? "must match \(regex)"
     }
 }

@@ -98,6 +98,32 @@ struct ControlFields {
         }
     }
 
+    /// An array of strings, empty when absent.
+    func stringArray(_ key: String) throws(EmulatorControlAPI.Failure) -> [String] {
+        var strings: [String] = []
+        for (index, element) in try array(key).enumerated() {
+            guard case .string(let value) = element else {
+                throw .badRequest("\(path(key))[\(index)] is not a string.")
+            }
+            strings.append(value)
+        }
+        return strings
+    }
+
+    /// Refuses an object with a member not in `known`, naming every such member: a setting the
+    /// call does not know is never dropped in silence.
+    func refuseUnknownMembers(known: [String]) throws(EmulatorControlAPI.Failure) {
+        let unknown = object.keys.filter { !known.contains($0) }
+        guard !unknown.isEmpty else { return }
+        let names = unknown.map { name in
+            path(name.count > 64 ? String(name.prefix(64)) + "…" : name)
+        }.joined(separator: ", ")
+        let what = prefix.isEmpty ? "The body" : prefix
+        throw .badRequest(
+            "\(what) has \(unknown.count == 1 ? "a member" : "members") this call does not know: \(names) "
+                + "(it knows \(known.joined(separator: ", "))).")
+    }
+
     /// An object of string values, empty when absent.
     func stringMap(_ key: String) throws(EmulatorControlAPI.Failure) -> [String: String] {
         switch object[key] {

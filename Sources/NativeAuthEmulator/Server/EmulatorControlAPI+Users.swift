@@ -24,30 +24,50 @@ extension EmulatorControlAPI {
         return user
     }
 
+    /// The members of a `POST /users` body: every property of ``EmulatedUser``.
+    static let userMembers = [
+        "username", "password", "attributes", "mfaMethods", "requiresMethodRegistration", "passwordHistory",
+        "requiresBrowser",
+    ]
+
+    /// The members of one of its `mfaMethods`: every property of ``EmulatedAuthMethod``.
+    static let methodMembers = ["id", "channel", "address"]
+
     func createUser(_ request: LoopbackHTTPRequest) throws(Failure) -> LoopbackHTTPResponse {
-        let body = try ControlFields(request: request)
-        let username = try body.string("username")
-        var methods: [EmulatedAuthMethod] = []
-        for (index, element) in try body.array("mfaMethods").enumerated() {
-            let method = try ControlFields(element, path: "mfaMethods[\(index)]")
-            methods.append(
-                EmulatedAuthMethod(
-                    id: try method.string("id"), channel: try method.string("channel"),
-                    address: try method.string("address")))
-        }
-        let user = EmulatedUser(
-            username: username, password: try body.optionalString("password"),
-            attributes: try body.stringMap("attributes"), mfaMethods: methods,
-            requiresMethodRegistration: try body.bool("requiresMethodRegistration"))
-        guard tenant.user(named: username) == nil else {
-            throw .conflict("user_exists", "A user named \(username) exists already.")
+        let user = try Self.user(from: ControlFields(request: request))
+        guard tenant.user(named: user.username) == nil else {
+            throw .conflict("user_exists", "A user named \(user.username) exists already.")
         }
         tenant.addUser(user)
         return Self.json(201, Self.userObject(user))
     }
 
-    /// A user as the control API shows it: everything but the password, of which only whether
-    /// there is one.
+    /// The user a `POST /users` body describes. A member the call does not know, or a value of
+    /// the wrong type, is refused with a message that names it.
+    static func user(from body: ControlFields) throws(Failure) -> EmulatedUser {
+        try body.refuseUnknownMembers(known: userMembers)
+        let username = try body.string("username")
+        let password = try body.optionalString("password")
+        guard password?.isEmpty != true else {
+            throw .badRequest("password is empty; leave it out (or null) for a passwordless user.")
+        }
+        var methods: [EmulatedAuthMethod] = []
+        for (index, element) in try body.array("mfaMethods").enumerated() {
+            let method = try ControlFields(element, path: "mfaMethods[\(index)]")
+            try method.refuseUnknownMembers(known: methodMembers)
+            methods.append(
+                EmulatedAuthMethod(
+                    id: try method.string("id"), channel: try method.string("channel"),
+                    address: try method.string("address")))
+        }
+        return EmulatedUser(
+            username: username, password: password, attributes: try body.stringMap("attributes"),
+            mfaMethods: methods, requiresMethodRegistration: try body.bool("requiresMethodRegistration"),
+            passwordHistory: try body.stringArray("passwordHistory"), requiresBrowser: try body.bool("requiresBrowser"))
+    }
+
+    /// A user as the control API shows it: everything but the passwords, of which only whether
+    /// there is one and how many earlier ones the history holds.
     static func userObject(_ user: EmulatedUser) -> JSONObject {
         var attributes = JSONObject()
         for (name, value) in user.attributes.sorted(by: { $0.key < $1.key }) { attributes[name] = .string(value) }
@@ -60,6 +80,8 @@ extension EmulatorControlAPI {
             "attributes": .object(attributes),
             "mfaMethods": .array(methods),
             "requiresMethodRegistration": .bool(user.requiresMethodRegistration),
+            "passwordHistoryCount": .integer(user.passwordHistory.count),
+            "requiresBrowser": .bool(user.requiresBrowser),
         ]
     }
 }

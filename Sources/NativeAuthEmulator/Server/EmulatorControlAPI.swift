@@ -3,11 +3,11 @@ import LoopbackHTTP
 import NativeAuth
 
 /// The control API of an ``EmulatorServer``: JSON calls under `/emulator/v1` that drive the tenant
-/// from outside the process. Docs/Emulator.md describes every call.
+/// from outside the process. Docs/EmulatorServer.md describes every call; ``ControlRoute`` lists them.
 ///
 /// | call | does |
 /// |---|---|
-/// | `GET /` or `GET /info` | the authority, client id, tenant id, control base, whether the clock is manual |
+/// | `GET /` or `GET /info` | the authority, client id, tenant id, control base, whether the clock is manual, the tenant's settings |
 /// | `GET /users`, `POST /users` | lists users; adds one (`409` when the username is taken) |
 /// | `GET /users/{username}`, `DELETE /users/{username}` | reads or removes one user |
 /// | `GET /codes`, `GET /codes/{address}` | every code sent (`?to=` filters); the last code sent to an address |
@@ -66,71 +66,33 @@ struct EmulatorControlAPI: Sendable {
             }
             segments.append(decoded)
         }
-        let method = request.method
-        func allow(_ allowed: String...) throws(Failure) {
-            guard allowed.contains(method) else {
-                throw Failure(
-                    status: 405, error: "method_not_allowed",
-                    message: "\(request.path) answers \(allowed.joined(separator: ", ")), not \(method).",
-                    allow: allowed.joined(separator: ", "))
-            }
+        let candidates = ControlRoute.allCases.filter { $0.matches(segments) }
+        guard !candidates.isEmpty else {
+            throw .notFound("No control call at \(request.path); see \(EmulatorServer.controlPath)/info.")
         }
-        switch segments.first {
-        case nil, "info":
-            guard segments.count <= 1 else { break }
-            try allow("GET")
-            return Self.json(200, info)
-        case "users":
-            if segments.count == 1 {
-                try allow("GET", "POST")
-                return method == "GET" ? listUsers() : try createUser(request)
-            }
-            guard segments.count == 2 else { break }
-            try allow("GET", "DELETE")
-            return method == "GET" ? try readUser(segments[1]) : try deleteUser(segments[1])
-        case "codes":
-            try allow("GET")
-            if segments.count == 1 { return sentCodes(to: Self.queryValue("to", in: request.query)) }
-            guard segments.count == 2 else { break }
-            return try lastCode(sentTo: segments[1])
-        case "force":
-            guard segments.count == 1 else { break }
-            try allow("POST")
-            return try force(request)
-        case "clock":
-            if segments.count == 1 {
-                try allow("GET")
-                return Self.json(200, clockObject)
-            }
-            guard segments.count == 2, segments[1] == "advance" else { break }
-            try allow("POST")
-            return try advanceClock(request)
-        case "reset":
-            guard segments.count == 1 else { break }
-            try allow("POST")
-            return reset()
-        case "snapshot":
-            guard segments.count == 1 else { break }
-            try allow("GET", "PUT", "POST")
-            return method == "GET" ? snapshot() : try restore(request)
-        default:
-            break
+        guard let route = candidates.first(where: { $0.method == request.method }) else {
+            var allowed: [String] = []
+            for candidate in candidates where !allowed.contains(candidate.method) { allowed.append(candidate.method) }
+            let list = allowed.joined(separator: ", ")
+            throw Failure(
+                status: 405, error: "method_not_allowed",
+                message: "\(request.path) answers \(list), not \(request.method).", allow: list)
         }
-        throw .notFound("No control call at \(request.path); see \(EmulatorServer.controlPath)/info.")
-    }
-
-    // MARK: - Info
-
-    private var info: JSONObject {
-        let authority = baseURL.absoluteString + tenant.authority.path
-        return [
-            "authority": .string(authority),
-            "clientId": .string(tenant.clientId),
-            "tenantId": .string(tenant.tenantId),
-            "tenantSubdomain": .string(tenant.tenantSubdomain),
-            "control": .string(baseURL.absoluteString + EmulatorServer.controlPath),
-            "manualClock": .bool(tenant.clock is ManualClock),
-        ]
+        switch route {
+        case .root, .info: return Self.json(200, info)
+        case .listUsers: return listUsers()
+        case .createUser: return try createUser(request)
+        case .readUser: return try readUser(segments[1])
+        case .deleteUser: return try deleteUser(segments[1])
+        case .listCodes: return sentCodes(to: Self.queryValue("to", in: request.query))
+        case .lastCode: return try lastCode(sentTo: segments[1])
+        case .force: return try force(request)
+        case .readClock: return Self.json(200, clockObject)
+        case .advanceClock: return try advanceClock(request)
+        case .reset: return reset()
+        case .readSnapshot: return snapshot()
+        case .putSnapshot, .postSnapshot: return try restore(request)
+        }
     }
 
     // MARK: - Writing

@@ -28,7 +28,7 @@ import NativeAuth
 /// before any byte would not do: HTTP clients send the request again on a new connection then.
 ///
 /// Requests under ``controlPath`` (`/emulator/v1/…`) drive the tenant: users, sent codes, forced
-/// answers, the clock, reset, snapshots. Docs/Emulator.md lists them.
+/// answers, the clock, reset, snapshots. Docs/EmulatorServer.md lists them, with every endpoint.
 ///
 /// Requests are answered on the server's own thread, as they arrive, whatever the app's or the
 /// test's tasks are doing: an answer never waits for the Swift concurrency pool. Only a tenant

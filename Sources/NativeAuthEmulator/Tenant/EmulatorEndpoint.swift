@@ -32,8 +32,9 @@ public enum EmulatorEndpoint: String, Sendable, CaseIterable {
     case resetSubmit = "resetpassword/v1.0/submit"
     /// `resetpassword/v1.0/poll_completion`
     case resetPollCompletion = "resetpassword/v1.0/poll_completion"
-    /// The protected resource, `GET emulator/me`, which answers with the signed-in user when called
-    /// with a valid access token (`Authorization: Bearer …`).
+    /// The protected resource, `GET {authority}/emulator/me`, which answers with the signed-in user
+    /// (`{"username":…,"oid":…}`) when called with an access token the tenant issued, whatever its
+    /// scopes (`Authorization: Bearer …`).
     case resource = "emulator/me"
     /// `GET v2.0/.well-known/openid-configuration`: the OpenID Connect discovery document.
     case openIDConfiguration = "v2.0/.well-known/openid-configuration"

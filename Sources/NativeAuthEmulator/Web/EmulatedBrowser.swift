@@ -155,8 +155,9 @@ public struct EmulatedBrowser: ExternalUserAgent, Sendable, CustomStringConverti
     }
 }
 
-/// Why an ``EmulatedBrowser`` could not finish: the tenant showed an error page or refused what was
-/// typed. The message is the page's (Entra's wording); it never holds a password or a code.
+/// Why an ``EmulatedBrowser`` or an ``EmulatorServerBrowser`` could not finish: the tenant showed
+/// an error page or refused what was typed. The message is the page's (Entra's wording); it never
+/// holds a password or a code.
 public struct EmulatedBrowserError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The page's message, or what went wrong.
     public let message: String

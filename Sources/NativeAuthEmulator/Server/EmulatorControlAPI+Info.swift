@@ -1,0 +1,54 @@
+import Foundation
+import NativeAuth
+
+/// `GET /info`: what a client needs to reach the tenant, and the tenant's settings.
+extension EmulatorControlAPI {
+    var info: JSONObject {
+        let origin = baseURL.absoluteString
+        let authority = origin + tenant.authority.path
+        return [
+            "authority": .string(authority),
+            "clientId": .string(tenant.clientId),
+            "tenantId": .string(tenant.tenantId),
+            "tenantSubdomain": .string(tenant.tenantSubdomain),
+            "issuer": .string(tenant.issuerIdentifier),
+            "openIDConfiguration": .string(authority + "/" + EmulatorEndpoint.openIDConfiguration.rawValue),
+            "resource": .string(authority + "/" + EmulatorEndpoint.resource.rawValue),
+            "control": .string(origin + EmulatorServer.controlPath),
+            "manualClock": .bool(tenant.clock is ManualClock),
+            "settings": .object(Self.settingsObject(tenant.settings)),
+        ]
+    }
+
+    /// Every ``EmulatorSettings`` property under its Swift name; times in seconds, sets sorted.
+    static func settingsObject(_ settings: EmulatorSettings) -> JSONObject {
+        let attributes = settings.requiredSignUpAttributes.map { attribute -> JSON in
+            .object([
+                "name": .string(attribute.name), "type": .string(attribute.type), "required": .bool(attribute.required),
+                "regex": attribute.regex.map(JSON.string) ?? .null,
+            ])
+        }
+        return [
+            "codeLength": .integer(settings.codeLength),
+            "continuationTokenLifetime": .double(settings.continuationTokenLifetime),
+            "accessTokenLifetime": .double(settings.accessTokenLifetime),
+            "refreshTokenLifetime": .double(settings.refreshTokenLifetime),
+            "rotateRefreshTokens": .bool(settings.rotateRefreshTokens),
+            "revokeRotatedRefreshTokens": .bool(settings.revokeRotatedRefreshTokens),
+            "requiredSignUpAttributes": .array(attributes),
+            "passwordMinLength": .integer(settings.passwordMinLength),
+            "passwordMaxLength": .integer(settings.passwordMaxLength),
+            "bannedPasswords": .array(settings.bannedPasswords.sorted().map(JSON.string)),
+            "resetPollsBeforeCompletion": .integer(settings.resetPollsBeforeCompletion),
+            "resetPollInterval": .integer(settings.resetPollInterval),
+            "resetJobOutcome": .string(settings.resetJobOutcome.rawValue),
+            "mfaRequiredForAll": .bool(settings.mfaRequiredForAll),
+            "blockedMethodIds": .array(settings.blockedMethodIds.sorted().map(JSON.string)),
+            "serverClockOffset": .double(settings.serverClockOffset),
+            "includeOptionalFields": .bool(settings.includeOptionalFields),
+            "latency": .double(settings.latency),
+            "redirectURIs": .array(settings.redirectURIs.map(JSON.string)),
+            "authorizationCodeLifetime": .double(settings.authorizationCodeLifetime),
+        ]
+    }
+}
