@@ -43,6 +43,7 @@ extension EmulatorControlAPI {
             "resetPollInterval": .integer(settings.resetPollInterval),
             "resetJobOutcome": .string(settings.resetJobOutcome.rawValue),
             "mfaRequiredForAll": .bool(settings.mfaRequiredForAll),
+            "signUpEnabled": .bool(settings.signUpEnabled),
             "blockedMethodIds": .array(settings.blockedMethodIds.sorted().map(JSON.string)),
             "serverClockOffset": .double(settings.serverClockOffset),
             "includeOptionalFields": .bool(settings.includeOptionalFields),
