@@ -80,6 +80,10 @@ final class DemoApp {
             MenuItem(key: "9", title: "Sign in with the browser") { app throws(EndOfInput) in
                 try await app.signInWithBrowserFromMenu()
             })
+        items.append(
+            MenuItem(key: "10", title: "Sign in, or sign up if the address is new (email code)") {
+                app throws(EndOfInput) in try await app.signUpOrSignIn()
+            })
         return items
     }
 

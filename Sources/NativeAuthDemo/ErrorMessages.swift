@@ -57,6 +57,16 @@ enum ErrorMessage {
         return common(error)
     }
 
+    static func of(_ error: SignUpOrSignInStartError) -> String {
+        if error.isSignUpUnavailable {
+            return "No account uses this email address, and this tenant does not sign new users up."
+        }
+        if error.isInvalidUsername { return "That is not a valid email address." }
+        if error.isInvalidAttributes { return "Not accepted: " + error.invalidAttributes.joined(separator: ", ") + "." }
+        if error.isAttributesRequired { return "The tenant needs more details to sign up; use \"Sign up\"." }
+        return common(error)
+    }
+
     static func of(_ error: AttributesRequiredError) -> String {
         if error.isInvalidAttributes {
             let names = error.invalidAttributes
