@@ -5,7 +5,7 @@ import NativeAuth
 protocol CodeRequiredStep: Sendable {
     associatedtype Next
     var sentTo: String { get }
-    var channel: ChannelType { get }
+    var channelTargetType: ChannelType { get }
     var codeLength: Int? { get }
     func submitCode(_ code: String) async throws(VerifyCodeError) -> Next
     func resendCode() async throws(ResendCodeError) -> Self
@@ -34,7 +34,7 @@ enum SharedSteps {
         -> State.Next?
     {
         var state = first
-        Terminal.say("A \(flow) code was sent by \(state.channel) to \(state.sentTo).")
+        Terminal.say("A \(flow) code was sent by \(state.channelTargetType) to \(state.sentTo).")
         while true {
             switch try Prompt.code(sentTo: state.sentTo, codeLength: state.codeLength) {
             case .cancel:

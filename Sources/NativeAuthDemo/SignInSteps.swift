@@ -114,7 +114,7 @@ struct SignInSteps {
         -> UserAccountResult?
     {
         var state = first
-        Terminal.say("A verification code was sent by \(state.channel) to \(state.sentTo).")
+        Terminal.say("A verification code was sent by \(state.channelTargetType) to \(state.sentTo).")
         while true {
             switch try Prompt.code(sentTo: state.sentTo, codeLength: state.codeLength) {
             case .cancel:
@@ -239,7 +239,7 @@ struct SignInSteps {
 
     /// A method as the user sees it in a list, such as "email to a***e@ex***e.com".
     static func describe(_ method: AuthMethod) -> String {
-        switch method.channel {
+        switch method.channelTargetType {
         case .email: "Email to \(method.loginHint)"
         case .sms: "Text message to \(method.loginHint)"
         case .other(let name): "\(name) to \(method.loginHint)"
@@ -250,7 +250,7 @@ struct SignInSteps {
     /// address typed (Enter: the one signed in with, already verified, so it registers at once).
     func askContact(for method: AuthMethod) throws(EndOfInput) -> String {
         let name = Self.contactName(of: method)
-        guard method.channel == .email, EmailAddress.problem(with: username) == nil else {
+        guard method.channelTargetType == .email, EmailAddress.problem(with: username) == nil else {
             Terminal.say("The code to confirm it goes to the \(name) you type.")
             return try Prompt.text("\(name.capitalizedFirst) to register: ")
         }
@@ -266,7 +266,7 @@ struct SignInSteps {
 
     /// What the user types to register `method`.
     static func contactName(of method: AuthMethod) -> String {
-        switch method.channel {
+        switch method.channelTargetType {
         case .email: "email address"
         case .sms: "phone number (international format, such as +15551234567)"
         case .other(let name): "\(name) contact"

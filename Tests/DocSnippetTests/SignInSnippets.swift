@@ -23,8 +23,8 @@ enum SignInGuideHelper {
 // snippet: sign-in-start
 func start(client: NativeAuthClient, email: String) async throws -> UserAccountResult? {
     switch try await client.signIn(SignInParameters(username: email)) {
-    case .codeRequired(let state, let sentTo, let channel, let codeLength):
-        print("A \(codeLength.map { "\($0)-character " } ?? "")code was sent by \(channel) to \(sentTo).")
+    case .codeRequired(let state, let sentTo, let channelTargetType, let codeLength):
+        print("A \(codeLength.map { "\($0)-character " } ?? "")code was sent by \(channelTargetType) to \(sentTo).")
         return try await enterCode(state)
     case .passwordRequired(let state):
         return try await enterPassword(state)
@@ -177,7 +177,7 @@ func finish(_ result: SignInResult) async throws -> UserAccountResult? {
 // snippet: sign-in-second-factor
 func secondFactor(_ state: AwaitingMFAState, methods: [AuthMethod]) async throws -> UserAccountResult? {
     for (index, method) in methods.enumerated() {
-        print("\(index + 1). \(method.channel): \(method.loginHint)")
+        print("\(index + 1). \(method.channelTargetType): \(method.loginHint)")
     }
     guard let choice = Int(ask("Send a code to:")), methods.indices.contains(choice - 1) else {
         return nil
@@ -252,7 +252,7 @@ final class SecondFactorController: MFARequestChallengeDelegate, MFASubmitChalle
 
 // snippet: sign-in-register-method
 func registerMethod(_ state: RegisterStrongAuthState, methods: [AuthMethod]) async throws -> UserAccountResult? {
-    guard let method = methods.first(where: { $0.channel == .email }) ?? methods.first else {
+    guard let method = methods.first(where: { $0.channelTargetType == .email }) ?? methods.first else {
         return nil
     }
     while true {

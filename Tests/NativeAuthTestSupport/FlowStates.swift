@@ -200,11 +200,11 @@ public enum FlowState: Sendable {
     /// The channel its code went through, for states that have a code.
     public var channel: ChannelType? {
         switch self {
-        case .signInCode(let state): state.channel
-        case .mfaRequired(let state): state.channel
-        case .registerVerification(let state): state.channel
-        case .signUpCode(let state): state.channel
-        case .resetCode(let state): state.channel
+        case .signInCode(let state): state.channelTargetType
+        case .mfaRequired(let state): state.channelTargetType
+        case .registerVerification(let state): state.channelTargetType
+        case .signUpCode(let state): state.channelTargetType
+        case .resetCode(let state): state.channelTargetType
         default: nil
         }
     }
@@ -382,7 +382,8 @@ extension FlowState {
     public func perform(_ call: FlowStateCall, _ input: FlowActionInput = FlowActionInput()) async
         -> FlowActionResult?
     {
-        let method = input.authMethod ?? methods?.first ?? AuthMethod(id: "none", channel: .email, loginHint: "none")
+        let method =
+            input.authMethod ?? methods?.first ?? AuthMethod(id: "none", channelTargetType: .email, loginHint: "none")
         let next = { (state: FlowState) in (FlowOutcome.state(state), [String]()) }
         switch (self, call) {
         case (.signInCode(let state), .submitCode):
@@ -414,7 +415,8 @@ extension FlowState {
                 FlowOutcome.of)
         case (.mfaRequired(let state), .submitCode):
             return await .attempt(
-                { () async throws(MFASubmitChallengeError) in try await state.submitCode(input.code) }, FlowOutcome.of)
+                { () async throws(MFASubmitChallengeError) in try await EarlierNames.submitCode(state, input.code) },
+                FlowOutcome.of)
         case (.registerStrongAuth(let state), .challengeAuthMethod):
             return await .attempt(
                 { () async throws(RegisterStrongAuthChallengeError) in
@@ -435,8 +437,9 @@ extension FlowState {
                 }, FlowOutcome.of)
         case (.registerVerification(let state), .submitCode):
             return await .attempt(
-                { () async throws(RegisterStrongAuthSubmitChallengeError) in try await state.submitCode(input.code) },
-                FlowOutcome.of)
+                { () async throws(RegisterStrongAuthSubmitChallengeError) in
+                    try await EarlierNames.submitCode(state, input.code)
+                }, FlowOutcome.of)
         case (.signUpCode(let state), .submitCode):
             return await .attempt(
                 { () async throws(VerifyCodeError) in try await state.submitCode(input.code) }, FlowOutcome.of)
@@ -485,7 +488,8 @@ extension FlowState {
     )
         -> Bool
     {
-        let method = input.authMethod ?? methods?.first ?? AuthMethod(id: "none", channel: .email, loginHint: "none")
+        let method =
+            input.authMethod ?? methods?.first ?? AuthMethod(id: "none", channelTargetType: .email, loginHint: "none")
         switch (self, call) {
         case (.signInCode(let state), .submitCode): state.submitCode(code: input.code, delegate: recorder)
         case (.signInCode(let state), .resendCode): state.resendCode(delegate: recorder)
