@@ -72,9 +72,9 @@ public enum FlowStateKind: String, CaseIterable, Sendable {
         case .signInCode, .signUpCode, .resetCode: [.submitCode, .resendCode]
         case .signInPassword, .signUpPassword, .resetPassword: [.submitPassword]
         case .awaitingMFA: [.requestChallenge]
-        case .mfaRequired: [.submitChallenge, .requestChallenge, .submitCode, .resendCode]
+        case .mfaRequired: [.submitChallenge, .requestChallenge, .resendCode]
         case .registerStrongAuth: [.challengeAuthMethod]
-        case .registerVerification: [.submitChallenge, .challengeAuthMethod, .submitCode, .resendCode]
+        case .registerVerification: [.submitChallenge, .challengeAuthMethod, .resendCode]
         case .signUpAttributes: [.submitAttributes]
         case .signInAfterSignUp, .signInAfterReset: [.signIn]
         }
@@ -413,10 +413,6 @@ extension FlowState {
             return await .attempt(
                 { () async throws(MFASubmitChallengeError) in try await state.submitChallenge(input.code) },
                 FlowOutcome.of)
-        case (.mfaRequired(let state), .submitCode):
-            return await .attempt(
-                { () async throws(MFASubmitChallengeError) in try await EarlierNames.submitCode(state, input.code) },
-                FlowOutcome.of)
         case (.registerStrongAuth(let state), .challengeAuthMethod):
             return await .attempt(
                 { () async throws(RegisterStrongAuthChallengeError) in
@@ -434,11 +430,6 @@ extension FlowState {
             return await .attempt(
                 { () async throws(RegisterStrongAuthSubmitChallengeError) in
                     try await state.submitChallenge(input.code)
-                }, FlowOutcome.of)
-        case (.registerVerification(let state), .submitCode):
-            return await .attempt(
-                { () async throws(RegisterStrongAuthSubmitChallengeError) in
-                    try await EarlierNames.submitCode(state, input.code)
                 }, FlowOutcome.of)
         case (.signUpCode(let state), .submitCode):
             return await .attempt(
