@@ -94,17 +94,20 @@ extension DemoApp {
     /// The menu entry: signs in with the browser, the email address filled in on the sign-in page
     /// when one is given.
     func signInWithBrowserFromMenu() async throws(EndOfInput) {
-        var hint: String?
-        while true {
+        let hint = try askLoginHint()
+        finishSignIn(await signInWithBrowser(loginHint: hint))
+    }
+
+    /// Asks for the email address to fill in on the sign-in page, ``Prompt/maximumTries`` answers
+    /// at most; `nil` when the user types it there instead.
+    private func askLoginHint() throws(EndOfInput) -> String? {
+        for _ in 1...Prompt.maximumTries {
             let answer = try Terminal.read("Email address for the sign-in page (Enter to type it there): ")
-            guard !answer.isEmpty else { break }
-            guard let problem = EmailAddress.problem(with: answer) else {
-                hint = answer
-                break
-            }
+            guard !answer.isEmpty else { return nil }
+            guard let problem = EmailAddress.problem(with: answer) else { return answer }
             Terminal.say("   That does not look like an email address: \(problem).")
         }
-        finishSignIn(await signInWithBrowser(loginHint: hint))
+        throw Prompt.gaveUp()
     }
 
     /// Signs in with the browser: on the emulated tenant, after serving it on 127.0.0.1 and moving

@@ -6,7 +6,7 @@ extension DemoApp {
     /// the emailed code, the attributes the tenant requires, and sign-in.
     func signUp() async throws(EndOfInput) {
         var username = try Prompt.email("Email address: ")
-        while true {
+        for _ in 1...Prompt.maximumTries {
             let password = try Prompt.optionalPassword("Password (empty: the server asks for it later)")
             let start: SignUpStartResult
             do {
@@ -20,6 +20,7 @@ extension DemoApp {
             finishSignIn(try await SignUpSteps.continueFrom(start, scopes: scopes, then: signInSteps(for: username)))
             return
         }
+        Terminal.say("Too many tries; sign-up cancelled.")
     }
 
     /// Resets a forgotten password with a code sent by email, then signs the user in.

@@ -87,30 +87,42 @@ final class DemoApp {
         return items
     }
 
-    /// Shows the menu and runs the chosen actions until the user quits.
+    /// Shows the menu and runs the chosen actions until the user quits. An action whose question
+    /// gave up after too many answers that do not fit ends, and the menu comes back.
     ///
-    /// - Throws: ``EndOfInput`` when standard input ends.
+    /// - Throws: ``EndOfInput`` when standard input ends, or after too many choices that are not
+    ///   on the menu.
     func run() async throws(EndOfInput) {
-        while true {
-            let items = menu
+        while let item = try await chooseFromMenu() {
             Terminal.say()
-            await showSessionEvents()
-            Terminal.say(await statusLine())
-            for item in items {
-                Terminal.say("  \(item.key)) \(item.title)")
+            do {
+                try await item.action(self)
+            } catch  where error.gaveUp {
+                // The question has said so; the menu comes back.
             }
-            Terminal.say("  0) Quit")
-            let choice = try Terminal.read("Choose: ")
-            if choice == "0" || choice.lowercased() == "q" { return }
-            guard let item = items.first(where: { $0.key == choice }) else {
-                let list = items.map(\.key).joined(separator: ", ") + " or 0"
-                Terminal.say(
-                    choice.isEmpty ? "   Please choose \(list)." : "   '\(choice)' is not on the menu: choose \(list).")
-                continue
-            }
-            Terminal.say()
-            try await item.action(self)
         }
+    }
+
+    /// Shows the menu and reads a choice, ``Prompt/maximumTries`` answers at most; `nil` to quit.
+    private func chooseFromMenu() async throws(EndOfInput) -> MenuItem? {
+        let items = menu
+        Terminal.say()
+        await showSessionEvents()
+        Terminal.say(await statusLine())
+        for item in items {
+            Terminal.say("  \(item.key)) \(item.title)")
+        }
+        Terminal.say("  0) Quit")
+        let list = items.map(\.key).joined(separator: ", ") + " or 0"
+        for _ in 1...Prompt.maximumTries {
+            let choice = try Terminal.read("Choose: ")
+            if choice == "0" || choice.lowercased() == "q" { return nil }
+            if let item = items.first(where: { $0.key == choice }) { return item }
+            Terminal.say(
+                choice.isEmpty ? "   Please choose \(list)." : "   '\(choice)' is not on the menu: choose \(list).")
+        }
+        Terminal.say("Too many answers that are not on the menu.")
+        throw EndOfInput()
     }
 
     // MARK: - Signing in

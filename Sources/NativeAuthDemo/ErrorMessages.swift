@@ -91,7 +91,7 @@ enum ErrorMessage {
     }
 
     static func of(_ error: MFASubmitChallengeError) -> String {
-        if error.isInvalidCode { return "That code is not right (or it expired). Check the email and try again." }
+        if error.isInvalidChallenge { return "That code is not right (or it expired). Check the email and try again." }
         return common(error)
     }
 
@@ -102,7 +102,7 @@ enum ErrorMessage {
     }
 
     static func of(_ error: RegisterStrongAuthSubmitChallengeError) -> String {
-        if error.isInvalidCode { return "That code is not right (or it expired). Check the email and try again." }
+        if error.isInvalidChallenge { return "That code is not right (or it expired). Check the email and try again." }
         return common(error)
     }
 

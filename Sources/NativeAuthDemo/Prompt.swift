@@ -9,34 +9,49 @@ enum CodeAnswer {
 }
 
 /// The questions the demo asks. Each one asks again, with a short explanation, until the answer
-/// makes sense; each throws ``EndOfInput`` when standard input ends.
+/// makes sense, ``maximumTries`` times at most; each throws ``EndOfInput`` when standard input ends,
+/// or when it gives up (``EndOfInput/gaveUp``).
 enum Prompt {
+    /// How many answers the demo takes for one question, and how many times it lets the server
+    /// refuse one step (a wrong code, a refused password or value), before it gives up: plenty for
+    /// a person, and an end for a script that keeps sending the same answer.
+    static let maximumTries = 5
+
+    /// Says that a question got too many answers that do not fit, and gives up on it.
+    static func gaveUp() -> EndOfInput {
+        Terminal.say("   Too many answers that do not fit; back to the menu.")
+        return EndOfInput(gaveUp: true)
+    }
+
     /// Asks for a line of text that is not empty.
     static func text(_ question: String) throws(EndOfInput) -> String {
-        while true {
+        for _ in 1...maximumTries {
             let answer = try Terminal.read(question)
             if !answer.isEmpty { return answer }
             Terminal.say("   Please type an answer (Ctrl-D quits).")
         }
+        throw gaveUp()
     }
 
     /// Asks for an email address until it has the basic shape of one (see ``EmailAddress``), so
     /// that a typo is caught before anything else is asked.
     static func email(_ question: String) throws(EndOfInput) -> String {
-        while true {
+        for _ in 1...maximumTries {
             let answer = try text(question)
             guard let problem = EmailAddress.problem(with: answer) else { return answer }
             Terminal.say("   That does not look like an email address: \(problem).")
         }
+        throw gaveUp()
     }
 
     /// Asks for a password, hidden when possible; an empty one is refused.
     static func password(_ question: String) throws(EndOfInput) -> String {
-        while true {
+        for _ in 1...maximumTries {
             let answer = try Terminal.readSecret(question)
             if !answer.isEmpty { return answer }
             Terminal.say("   The password cannot be empty.")
         }
+        throw gaveUp()
     }
 
     /// Asks for a password, hidden when possible; an empty answer means none (`nil`).
@@ -48,7 +63,7 @@ enum Prompt {
     /// Asks for a whole number in `range`.
     static func number(_ question: String, in range: ClosedRange<Int>) throws(EndOfInput) -> Int {
         let hint = "enter a number from \(range.lowerBound) to \(range.upperBound)."
-        while true {
+        for _ in 1...maximumTries {
             let answer = try Terminal.read(question)
             if let value = Int(answer), range.contains(value) { return value }
             switch (answer.isEmpty, Int(answer)) {
@@ -57,12 +72,13 @@ enum Prompt {
             default: Terminal.say("   \(answer) is not a choice: \(hint)")
             }
         }
+        throw gaveUp()
     }
 
     /// Asks a yes-or-no question; an empty answer means `defaultAnswer`.
     static func yesNo(_ question: String, default defaultAnswer: Bool) throws(EndOfInput) -> Bool {
         let hint = defaultAnswer ? "[Y/n]" : "[y/N]"
-        while true {
+        for _ in 1...maximumTries {
             switch try Terminal.read("\(question) \(hint): ").lowercased() {
             case "": return defaultAnswer
             case "y", "yes": return true
@@ -70,6 +86,7 @@ enum Prompt {
             default: Terminal.say("   Please answer y or n.")
             }
         }
+        throw gaveUp()
     }
 
     /// Lets the user pick one of `options`, or 0 to cancel (`nil`).
@@ -86,10 +103,11 @@ enum Prompt {
     }
 
     /// Asks for a one-time code sent to `sentTo`; "r" asks for a new one when `canResend`, "c" cancels.
+    /// Too many empty answers cancel too.
     static func code(sentTo: String, codeLength: Int?, canResend: Bool = true) throws(EndOfInput) -> CodeAnswer {
         let what = codeLength.map { "the \($0)-digit code" } ?? "the code"
         let options = canResend ? "'r' to resend, 'c' to cancel" : "'c' to cancel"
-        while true {
+        for _ in 1...maximumTries {
             let answer = try Terminal.read("Enter \(what) sent to \(sentTo) (\(options)): ")
             switch answer.lowercased() {
             case "":
@@ -102,6 +120,7 @@ enum Prompt {
                 return .code(answer)
             }
         }
+        return .cancel
     }
 }
 

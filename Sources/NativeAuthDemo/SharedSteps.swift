@@ -5,7 +5,7 @@ import NativeAuth
 protocol CodeRequiredStep: Sendable {
     associatedtype Next
     var sentTo: String { get }
-    var channel: ChannelType { get }
+    var channelTargetType: ChannelType { get }
     var codeLength: Int? { get }
     func submitCode(_ code: String) async throws(VerifyCodeError) -> Next
     func resendCode() async throws(ResendCodeError) -> Self
@@ -26,7 +26,8 @@ extension SignInAfterResetPasswordState: SignInAfterFlowState {}
 
 /// The steps that sign-in, sign-up and password reset share.
 enum SharedSteps {
-    /// Asks for the emailed code until the server accepts it; "r" sends a new one.
+    /// Asks for the emailed code until the server accepts it, ``Prompt/maximumTries`` answers at
+    /// most; "r" sends a new one.
     ///
     /// - Parameter flow: the flow's name in lower case, such as "sign-up", for the messages.
     /// - Returns: what the accepted code led to, or `nil` when the user cancelled or the flow ended.
@@ -34,8 +35,8 @@ enum SharedSteps {
         -> State.Next?
     {
         var state = first
-        Terminal.say("A \(flow) code was sent by \(state.channel) to \(state.sentTo).")
-        while true {
+        Terminal.say("A \(flow) code was sent by \(state.channelTargetType) to \(state.sentTo).")
+        for _ in 1...Prompt.maximumTries {
             switch try Prompt.code(sentTo: state.sentTo, codeLength: state.codeLength) {
             case .cancel:
                 Terminal.say("\(flow.capitalizedFirst) cancelled.")
@@ -57,10 +58,12 @@ enum SharedSteps {
                 }
             }
         }
+        Terminal.say("Too many tries; \(flow) cancelled.")
+        return nil
     }
 
-    /// Asks for a new password until the server accepts it, saying why each one was refused.
-    /// An empty answer cancels.
+    /// Asks for a new password until the server accepts it, saying why each one was refused,
+    /// ``Prompt/maximumTries`` passwords at most. An empty answer cancels.
     ///
     /// - Parameters:
     ///   - flow: the flow's name in lower case, such as "password reset", for the messages.
@@ -68,26 +71,36 @@ enum SharedSteps {
     static func choosePassword<Next>(
         _ question: String, flow: String, submit: (String) async throws(PasswordRequiredError) -> Next
     ) async throws(EndOfInput) -> Next? {
-        while true {
+        for _ in 1...Prompt.maximumTries {
             guard let password = try Prompt.optionalPassword("\(question) (empty to cancel)") else {
                 Terminal.say("\(flow.capitalizedFirst) cancelled.")
                 return nil
             }
-            var pending = true
-            while pending {
-                pending = false
-                do {
-                    return try await submit(password)
-                } catch  where error.isPasswordResetPending && !error.isCancelled {
-                    // The server is still resetting: keep waiting for that reset.
-                    Terminal.say("⏳ The server is still changing the password; waiting a little longer…")
-                    pending = true
-                } catch {
-                    Terminal.say("❌ " + ErrorMessage.ofNewPassword(error))
-                    guard error.isStateStillUsable else { return nil }
-                }
+            do {
+                return try await submitWhilePending(password, submit: submit)
+            } catch {
+                Terminal.say("❌ " + ErrorMessage.ofNewPassword(error))
+                guard error.isStateStillUsable else { return nil }
             }
         }
+        Terminal.say("Too many tries; \(flow) cancelled.")
+        return nil
+    }
+
+    /// Submits `password`, and again while the server answers that it is still resetting (the
+    /// state then keeps waiting for that reset rather than sending the password twice),
+    /// ``Prompt/maximumTries`` times at most.
+    private static func submitWhilePending<Next>(
+        _ password: String, submit: (String) async throws(PasswordRequiredError) -> Next
+    ) async throws(PasswordRequiredError) -> Next {
+        for _ in 1..<Prompt.maximumTries {
+            do {
+                return try await submit(password)
+            } catch  where error.isPasswordResetPending && !error.isCancelled {
+                Terminal.say("⏳ The server is still changing the password; waiting a little longer…")
+            }
+        }
+        return try await submit(password)
     }
 
     /// Signs in with the state a sign-up or a password reset ended in, then goes on exactly like

@@ -91,7 +91,7 @@ struct SignInSteps {
             Terminal.say("❌ The server offered no method for the second factor; sign in with the browser instead.")
             return nil
         }
-        while true {
+        for _ in 1...Prompt.maximumTries {
             guard let method = try Prompt.choose("Where should the code go?", from: methods, label: Self.describe)
             else {
                 Terminal.say("Sign-in cancelled.")
@@ -107,15 +107,18 @@ struct SignInSteps {
             }
             return try await enterSecondFactorCode(challenged, method: method)
         }
+        Terminal.say("Too many tries; sign-in cancelled.")
+        return nil
     }
 
-    /// Asks for the second-factor code until it is right; "r" sends a new one to the same method.
+    /// Asks for the second-factor code until it is right, ``Prompt/maximumTries`` answers at most;
+    /// "r" sends a new one to the same method.
     func enterSecondFactorCode(_ first: MFARequiredState, method: AuthMethod) async throws(EndOfInput)
         -> UserAccountResult?
     {
         var state = first
-        Terminal.say("A verification code was sent by \(state.channel) to \(state.sentTo).")
-        while true {
+        Terminal.say("A verification code was sent by \(state.channelTargetType) to \(state.sentTo).")
+        for _ in 1...Prompt.maximumTries {
             switch try Prompt.code(sentTo: state.sentTo, codeLength: state.codeLength) {
             case .cancel:
                 Terminal.say("Sign-in cancelled.")
@@ -140,6 +143,8 @@ struct SignInSteps {
                 return try await continueFrom(result)
             }
         }
+        Terminal.say("Too many tries; sign-in cancelled.")
+        return nil
     }
 
     // MARK: - Registering a strong authentication method
@@ -158,7 +163,7 @@ struct SignInSteps {
             Terminal.say("Sign-in cancelled.")
             return nil
         }
-        while true {
+        for _ in 1...Prompt.maximumTries {
             let contact = try askContact(for: method)
             let result: RegisterStrongAuthChallengeResult
             do {
@@ -170,6 +175,8 @@ struct SignInSteps {
             }
             return try await continueRegistration(result, method: method, contact: contact)
         }
+        Terminal.say("Too many tries; sign-in cancelled.")
+        return nil
     }
 
     /// Continues from a registration challenge: a code to enter, or done when the contact was
@@ -190,7 +197,8 @@ struct SignInSteps {
         }
     }
 
-    /// Asks for the code sent to the contact being registered; "r" sends a new one.
+    /// Asks for the code sent to the contact being registered, ``Prompt/maximumTries`` answers at
+    /// most; "r" sends a new one.
     func verifyRegistration(
         _ first: RegisterStrongAuthVerificationRequiredState, sentTo firstSentTo: String, codeLength: Int?,
         method: AuthMethod, contact: String
@@ -199,7 +207,7 @@ struct SignInSteps {
         var sentTo = firstSentTo
         var length = codeLength
         Terminal.say("A code was sent to \(sentTo) to check that it is yours.")
-        while true {
+        for _ in 1...Prompt.maximumTries {
             switch try Prompt.code(sentTo: sentTo, codeLength: length) {
             case .cancel:
                 Terminal.say("Sign-in cancelled.")
@@ -233,13 +241,15 @@ struct SignInSteps {
                 return try await continueFrom(result)
             }
         }
+        Terminal.say("Too many tries; sign-in cancelled.")
+        return nil
     }
 
     // MARK: - Wording
 
     /// A method as the user sees it in a list, such as "email to a***e@ex***e.com".
     static func describe(_ method: AuthMethod) -> String {
-        switch method.channel {
+        switch method.channelTargetType {
         case .email: "Email to \(method.loginHint)"
         case .sms: "Text message to \(method.loginHint)"
         case .other(let name): "\(name) to \(method.loginHint)"
@@ -250,23 +260,24 @@ struct SignInSteps {
     /// address typed (Enter: the one signed in with, already verified, so it registers at once).
     func askContact(for method: AuthMethod) throws(EndOfInput) -> String {
         let name = Self.contactName(of: method)
-        guard method.channel == .email, EmailAddress.problem(with: username) == nil else {
+        guard method.channelTargetType == .email, EmailAddress.problem(with: username) == nil else {
             Terminal.say("The code to confirm it goes to the \(name) you type.")
             return try Prompt.text("\(name.capitalizedFirst) to register: ")
         }
         Terminal.say("The code to confirm it goes to the address you type. Press Enter to register \(username),")
         Terminal.say("the address you are signing in with: it is already verified, so no code is needed.")
-        while true {
+        for _ in 1...Prompt.maximumTries {
             let answer = try Terminal.read("Email address to register [\(username)]: ")
             if answer.isEmpty { return username }
             guard let problem = EmailAddress.problem(with: answer) else { return answer }
             Terminal.say("   That does not look like an email address: \(problem).")
         }
+        throw Prompt.gaveUp()
     }
 
     /// What the user types to register `method`.
     static func contactName(of method: AuthMethod) -> String {
-        switch method.channel {
+        switch method.channelTargetType {
         case .email: "email address"
         case .sms: "phone number (international format, such as +15551234567)"
         case .other(let name): "\(name) contact"

@@ -52,7 +52,7 @@ enum SignUpSteps {
         Terminal.say("The server needs a few details about you.")
         var values = UserAttributes()
         var asking = required
-        while true {
+        for _ in 1...Prompt.maximumTries {
             for attribute in asking {
                 values[attribute.name] = try value(of: attribute)
             }
@@ -68,6 +68,8 @@ enum SignUpSteps {
             }
             return try await continueFrom(result, scopes: scopes, then: steps)
         }
+        Terminal.say("Too many tries; sign-up cancelled.")
+        return nil
     }
 
     /// Asks for one attribute by name, showing the pattern it must match; `nil` skips an optional one.
@@ -75,7 +77,7 @@ enum SignUpSteps {
         var question = attribute.name
         if let regex = attribute.regex { question += " (\(AttributeRule.prompt(regex)))" }
         if !attribute.isRequired { question += " (optional, Enter to skip)" }
-        while true {
+        for _ in 1...Prompt.maximumTries {
             let answer = try Terminal.read(question + ": ")
             if answer.isEmpty {
                 if !attribute.isRequired { return nil }
@@ -96,6 +98,7 @@ enum SignUpSteps {
                 return .string(answer)
             }
         }
+        throw Prompt.gaveUp()
     }
 }
 

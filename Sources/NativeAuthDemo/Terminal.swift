@@ -6,8 +6,13 @@
     import Darwin
 #endif
 
-/// Standard input ended (closed pipe, Ctrl-D): the demo stops and exits with status 0.
-struct EndOfInput: Error {}
+/// Standard input ended (closed pipe, Ctrl-D): the demo stops and exits with status 0. Also thrown
+/// by a question that got too many answers that do not fit (``Prompt/maximumTries``), with
+/// ``gaveUp`` set: the menu then takes over again.
+struct EndOfInput: Error {
+    /// Whether a question gave up after too many unusable answers, rather than input ending.
+    var gaveUp = false
+}
 
 /// Reading and writing the terminal.
 ///

@@ -28,10 +28,10 @@ struct GettingStartedSampleTests {
         let (client, tenant, _) = try makeClient()
 
         let start = try await client.signIn(SignInParameters(username: "grace@example.com"))
-        guard case .codeRequired(let state, _, let channel, _) = start else {
+        guard case .codeRequired(let state, _, let channelTargetType, _) = start else {
             throw UnexpectedOutcome(description: "\(start)")
         }
-        #expect(channel == .email)
+        #expect(channelTargetType == .email)
 
         // The code the tenant "emailed".
         let code = try #require(tenant.lastCode(sentTo: "grace@example.com"))
@@ -79,7 +79,7 @@ struct GettingStartedSampleTests {
         }
         let method = try #require(methods.first)
         let codeState = try await state.requestChallenge(authMethod: method)
-        #expect(codeState.channel == .sms)
+        #expect(codeState.channelTargetType == .sms)
 
         let code = try #require(tenant.lastCode(sentTo: "+447700900123"))
         let result = try await codeState.submitChallenge(code)

@@ -9,15 +9,18 @@ import NativeAuthTestSupport
 import Testing
 
 // snippet: readme-submit-until-accepted
-func submitUntilAccepted(_ state: SignInCodeRequiredState) async throws -> SignInResult {
-    while true {
+func submitUntilAccepted(_ state: SignInCodeRequiredState) async throws -> SignInResult? {
+    let maxAttempts = 3
+    for _ in 1...maxAttempts {
         do {
             return try await state.submitCode(ask("Code:"))
         } catch {
             guard error.isInvalidCode else { throw error }
-            print("That code is not right. Try again.")
+            print("That code is not right.")
         }
     }
+    print("Too many wrong codes. Start again.")
+    return nil
 }
 // snippet: end
 
@@ -33,7 +36,8 @@ func signUp(client: NativeAuthClient, email: String) async throws -> UserAccount
         return nil  // .attributesInvalid: the server refused some values; see Docs/SignUp.md
     }
     var step = try await codeState.submitCode(ask("Enter the code sent to \(sentTo):"))
-    while true {
+    let maxSteps = 5  // a password and the attributes, with room for a second round of attributes
+    for _ in 1...maxSteps {
         switch step {
         case .passwordRequired(let state):
             step = try await state.submitPassword(ask("Choose a password:"))
@@ -50,6 +54,7 @@ func signUp(client: NativeAuthClient, email: String) async throws -> UserAccount
             return nil
         }
     }
+    return nil  // the server kept asking for more: stop rather than ask forever
 }
 // snippet: end
 
@@ -128,10 +133,27 @@ struct ReadmeSnippetTests {
         }
 
         guard case .completed(let account) = result else {
-            throw UnexpectedSampleOutcome(description: "\(result)")
+            throw UnexpectedSampleOutcome(description: "\(String(describing: result))")
         }
         #expect(account.account.username == "grace@example.com")
-        #expect(console.printed("That code is not right. Try again."))
+        #expect(console.printed("That code is not right."))
+    }
+
+    @Test func wrongCodesEndInGivingUp() async throws {
+        let (client, _, _) = try makeClient()
+        let start = try await client.signIn(SignInParameters(username: "grace@example.com"))
+        guard case .codeRequired(let state, _, _, _) = start else {
+            throw UnexpectedSampleOutcome(description: "\(start)")
+        }
+        // The same wrong code, then the end of input (empty answers), for ever: the sample stops.
+        let console = Console(input: ["00000000", "00000000"])
+
+        let result = try await Console.$current.withValue(console) {
+            try await submitUntilAccepted(state)
+        }
+
+        #expect(result == nil)
+        #expect(console.printed("Too many wrong codes. Start again."))
     }
 
     @MainActor

@@ -34,16 +34,18 @@ func forgotPassword(client: NativeAuthClient, email: String) async throws -> Use
         return nil  // an outcome added by a later version of the SDK
     }
     print("We sent a code to \(sentTo).")
-    let passwordState = try await verifyCode(codeState)
-    let signInState = try await chooseNewPassword(passwordState)
+    guard let passwordState = try await verifyCode(codeState),
+        let signInState = try await chooseNewPassword(passwordState)
+    else { return nil }  // the user gave up
     return try await finish(signInState.signIn(scopes: ["api://contoso/orders.read"]))
 }
 // snippet: end
 
 // snippet: reset-password-verify-code
-func verifyCode(_ state: ResetPasswordCodeRequiredState) async throws -> ResetPasswordRequiredState {
+func verifyCode(_ state: ResetPasswordCodeRequiredState) async throws -> ResetPasswordRequiredState? {
     var state = state
-    while true {
+    let maxAttempts = 3
+    for _ in 1...maxAttempts {
         let input = ask("Code (or 'resend'):")
         if input == "resend" {
             state = try await state.resendCode()  // continue with the new state
@@ -53,16 +55,19 @@ func verifyCode(_ state: ResetPasswordCodeRequiredState) async throws -> ResetPa
             return try await state.submitCode(input)
         } catch {
             guard error.isInvalidCode else { throw error }
-            print("That code is not right. Try again.")
+            print("That code is not right.")
         }
     }
+    print("Too many attempts. Start again.")
+    return nil
 }
 // snippet: end
 
 // snippet: reset-password-choose-new
-func chooseNewPassword(_ state: ResetPasswordRequiredState) async throws -> SignInAfterResetPasswordState {
+func chooseNewPassword(_ state: ResetPasswordRequiredState) async throws -> SignInAfterResetPasswordState? {
     var password = ask("New password:")
-    while true {
+    let maxAttempts = 3
+    for _ in 1...maxAttempts {
         do {
             print("Saving your new password…")
             return try await state.submitPassword(password)
@@ -80,6 +85,8 @@ func chooseNewPassword(_ state: ResetPasswordRequiredState) async throws -> Sign
             }
         }
     }
+    print("Too many attempts. Start again.")
+    return nil
 }
 // snippet: end
 
@@ -314,9 +321,39 @@ struct ResetPasswordSnippetTests {
         }
 
         #expect(account?.account.username == "ada@example.com")
-        #expect(console.printed("That code is not right. Try again."))
+        #expect(console.printed("That code is not right."))
         #expect(console.printed("You used this password recently. Choose another one."))
         #expect(tenant.user(named: "ada@example.com")?.password == "Countess-of-Lovelace-1815")
+    }
+
+    @Test func givesUpAfterTooManyWrongCodes() async throws {
+        let (client, _, _) = try makeClient()
+        // A wrong code, then the end of input: every later answer is empty. The sample stops.
+        let console = Console(input: ["00000000"])
+
+        let account = try await Console.$current.withValue(console) {
+            try await forgotPassword(client: client, email: "ada@example.com")
+        }
+
+        #expect(account == nil)
+        #expect(console.printed("Too many attempts. Start again."))
+    }
+
+    @Test func givesUpAfterTooManyRefusedPasswords() async throws {
+        let (client, tenant, clock) = try makeClient()
+        let time = advanceWhileSleeping(clock)
+        defer { time.cancel() }
+        let console = Console()
+        console.type { tenant.lastCode(sentTo: "ada@example.com") }
+        console.type("short", "short", "short")
+
+        let account = try await Console.$current.withValue(console) {
+            try await forgotPassword(client: client, email: "ada@example.com")
+        }
+
+        #expect(account == nil)
+        #expect(console.printed("Too many attempts. Start again."))
+        #expect(tenant.user(named: "ada@example.com")?.password == "Analytical-Engine-1843")
     }
 
     @Test func aPasswordlessUserHasNothingToReset() async throws {

@@ -23,8 +23,8 @@ enum SignInGuideHelper {
 // snippet: sign-in-start
 func start(client: NativeAuthClient, email: String) async throws -> UserAccountResult? {
     switch try await client.signIn(SignInParameters(username: email)) {
-    case .codeRequired(let state, let sentTo, let channel, let codeLength):
-        print("A \(codeLength.map { "\($0)-character " } ?? "")code was sent by \(channel) to \(sentTo).")
+    case .codeRequired(let state, let sentTo, let channelTargetType, let codeLength):
+        print("A \(codeLength.map { "\($0)-character " } ?? "")code was sent by \(channelTargetType) to \(sentTo).")
         return try await enterCode(state)
     case .passwordRequired(let state):
         return try await enterPassword(state)
@@ -70,7 +70,8 @@ final class StartController: SignInStartDelegate {
 // snippet: sign-in-enter-code
 func enterCode(_ state: SignInCodeRequiredState) async throws -> UserAccountResult? {
     var state = state
-    while true {
+    let maxAttempts = 3
+    for _ in 1...maxAttempts {
         let input = ask("Code (or 'resend'):")
         if input == "resend" {
             state = try await state.resendCode()  // the old state is spent; use the new one
@@ -80,9 +81,11 @@ func enterCode(_ state: SignInCodeRequiredState) async throws -> UserAccountResu
         do {
             return try await finish(state.submitCode(input))
         } catch let error as VerifyCodeError where error.isInvalidCode {
-            print("That code is not right. Try again.")
+            print("That code is not right.")
         }
     }
+    print("Too many attempts. Start again.")
+    return nil
 }
 // snippet: end
 
@@ -125,13 +128,16 @@ final class CodeController: SignInVerifyCodeDelegate, SignInResendCodeDelegate {
 
 // snippet: sign-in-enter-password
 func enterPassword(_ state: SignInPasswordRequiredState) async throws -> UserAccountResult? {
-    while true {
+    let maxAttempts = 3
+    for _ in 1...maxAttempts {
         do {
             return try await finish(state.submitPassword(ask("Password:")))
         } catch let error as PasswordRequiredError where error.isInvalidPassword {
-            print("Wrong password. Try again.")
+            print("Wrong password.")
         }
     }
+    print("Too many wrong passwords. Start again.")
+    return nil
 }
 // snippet: end
 
@@ -177,14 +183,15 @@ func finish(_ result: SignInResult) async throws -> UserAccountResult? {
 // snippet: sign-in-second-factor
 func secondFactor(_ state: AwaitingMFAState, methods: [AuthMethod]) async throws -> UserAccountResult? {
     for (index, method) in methods.enumerated() {
-        print("\(index + 1). \(method.channel): \(method.loginHint)")
+        print("\(index + 1). \(method.channelTargetType): \(method.loginHint)")
     }
     guard let choice = Int(ask("Send a code to:")), methods.indices.contains(choice - 1) else {
         return nil
     }
     let method = methods[choice - 1]
     var codeState = try await state.requestChallenge(authMethod: method)
-    while true {
+    let maxAttempts = 3
+    for _ in 1...maxAttempts {
         let input = ask("Code sent to \(codeState.sentTo) (or 'resend'):")
         if input == "resend" {
             codeState = try await codeState.requestChallenge(authMethod: method)
@@ -193,9 +200,11 @@ func secondFactor(_ state: AwaitingMFAState, methods: [AuthMethod]) async throws
         do {
             return try await finish(codeState.submitChallenge(input))
         } catch let error as MFASubmitChallengeError where error.isInvalidChallenge {
-            print("That code is not right. Try again.")
+            print("That code is not right.")
         }
     }
+    print("Too many attempts. Start again.")
+    return nil
 }
 // snippet: end
 
@@ -252,34 +261,39 @@ final class SecondFactorController: MFARequestChallengeDelegate, MFASubmitChalle
 
 // snippet: sign-in-register-method
 func registerMethod(_ state: RegisterStrongAuthState, methods: [AuthMethod]) async throws -> UserAccountResult? {
-    guard let method = methods.first(where: { $0.channel == .email }) ?? methods.first else {
+    guard let method = methods.first(where: { $0.channelTargetType == .email }) ?? methods.first else {
         return nil
     }
-    while true {
+    let maxAttempts = 3
+    for _ in 1...maxAttempts {
         let contact = ask("Email address for your second factor:")
         let outcome: RegisterStrongAuthChallengeResult
         do {
             outcome = try await state.challengeAuthMethod(authMethod: method, verificationContact: contact)
         } catch {
             guard error.isInvalidInput || error.isMethodBlocked else { throw error }
-            print("That address cannot be used. Try another one.")
+            print("That address cannot be used.")
             continue
         }
         switch outcome {
         case .completed(let account):
             return account  // the address was already verified
         case .verificationRequired(let codeState, let sentTo, _, _):
-            while true {
+            for _ in 1...maxAttempts {
                 do {
                     return try await finish(codeState.submitChallenge(ask("Code sent to \(sentTo):")))
                 } catch let error as RegisterStrongAuthSubmitChallengeError where error.isInvalidChallenge {
-                    print("That code is not right. Try again.")
+                    print("That code is not right.")
                 }
             }
+            print("Too many wrong codes. Start again.")
+            return nil
         @unknown default:
             return nil
         }
     }
+    print("Too many addresses that cannot be used. Start again.")
+    return nil
 }
 // snippet: end
 
@@ -374,7 +388,7 @@ struct SignInSnippetTests {
 
         #expect(account?.account.username == "grace@example.com")
         #expect(console.printed("A 8-character code was sent by email to"))
-        #expect(console.printed("That code is not right. Try again."))
+        #expect(console.printed("That code is not right."))
     }
 
     @Test func resendsTheCode() async throws {
@@ -400,7 +414,69 @@ struct SignInSnippetTests {
         }
 
         #expect(account?.account.username == "ada@example.com")
-        #expect(console.printed("Wrong password. Try again."))
+        #expect(console.printed("Wrong password."))
+    }
+
+    @Test func givesUpAfterTooManyWrongCodes() async throws {
+        let (client, _, _) = try makeClient()
+        // One wrong code, then the end of input: every later answer is empty, which the SDK
+        // refuses at once. The sample must stop asking.
+        let console = Console(input: ["00000000"])
+
+        let account = try await Console.$current.withValue(console) {
+            try await start(client: client, email: "grace@example.com")
+        }
+
+        #expect(account == nil)
+        #expect(console.printed("Too many attempts. Start again."))
+    }
+
+    @Test func givesUpAfterTooManyWrongPasswords() async throws {
+        let (client, _, _) = try makeClient()
+        let console = Console(input: ["not-the-password", "not-the-password", "not-the-password"])
+
+        let account = try await Console.$current.withValue(console) {
+            try await start(client: client, email: "ada@example.com")
+        }
+
+        #expect(account == nil)
+        #expect(console.printed("Too many wrong passwords. Start again."))
+    }
+
+    @Test func givesUpAfterTooManyWrongSecondFactorCodes() async throws {
+        let (client, _) = try makeStrongAuthClient()
+        let console = Console(input: ["Enigma-Bombe-1940", "1", "00000000"])
+
+        let account = try await Console.$current.withValue(console) {
+            try await start(client: client, email: "alan@example.com")
+        }
+
+        #expect(account == nil)
+        #expect(console.printed("Too many attempts. Start again."))
+    }
+
+    @Test func givesUpAfterTooManyUnusableContacts() async throws {
+        let (client, _) = try makeStrongAuthClient()
+        let console = Console(input: ["Code-Breaker-1941", "not-an-address"])
+
+        let account = try await Console.$current.withValue(console) {
+            try await start(client: client, email: "joan@example.com")
+        }
+
+        #expect(account == nil)
+        #expect(console.printed("Too many addresses that cannot be used. Start again."))
+    }
+
+    @Test func givesUpAfterTooManyWrongRegistrationCodes() async throws {
+        let (client, _) = try makeStrongAuthClient()
+        let console = Console(input: ["Code-Breaker-1941", "joan.second@example.com", "00000000"])
+
+        let account = try await Console.$current.withValue(console) {
+            try await start(client: client, email: "joan@example.com")
+        }
+
+        #expect(account == nil)
+        #expect(console.printed("Too many wrong codes. Start again."))
     }
 
     @Test func passesASecondFactor() async throws {

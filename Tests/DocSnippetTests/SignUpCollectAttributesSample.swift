@@ -3,9 +3,10 @@
 import Foundation
 
 func collectAttributes(_ required: [RequiredAttribute], on state: SignUpAttributesRequiredState) async throws
-    -> SignUpResult
+    -> SignUpResult?
 {
-    while true {
+    let maxAttempts = 3
+    for _ in 1...maxAttempts {
         var attributes = UserAttributes()
         for attribute in required {
             let input = ask("\(attribute.name)\(attribute.isRequired ? "" : " (optional)"):")
@@ -26,6 +27,8 @@ func collectAttributes(_ required: [RequiredAttribute], on state: SignUpAttribut
             print("Please check: \(error.invalidAttributes.joined(separator: ", ")).")
         }
     }
+    print("Too many refused values. Start again.")
+    return nil
 }
 // snippet: end
 

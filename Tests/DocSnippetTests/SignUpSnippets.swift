@@ -31,7 +31,8 @@ func startSignUp(client: NativeAuthClient) async throws -> UserAccountResult? {
     switch try await client.signUp(parameters) {
     case .codeRequired(let state, let sentTo, _, let codeLength):
         print("We sent a \(codeLength.map { "\($0)-digit " } ?? "")code to \(sentTo).")
-        guard let signInState = try await continueSignUp(verifyEmail(state)) else { return nil }
+        guard let verified = try await verifyEmail(state), let signInState = try await continueSignUp(verified)
+        else { return nil }
         return try await signInNewUser(signInState)
     case .attributesInvalid(let names):
         print("Please check: \(names.joined(separator: ", ")).")
@@ -58,9 +59,10 @@ func startWithAttributes(client: NativeAuthClient, email: String, attributes: Us
 // snippet: end
 
 // snippet: sign-up-verify-email
-func verifyEmail(_ state: SignUpCodeRequiredState) async throws -> SignUpResult {
+func verifyEmail(_ state: SignUpCodeRequiredState) async throws -> SignUpResult? {
     var state = state
-    while true {
+    let maxAttempts = 3
+    for _ in 1...maxAttempts {
         let input = ask("Code (or 'resend'):")
         if input == "resend" {
             state = try await state.resendCode()  // continue with the new state
@@ -70,33 +72,40 @@ func verifyEmail(_ state: SignUpCodeRequiredState) async throws -> SignUpResult 
             return try await state.submitCode(input)
         } catch {
             guard error.isInvalidCode else { throw error }
-            print("That code is not right. Try again.")
+            print("That code is not right.")
         }
     }
+    print("Too many attempts. Start again.")
+    return nil
 }
 // snippet: end
 
 // snippet: sign-up-continue
 func continueSignUp(_ result: SignUpResult) async throws -> SignInAfterSignUpState? {
     var result = result
-    while true {
+    let maxSteps = 5  // a password and the attributes, with room for a second round of attributes
+    for _ in 1...maxSteps {
         switch result {
         case .passwordRequired(let state):
-            result = try await choosePassword(state)
+            guard let next = try await choosePassword(state) else { return nil }
+            result = next
         case .attributesRequired(let required, let state):
-            result = try await collectAttributes(required, on: state)
+            guard let next = try await collectAttributes(required, on: state) else { return nil }
+            result = next
         case .completed(let signInState):
             return signInState
         @unknown default:
             return nil
         }
     }
+    return nil  // the server kept asking for more: stop rather than ask forever
 }
 // snippet: end
 
 // snippet: sign-up-choose-password
-func choosePassword(_ state: SignUpPasswordRequiredState) async throws -> SignUpResult {
-    while true {
+func choosePassword(_ state: SignUpPasswordRequiredState) async throws -> SignUpResult? {
+    let maxAttempts = 3
+    for _ in 1...maxAttempts {
         do {
             return try await state.submitPassword(ask("Choose a password:"))
         } catch {
@@ -104,6 +113,8 @@ func choosePassword(_ state: SignUpPasswordRequiredState) async throws -> SignUp
             print(advice(for: error.passwordPolicyViolation))
         }
     }
+    print("Too many refused passwords. Start again.")
+    return nil
 }
 // snippet: end
 
@@ -318,11 +329,49 @@ struct SignUpSnippetTests {
         let account = try await Console.$current.withValue(console) { try await startSignUp(client: client) }
 
         #expect(account?.account.username == "mary@example.com")
-        #expect(console.printed("That code is not right. Try again."))
+        #expect(console.printed("That code is not right."))
         #expect(console.printed("Use at least 8 characters."))
         #expect(console.printed("That does not look right; the server will check it."))
         #expect(console.printed("Please check: postalCode."))
         #expect(tenant.user(named: "mary@example.com")?.attributes["postalCode"] == "1831")
+    }
+
+    @Test func givesUpAfterTooManyWrongCodes() async throws {
+        let (client, _, _) = try makeClient()
+        // A wrong code, then the end of input: every later answer is empty. The sample stops.
+        let console = Console(input: ["Mary Somerville", "", "mary@example.com", "00000000"])
+
+        let account = try await Console.$current.withValue(console) { try await startSignUp(client: client) }
+
+        #expect(account == nil)
+        #expect(console.printed("Too many attempts. Start again."))
+    }
+
+    @Test func givesUpAfterTooManyRefusedPasswords() async throws {
+        let (client, tenant, _) = try makeClient()
+        let console = Console(input: ["Mary Somerville", "", "mary@example.com"])
+        console.type { tenant.lastCode(sentTo: "mary@example.com") }
+        console.type("short", "short", "short")
+
+        let account = try await Console.$current.withValue(console) { try await startSignUp(client: client) }
+
+        #expect(account == nil)
+        #expect(console.printed("Too many refused passwords. Start again."))
+    }
+
+    @Test func givesUpAfterTooManyRefusedValues() async throws {
+        let (client, tenant, _) = try makeClient()
+        tenant.configure {
+            $0.requiredSignUpAttributes = [EmulatedRequiredAttribute(name: "postalCode", regex: "[0-9]{4}")]
+        }
+        let console = Console(input: ["Mary Somerville", "Mechanism-Heavens-1831", "mary@example.com"])
+        console.type { tenant.lastCode(sentTo: "mary@example.com") }
+        console.type("N1", "N1", "N1")
+
+        let account = try await Console.$current.withValue(console) { try await startSignUp(client: client) }
+
+        #expect(account == nil)
+        #expect(console.printed("Too many refused values. Start again."))
     }
 
     @Test func reportsAnAttributeThatCannotBeSent() async throws {

@@ -75,9 +75,9 @@ public enum FlowStateKind: String, CaseIterable, Sendable {
         case .signInCode, .signUpCode, .resetCode, .signUpOrSignInCode: [.submitCode, .resendCode]
         case .signInPassword, .signUpPassword, .resetPassword: [.submitPassword]
         case .awaitingMFA: [.requestChallenge]
-        case .mfaRequired: [.submitChallenge, .requestChallenge, .submitCode, .resendCode]
+        case .mfaRequired: [.submitChallenge, .requestChallenge, .resendCode]
         case .registerStrongAuth: [.challengeAuthMethod]
-        case .registerVerification: [.submitChallenge, .challengeAuthMethod, .submitCode, .resendCode]
+        case .registerVerification: [.submitChallenge, .challengeAuthMethod, .resendCode]
         case .signUpAttributes: [.submitAttributes]
         case .signInAfterSignUp, .signInAfterReset: [.signIn]
         }
@@ -207,12 +207,12 @@ public enum FlowState: Sendable {
     /// The channel its code went through, for states that have a code.
     public var channel: ChannelType? {
         switch self {
-        case .signInCode(let state): state.channel
-        case .mfaRequired(let state): state.channel
-        case .registerVerification(let state): state.channel
-        case .signUpCode(let state): state.channel
-        case .resetCode(let state): state.channel
-        case .signUpOrSignInCode(let state): state.channel
+        case .signInCode(let state): state.channelTargetType
+        case .mfaRequired(let state): state.channelTargetType
+        case .registerVerification(let state): state.channelTargetType
+        case .signUpCode(let state): state.channelTargetType
+        case .resetCode(let state): state.channelTargetType
+        case .signUpOrSignInCode(let state): state.channelTargetType
         default: nil
         }
     }
@@ -417,7 +417,8 @@ extension FlowState {
     public func perform(_ call: FlowStateCall, _ input: FlowActionInput = FlowActionInput()) async
         -> FlowActionResult?
     {
-        let method = input.authMethod ?? methods?.first ?? AuthMethod(id: "none", channel: .email, loginHint: "none")
+        let method =
+            input.authMethod ?? methods?.first ?? AuthMethod(id: "none", channelTargetType: .email, loginHint: "none")
         let next = { (state: FlowState) in (FlowOutcome.state(state), [String]()) }
         switch (self, call) {
         case (.signInCode(let state), .submitCode):
@@ -447,9 +448,6 @@ extension FlowState {
             return await .attempt(
                 { () async throws(MFASubmitChallengeError) in try await state.submitChallenge(input.code) },
                 FlowOutcome.of)
-        case (.mfaRequired(let state), .submitCode):
-            return await .attempt(
-                { () async throws(MFASubmitChallengeError) in try await state.submitCode(input.code) }, FlowOutcome.of)
         case (.registerStrongAuth(let state), .challengeAuthMethod):
             return await .attempt(
                 { () async throws(RegisterStrongAuthChallengeError) in
@@ -468,10 +466,6 @@ extension FlowState {
                 { () async throws(RegisterStrongAuthSubmitChallengeError) in
                     try await state.submitChallenge(input.code)
                 }, FlowOutcome.of)
-        case (.registerVerification(let state), .submitCode):
-            return await .attempt(
-                { () async throws(RegisterStrongAuthSubmitChallengeError) in try await state.submitCode(input.code) },
-                FlowOutcome.of)
         case (.signUpCode(let state), .submitCode):
             return await .attempt(
                 { () async throws(VerifyCodeError) in try await state.submitCode(input.code) }, FlowOutcome.of)
@@ -527,7 +521,8 @@ extension FlowState {
     )
         -> Bool
     {
-        let method = input.authMethod ?? methods?.first ?? AuthMethod(id: "none", channel: .email, loginHint: "none")
+        let method =
+            input.authMethod ?? methods?.first ?? AuthMethod(id: "none", channelTargetType: .email, loginHint: "none")
         switch (self, call) {
         case (.signInCode(let state), .submitCode): state.submitCode(code: input.code, delegate: recorder)
         case (.signInCode(let state), .resendCode): state.resendCode(delegate: recorder)

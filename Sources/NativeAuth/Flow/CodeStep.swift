@@ -20,14 +20,18 @@ public protocol CodeRequiredState: AnyObject, Sendable, CustomStringConvertible,
 
     /// Where the code was sent, masked (such as `a***e@co**o.com`).
     var sentTo: String { get }
-    /// How the code was sent.
-    var channel: ChannelType { get }
+    /// How the code was sent (email, SMS): the `channelTargetType` of the delegate callbacks.
+    var channelTargetType: ChannelType { get }
     /// How many characters the code has, when the server said.
     var codeLength: Int? { get }
     /// The flow's correlation id.
     var correlationId: UUID { get }
 
     /// Submits the code the user received. A wrong or empty code leaves the state usable.
+    ///
+    /// On ``MFARequiredState`` this is ``MFARequiredState/submitChallenge(_:)``, MSAL's name for
+    /// the step: call that one when the type is known, and this one from code written for any
+    /// code step.
     func submitCode(_ code: String) async throws(CodeError) -> CodeResult
     /// Sends a new code; the previous one stops working, and this state is spent.
     func resendCode() async throws(ResendError) -> Self
@@ -36,6 +40,10 @@ public protocol CodeRequiredState: AnyObject, Sendable, CustomStringConvertible,
 extension CodeRequiredState {
     /// Reflection (`dump`, debuggers, `Mirror`) shows the description only, never the token inside.
     public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+
+    /// How the code was sent: the earlier name of ``channelTargetType``.
+    @available(*, deprecated, renamed: "channelTargetType")
+    public var channel: ChannelType { channelTargetType }
 }
 
 /// What the code-entry states share: where the code went, the empty-code guard, resending and

@@ -97,7 +97,8 @@ extension ResetPasswordCodeRequiredState {
             try await self.resendCode()
         } deliver: { state in
             delegate.onResetPasswordResendCodeRequired(
-                newState: state, sentTo: state.sentTo, channelTargetType: state.channel, codeLength: state.codeLength)
+                newState: state, sentTo: state.sentTo, channelTargetType: state.channelTargetType,
+                codeLength: state.codeLength)
         } fail: { error in
             let fresh = error.unhandledOutcome as? ResetPasswordCodeRequiredState
             delegate.onResetPasswordResendCodeError(error: error, newState: fresh ?? self.core.usable(self))

@@ -22,7 +22,8 @@ public struct ResetPasswordParameters: Sendable, CustomStringConvertible {
 @nonexhaustive
 public enum ResetPasswordStartResult: Sendable {
     /// A code was sent to the user's email address; submit it on the state.
-    case codeRequired(ResetPasswordCodeRequiredState, sentTo: String, channel: ChannelType, codeLength: Int?)
+    case codeRequired(
+        ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?)
 }
 
 /// The password-reset engine.
@@ -44,7 +45,7 @@ enum ResetPasswordFlow {
             .resetPasswordChallenge(continuationToken: started))
         return .codeRequired(
             ResetPasswordCodeRequiredState(step: CodeStep(flow: flow, challenge: challenge)), sentTo: challenge.sentTo,
-            channel: challenge.channel, codeLength: challenge.codeLength)
+            channelTargetType: challenge.channel, codeLength: challenge.codeLength)
     }
 
     /// Submits the new password, then polls until the server says the reset is done.

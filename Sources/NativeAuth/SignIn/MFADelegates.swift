@@ -69,7 +69,7 @@ extension MFARequiredState {
     @MainActor
     func deliver(to delegate: any MFARequestChallengeDelegate) {
         delegate.onMFARequestChallengeVerificationRequired(
-            newState: self, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
+            newState: self, sentTo: sentTo, channelTargetType: channelTargetType, codeLength: codeLength)
     }
 
     /// Submits the code and reports the outcome to `delegate`, once, on the main actor.

@@ -21,8 +21,10 @@ public struct MFASubmitChallengeError: DetailedError {
 
     /// The code is wrong, expired or empty; the state stays usable.
     public var isInvalidChallenge: Bool { kind == .invalidCode }
-    /// The same as ``isInvalidChallenge``, named as on the other code steps.
-    public var isInvalidCode: Bool { kind == .invalidCode }
+    /// The code is wrong, expired or empty: the earlier name of ``isInvalidChallenge``, MSAL's
+    /// name for this error.
+    @available(*, deprecated, renamed: "isInvalidChallenge")
+    public var isInvalidCode: Bool { isInvalidChallenge }
 
     static var naming: ErrorNaming { ErrorNaming([.invalidCode]) }
 }

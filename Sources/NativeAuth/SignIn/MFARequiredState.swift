@@ -6,8 +6,8 @@ public final class MFARequiredState: CodeRequiredState {
     var core: StateCore { step.core }
     /// Where the code was sent, masked.
     public var sentTo: String { step.sentTo }
-    /// How the code was sent.
-    public var channel: ChannelType { step.channel }
+    /// How the code was sent (email, SMS): the `channelTargetType` of the delegate callbacks.
+    public var channelTargetType: ChannelType { step.channel }
     /// How many characters the code has, when the server said.
     public var codeLength: Int? { step.codeLength }
     /// The user's methods, to send a code to another one.
@@ -52,8 +52,12 @@ public final class MFARequiredState: CodeRequiredState {
         }
     }
 
-    /// Submits the code the user received: the same as ``submitChallenge(_:)``, named as on the
-    /// other code steps (``CodeRequiredState``).
+    /// Submits the code the user received: the same as ``submitChallenge(_:)``.
+    ///
+    /// MSAL names this step `submitChallenge`; this name remains as the ``CodeRequiredState``
+    /// requirement, which code written for any code step calls. Called on an `MFARequiredState`
+    /// itself, it is deprecated: use ``submitChallenge(_:)``.
+    @available(*, deprecated, renamed: "submitChallenge(_:)")
     public func submitCode(_ code: String) async throws(MFASubmitChallengeError) -> SignInResult {
         try await submitChallenge(code)
     }

@@ -5,7 +5,7 @@ public import Foundation
 public enum RegisterStrongAuthChallengeResult: Sendable {
     /// A code was sent to the contact; submit it on the state.
     case verificationRequired(
-        RegisterStrongAuthVerificationRequiredState, sentTo: String, channel: ChannelType, codeLength: Int?)
+        RegisterStrongAuthVerificationRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?)
     /// The contact was already verified: the method is registered and the user signed in.
     case completed(UserAccountResult)
 }
@@ -49,7 +49,7 @@ public final class RegisterStrongAuthState: Sendable, CustomStringConvertible {
             }
             let outcome = try await flow.step(
                 .registerChallenge(
-                    continuationToken: action.token, target: contact, channel: method.channel.description),
+                    continuationToken: action.token, target: contact, channel: method.channelTargetType.description),
                 classify: Failure.naming)
             switch outcome {
             case .codeSent(let challenge):
@@ -57,7 +57,8 @@ public final class RegisterStrongAuthState: Sendable, CustomStringConvertible {
                     step: CodeStep(flow: flow, challenge: challenge), method: method, contact: contact,
                     authMethods: methods)
                 return .verificationRequired(
-                    state, sentTo: challenge.sentTo, channel: challenge.channel, codeLength: challenge.codeLength)
+                    state, sentTo: challenge.sentTo, channelTargetType: challenge.channel,
+                    codeLength: challenge.codeLength)
             case .preverified(let token):
                 return .completed(
                     try await RegisterStrongAuthVerificationRequiredState.complete(
@@ -81,8 +82,11 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
     public let authMethods: [AuthMethod]
     /// Where the code was sent.
     public var sentTo: String { step.sentTo }
-    /// How the code was sent.
-    public var channel: ChannelType { step.channel }
+    /// How the code was sent (email, SMS): the `channelTargetType` of the delegate callbacks.
+    public var channelTargetType: ChannelType { step.channel }
+    /// How the code was sent: the earlier name of ``channelTargetType``.
+    @available(*, deprecated, renamed: "channelTargetType")
+    public var channel: ChannelType { channelTargetType }
     /// How many characters the code has, when the server said.
     public var codeLength: Int? { step.codeLength }
     /// The method and contact being registered.
@@ -112,8 +116,9 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
         }
     }
 
-    /// Submits the code sent to the contact: the same as ``submitChallenge(_:)``, named as on the
-    /// other code steps.
+    /// Submits the code sent to the contact: the earlier name of ``submitChallenge(_:)``, MSAL's
+    /// name for the step.
+    @available(*, deprecated, renamed: "submitChallenge(_:)")
     public func submitCode(_ code: String) async throws(RegisterStrongAuthSubmitChallengeError) -> SignInResult {
         try await submitChallenge(code)
     }

@@ -20,7 +20,8 @@ extension SignInCodeRequiredState {
             try await self.resendCode()
         } deliver: { state in
             delegate.onSignInResendCodeCodeRequired(
-                newState: state, sentTo: state.sentTo, channelTargetType: state.channel, codeLength: state.codeLength)
+                newState: state, sentTo: state.sentTo, channelTargetType: state.channelTargetType,
+                codeLength: state.codeLength)
         } fail: { error in
             let fresh = error.unhandledOutcome as? SignInCodeRequiredState
             delegate.onSignInResendCodeError(error: error, newState: fresh ?? self.core.usable(self))

@@ -6,8 +6,8 @@ public final class SignInCodeRequiredState: CodeRequiredState {
     var core: StateCore { step.core }
     /// Where the code was sent, masked (such as `a***e@co**o.com`).
     public var sentTo: String { step.sentTo }
-    /// How the code was sent.
-    public var channel: ChannelType { step.channel }
+    /// How the code was sent (email, SMS): the `channelTargetType` of the delegate callbacks.
+    public var channelTargetType: ChannelType { step.channel }
     /// How many characters the code has, when the server said.
     public var codeLength: Int? { step.codeLength }
 

@@ -26,7 +26,8 @@ enum SignInFlow {
         case .codeSent(let code):
             // A password given up front is ignored when the server chose a code.
             let state = SignInCodeRequiredState(step: CodeStep(flow: flow, challenge: code))
-            return .codeRequired(state, sentTo: code.sentTo, channel: code.channel, codeLength: code.codeLength)
+            return .codeRequired(
+                state, sentTo: code.sentTo, channelTargetType: code.channel, codeLength: code.codeLength)
         case .passwordRequired(let token):
             guard let password = parameters.password else {
                 return .passwordRequired(SignInPasswordRequiredState(core: StateCore(flow: flow, token: token)))

@@ -2,7 +2,7 @@
 @nonexhaustive
 public enum SignInStartResult: Sendable {
     /// A one-time code was sent; submit it on the state.
-    case codeRequired(SignInCodeRequiredState, sentTo: String, channel: ChannelType, codeLength: Int?)
+    case codeRequired(SignInCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?)
     /// The server wants the password; submit it on the state.
     case passwordRequired(SignInPasswordRequiredState)
     /// Signed in.

@@ -128,7 +128,8 @@ extension SignUpCodeRequiredState {
             try await self.resendCode()
         } deliver: { state in
             delegate.onSignUpResendCodeCodeRequired(
-                newState: state, sentTo: state.sentTo, channelTargetType: state.channel, codeLength: state.codeLength)
+                newState: state, sentTo: state.sentTo, channelTargetType: state.channelTargetType,
+                codeLength: state.codeLength)
         } fail: { error in
             let fresh = error.unhandledOutcome as? SignUpCodeRequiredState
             delegate.onSignUpResendCodeError(error: error, newState: fresh ?? self.core.usable(self))

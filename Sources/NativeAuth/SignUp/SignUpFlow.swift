@@ -24,7 +24,7 @@ enum SignUpFlow {
         let challenge = try await flow.requestCode(.signUpChallenge(continuationToken: started))
         return .codeRequired(
             SignUpCodeRequiredState(step: CodeStep(flow: flow, challenge: challenge)), sentTo: challenge.sentTo,
-            channel: challenge.channel, codeLength: challenge.codeLength)
+            channelTargetType: challenge.channel, codeLength: challenge.codeLength)
     }
 
     /// Sends one `signup/v1.0/continue` and turns the outcome into the next step.

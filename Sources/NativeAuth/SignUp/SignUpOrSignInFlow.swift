@@ -27,7 +27,7 @@ enum SignUpOrSignInFlow {
         switch started {
         case .codeRequired(let state, let sentTo, let channel, let codeLength):
             return .codeRequired(
-                SignUpOrSignInCodeRequiredState(.signIn(state)), sentTo: sentTo, channel: channel,
+                SignUpOrSignInCodeRequiredState(.signIn(state)), sentTo: sentTo, channelTargetType: channel,
                 codeLength: codeLength)
         case .passwordRequired(let state):
             return .passwordRequired(state)
@@ -54,7 +54,7 @@ enum SignUpOrSignInFlow {
         switch started {
         case .codeRequired(let state, let sentTo, let channel, let codeLength):
             let next = SignUpOrSignInCodeRequiredState(.signUp(state, scopes: parameters.scopes, claims: claims))
-            return .codeRequired(next, sentTo: sentTo, channel: channel, codeLength: codeLength)
+            return .codeRequired(next, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
         case .attributesInvalid(let names):
             return .attributesInvalid(names)
         }

@@ -40,7 +40,8 @@ public struct SignUpOrSignInParameters: Sendable, CustomStringConvertible {
 public enum SignUpOrSignInStartResult: Sendable {
     /// A one-time code was sent, to sign the user in or to verify the new user's address
     /// (``SignUpOrSignInCodeRequiredState/isNewUser`` says which); submit it on the state.
-    case codeRequired(SignUpOrSignInCodeRequiredState, sentTo: String, channel: ChannelType, codeLength: Int?)
+    case codeRequired(
+        SignUpOrSignInCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?)
     /// The user has an account that signs in with a password: the server asked for the password,
     /// not a code. Submit it on the state, as after ``NativeAuthClient/signIn(_:)``.
     case passwordRequired(SignInPasswordRequiredState)

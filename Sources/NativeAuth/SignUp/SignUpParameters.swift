@@ -31,7 +31,7 @@ public struct SignUpParameters: Sendable, CustomStringConvertible {
 @nonexhaustive
 public enum SignUpStartResult: Sendable {
     /// A code was sent to verify the email address; submit it on the state.
-    case codeRequired(SignUpCodeRequiredState, sentTo: String, channel: ChannelType, codeLength: Int?)
+    case codeRequired(SignUpCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?)
     /// The server refused some attribute values; the names are given. Start again with corrected values.
     case attributesInvalid([String])
 }

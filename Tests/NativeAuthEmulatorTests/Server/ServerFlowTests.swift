@@ -129,7 +129,7 @@ struct ServerFlowTests {
             case .awaitingMFA(let awaiting, let methods) = try await client.signIn(
                 SignInParameters(username: Fixture.alan, password: Fixture.alanPassword))
         else { throw Failure("expected awaitingMFA") }
-        let method = try #require(methods.first { $0.channel == .email })
+        let method = try #require(methods.first { $0.channelTargetType == .email })
         let required = try await awaiting.requestChallenge(authMethod: method)
         let code = try #require(served.tenant.lastCode(sentTo: "alan.backup@example.org"))
         guard case .completed(let account) = try await required.submitChallenge(code) else {

@@ -65,6 +65,30 @@ struct StateMachineDocTests {
         #expect(edges.first { $0.call == "submitPassword" }?.throwsType == "PasswordRequiredError")
     }
 
+    @Test func deprecatedNamesAreNotCallsOfTheFlow() throws {
+        var surface = SwiftSurfaceScanner()
+        surface.scan(
+            """
+            public final class SomeCodeState: Sendable {
+                /// The call.
+                public func submitChallenge(_ code: String) async throws(SomeError) -> SignInResult {
+                    fatalError()
+                }
+                /// Its earlier name.
+                @available(*, deprecated, renamed: "submitChallenge(_:)")
+                public func submitCode(_ code: String) async throws(SomeError) -> SignInResult {
+                    fatalError()
+                }
+                @MainActor public func submitChallenge(challenge: String, delegate: any SomeDelegate) {}
+            }
+            """)
+        #expect(surface.methods["SomeCodeState"]?.map(\.name) == ["submitChallenge", "submitChallenge"])
+
+        let edges = try StateMachineDocument.read(sourcesAt: Self.sources).edges(ofFlowStartingWith: "signIn")
+        #expect(!edges.contains { $0.from == "MFARequiredState" && $0.call == "submitCode" })
+        #expect(edges.contains { $0.from == "MFARequiredState" && $0.call == "submitChallenge" })
+    }
+
     @Test func aNewStateWithoutRegeneratingMakesTheDocumentStale() throws {
         let current = try StateMachineDocument.read(sourcesAt: Self.sources)
         var surface = current.surface

@@ -90,9 +90,25 @@ struct SwiftSurfaceScanner {
         return found
     }
 
-    /// The `public func`s declared directly in a type body.
+    /// The `public func`s declared directly in a type body, but the deprecated ones: an earlier
+    /// name kept so that old code still compiles is not another call of the flow.
     private static func publicMethods(in body: [Character]) -> [Method] {
-        topLevel("public func ", in: body) { method(in: body, at: $0) }
+        topLevel("public func ", in: body) { start in
+            let (method, end) = method(in: body, at: start)
+            return (isDeprecated(body, declarationAt: start - "public func ".count) ? nil : method, end)
+        }
+    }
+
+    /// Whether the attributes written just before `index` (on its line, and on the lines above it
+    /// that hold only attributes) mark the declaration deprecated.
+    private static func isDeprecated(_ body: [Character], declarationAt index: Int) -> Bool {
+        let lines = String(body[..<max(0, index)]).split(separator: "\n", omittingEmptySubsequences: false)
+        for line in lines.reversed().enumerated() {
+            let text = line.element.trimmingCharacters(in: .whitespaces)
+            if text.contains("@available"), text.contains("deprecated") { return true }
+            if line.offset > 0, !text.isEmpty, !text.hasPrefix("@") { return false }
+        }
+        return false
     }
 
     /// The method whose name starts at `index`, and where its signature ends (its body's `{`).

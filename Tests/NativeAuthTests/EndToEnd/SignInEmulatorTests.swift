@@ -109,7 +109,7 @@ struct SignInEmulatorTests {
             SignInParameters(username: "alan@example.com", password: EmulatorHarness.password))
         guard case .awaitingMFA(let awaiting, let methods) = start else { throw TestFailure("expected awaitingMFA") }
         let method = try #require(methods.first)
-        #expect(method.channel == .email)
+        #expect(method.channelTargetType == .email)
         let required = try await awaiting.requestChallenge(authMethod: method)
         do {
             _ = try await required.submitChallenge("00000000")

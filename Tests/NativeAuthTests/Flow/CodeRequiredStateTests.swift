@@ -28,7 +28,7 @@ struct CodeRequiredStateTests {
     /// empty code without a request, asks for a new code, and submits the code on the new state.
     func runScreen<State: CodeRequiredState>(_ state: State, _ routes: Routes) async throws -> State.CodeResult {
         #expect(state.sentTo == "a***e@ex**e.com")
-        #expect(state.channel == .email)
+        #expect(state.channelTargetType == .email)
         #expect(state.codeLength == 6)
         #expect(state.description.contains("a***e@ex**e.com"))
         #expect(!state.description.contains("ct-"))
@@ -131,6 +131,6 @@ struct CodeRequiredStateTests {
         else { throw TestFailure("expected codes") }
         let screens: [any CodeRequiredState] = [signIn, signUp]
         #expect(screens.map(\.sentTo) == ["a***e@ex**e.com", "a***e@ex**e.com"])
-        #expect(screens.allSatisfy { $0.codeLength == 6 && $0.channel == .email })
+        #expect(screens.allSatisfy { $0.codeLength == 6 && $0.channelTargetType == .email })
     }
 }

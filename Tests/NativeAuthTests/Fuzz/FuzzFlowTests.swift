@@ -351,7 +351,8 @@ struct FlowWalk {
         let scopes = rng.pick([[], ["User.Read"], ["openid"], ["api://x/read", "User.Read"]])
         let flip = rng.chance(0.5)
         let made = AuthMethod(
-            id: rng.pick(["email", "sms", ""]), channel: rng.pick([.email, .sms, .other("pigeon")]), loginHint: "h")
+            id: rng.pick(["email", "sms", ""]), channelTargetType: rng.pick([.email, .sms, .other("pigeon")]),
+            loginHint: "h")
         let name: String
         let run: @Sendable () async -> ActionOutcome
         switch state {

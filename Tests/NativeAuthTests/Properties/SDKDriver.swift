@@ -61,12 +61,12 @@ extension FlowErrorCategory {
         case let error as MFARequestChallengeError:
             ask(error.isMethodBlocked, .methodBlocked)
         case let error as MFASubmitChallengeError:
-            ask(error.isInvalidCode || error.isInvalidChallenge, .invalidCode)
+            ask(error.isInvalidChallenge, .invalidCode)
         case let error as RegisterStrongAuthChallengeError:
             ask(error.isInvalidInput, .invalidInput)
             ask(error.isMethodBlocked, .methodBlocked)
         case let error as RegisterStrongAuthSubmitChallengeError:
-            ask(error.isInvalidCode || error.isInvalidChallenge, .invalidCode)
+            ask(error.isInvalidChallenge, .invalidCode)
         case let error as ResetPasswordStartError:
             ask(error.isUserDoesNotHavePassword, .userHasNoPassword)
             ask(error.isInvalidUsername, .invalidUsername)
@@ -135,7 +135,7 @@ enum PropertyAsyncDriver {
 
     static func method(_ methods: [AuthMethod], _ index: Int) -> AuthMethod {
         methods.indices.contains(index)
-            ? methods[index] : AuthMethod(id: "missing", channel: .email, loginHint: "missing")
+            ? methods[index] : AuthMethod(id: "missing", channelTargetType: .email, loginHint: "missing")
     }
 }
 

@@ -32,7 +32,7 @@ struct MFAAndRegistrationTests {
     @Test func mfaRequiredIsAResultNotAnError() async throws {
         let (state, methods) = try await awaitingMFA()
         #expect(methods.map(\.id) == ["m-email", "m-sms"])
-        #expect(methods.map(\.channel) == [.email, .sms])
+        #expect(methods.map(\.channelTargetType) == [.email, .sms])
         #expect(state.authMethods == methods)
         #expect(formFields(transport.requests[3]).contains("continuation_token=ct3"))
     }
