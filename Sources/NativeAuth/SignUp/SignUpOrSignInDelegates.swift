@@ -130,7 +130,8 @@ extension SignUpOrSignInCodeRequiredState {
             try await self.resendCode()
         } deliver: { state in
             delegate.onSignUpOrSignInResendCodeCodeRequired(
-                newState: state, sentTo: state.sentTo, channelTargetType: state.channelTargetType, codeLength: state.codeLength)
+                newState: state, sentTo: state.sentTo, channelTargetType: state.channelTargetType,
+                codeLength: state.codeLength)
         } fail: { error in
             let fresh = error.unhandledOutcome as? SignUpOrSignInCodeRequiredState
             delegate.onSignUpOrSignInResendCodeError(error: error, newState: fresh ?? self.core.usable(self))
