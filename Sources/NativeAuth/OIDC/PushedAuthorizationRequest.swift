@@ -36,7 +36,8 @@ struct PushedAuthorizationRequest: Sendable {
     ///
     /// - Throws: ``WebSignInError/isInvalidParameters`` for an endpoint that is not `https` (nothing
     ///   sent), ``WebSignInError/isNetworkError`` (naming ``RequestEndpoint/pushedAuthorizationRequest``),
-    ///   ``WebSignInError/isCancelled``, or what ``PushedAuthorizationAnswer/init(_:correlationId:)`` throws.
+    ///   ``WebSignInError/isUnexpectedResponse`` for an answer over 1 MiB, ``WebSignInError/isCancelled``,
+    ///   or what ``PushedAuthorizationAnswer/init(_:correlationId:)`` throws.
     func send(through pipeline: RequestPipeline) async throws(WebSignInError) -> PushedAuthorizationAnswer {
         let correlationId = request.correlationId
         if EndpointPolicy.problem(with: endpoint, field: "pushed_authorization_request_endpoint") != nil {
@@ -49,8 +50,13 @@ struct PushedAuthorizationRequest: Sendable {
             .debug, "pushed authorization request",
             ["fields": form.names.joined(separator: ","), "authentication": authentication.methodName],
             correlationId: correlationId)
-        let response = try await WebHTTP.send(
-            httpRequest, to: .pushedAuthorizationRequest, through: pipeline, correlationId: correlationId)
+        let response: HTTPResponse
+        do {
+            response = try await WebHTTP.send(
+                httpRequest, to: .pushedAuthorizationRequest, through: pipeline, correlationId: correlationId)
+        } catch {
+            throw error.isCancelled ? error : error.noting(PushedAuthorizationAnswer.refused)
+        }
         do {
             let answer = try PushedAuthorizationAnswer(response, correlationId: correlationId)
             log(

@@ -236,7 +236,8 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
     /// The provider does not offer what was asked for: its metadata names no endpoint for it (such
     /// as no `device_authorization_endpoint` for a device code sign-in, no `registration_endpoint`
     /// for dynamic client registration, or no `pushed_authorization_request_endpoint` when pushed
-    /// authorization requests are required). Nothing was sent to it.
+    /// authorization requests are required), or it takes only pushed authorization requests and
+    /// the configuration never pushes. Nothing was sent to it.
     public var isUnsupported: Bool { code == .unsupported }
 
     /// The device code expired before the user approved the sign-in: the provider answered

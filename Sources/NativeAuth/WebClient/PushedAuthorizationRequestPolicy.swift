@@ -20,13 +20,14 @@ import Foundation
 /// client: a provider that publishes the endpoint gets pushed requests, one that does not gets the
 /// parameters in the URL. A provider whose metadata says `require_pushed_authorization_requests`
 /// (RFC 9126 §5) accepts nothing else: ``whenAvailable`` and ``required`` push there, and
-/// ``never`` fails before the browser opens (``WebSignInError/isConfigurationError``) instead of
-/// showing the user the provider's refusal.
+/// ``never`` fails before the browser opens (``WebSignInError/isUnsupported``) instead of showing
+/// the user the provider's refusal. Where the policy and the provider cannot agree, the sign-in
+/// fails with ``WebSignInError/isUnsupported`` and nothing but discovery is sent.
 @nonexhaustive
 public enum PushedAuthorizationRequestPolicy: Sendable, Equatable, CustomStringConvertible {
     /// Never pushes: the parameters go in the authorization URL. Against a provider that requires
-    /// pushed requests, a sign-in fails with ``WebSignInError/isConfigurationError`` and sends
-    /// nothing more than discovery.
+    /// pushed requests, a sign-in fails with ``WebSignInError/isUnsupported`` and sends nothing
+    /// more than discovery.
     case never
     /// Pushes when the provider's metadata names a `pushed_authorization_request_endpoint`;
     /// otherwise the parameters go in the authorization URL. The default.
@@ -49,17 +50,17 @@ public enum PushedAuthorizationRequestPolicy: Sendable, Equatable, CustomStringC
 extension PushedAuthorizationRequestPolicy {
     /// Where to push a request to `metadata`'s provider; `nil` to put the parameters in the URL.
     ///
-    /// - Throws: ``WebSignInError/isConfigurationError`` for ``never`` against a provider that
-    ///   requires pushed requests; ``WebSignInError/isUnsupported`` when the request must be pushed
-    ///   (``required``, or a provider that requires it) and the metadata names no endpoint.
+    /// - Throws: ``WebSignInError/isUnsupported`` for ``never`` against a provider that requires
+    ///   pushed requests, and when the request must be pushed (``required``, or a provider that
+    ///   requires it) and the metadata names no endpoint.
     func endpoint(for metadata: ProviderMetadata, correlationId: UUID?) throws(WebSignInError) -> URL? {
         let required = metadata.requirePushedAuthorizationRequests
         switch self {
         case .never:
             guard !required else {
                 throw WebSignInError(
-                    .configuration,
-                    note: "The provider requires pushed authorization requests "
+                    .unsupported,
+                    note: "The provider takes only pushed authorization requests "
                         + "(require_pushed_authorization_requests), and the configuration says never to push.",
                     correlationId: correlationId)
             }

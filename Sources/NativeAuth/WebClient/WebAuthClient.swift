@@ -75,7 +75,9 @@ public final class WebAuthClient: Sendable {
     ///   browser, ``WebSignInError/isAccessDenied`` when they declined,
     ///   ``WebSignInError/isStateMismatch``, ``WebSignInError/isInvalidIDToken`` (with
     ///   ``WebSignInError/failedIDTokenCheck``), ``WebSignInError/isDiscoveryFailed``, a refused
-    ///   pushed request (``WebSignInError/isConfigurationError``, ``WebSignInError/isExpired``, …), …
+    ///   pushed request (``WebSignInError/isConfigurationError``, ``WebSignInError/isExpired``, …),
+    ///   ``WebSignInError/isUnsupported`` when the provider and
+    ///   ``WebAuthConfiguration/pushedAuthorizationRequests`` cannot agree, …
     ///   Nothing is stored on a failure.
     public func signIn(_ parameters: WebSignInParameters, using agent: any ExternalUserAgent)
         async throws(WebSignInError) -> UserAccountResult
@@ -118,7 +120,7 @@ public struct WebAuthConfiguration: Sendable {
     /// names a `pushed_authorization_request_endpoint`, ``PushedAuthorizationRequestPolicy/required``
     /// always, ``PushedAuthorizationRequestPolicy/never`` never. A provider that requires pushed
     /// requests gets them unless this is `never`, which then fails the sign-in before the browser
-    /// opens.
+    /// opens (``WebSignInError/isUnsupported``).
     public var pushedAuthorizationRequests: PushedAuthorizationRequestPolicy = .whenAvailable
     /// Run in order on every request to the provider (discovery, token, device authorization,
     /// pushed authorization request, revocation, keys) before it goes to the transport; none by default. Each may add `x-`
