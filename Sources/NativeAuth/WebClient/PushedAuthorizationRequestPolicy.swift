@@ -16,9 +16,9 @@ import Foundation
 /// configuration.pushedAuthorizationRequests = .required
 /// ```
 ///
-/// The default is ``whenAvailable``, as in ASP.NET Core's OpenID Connect handler and OpenIddict's
-/// client: a provider that publishes the endpoint gets pushed requests, one that does not gets the
-/// parameters in the URL. A provider whose metadata says `require_pushed_authorization_requests`
+/// The default is ``whenAvailable``, as in ASP.NET Core's OpenID Connect handler, OpenIddict's
+/// client and okta-mobile-swift: a provider that publishes the endpoint gets pushed requests, one
+/// that does not gets the parameters in the URL. A provider whose metadata says `require_pushed_authorization_requests`
 /// (RFC 9126 §5) accepts nothing else: ``whenAvailable`` and ``required`` push there, and
 /// ``never`` fails before the browser opens (``WebSignInError/isUnsupported``) instead of showing
 /// the user the provider's refusal. Where the policy and the provider cannot agree, the sign-in
