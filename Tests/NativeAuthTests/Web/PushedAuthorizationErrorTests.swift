@@ -110,6 +110,33 @@ struct PushedAuthorizationErrorTests {
         #expect(!logs.contains(Self.secret), "\(name)")
     }
 
+    @Test func anyAnswerIsReadOrRefusedNeverACrash() {
+        let valid = #"{"request_uri":"urn:ietf:params:oauth:request_uri:6esc_11ACC5bwc014ltc14eY22c","expires_in":60}"#
+        var bodies = (0...valid.utf8.count).map { Data(valid.utf8.prefix($0)) }
+        var random = SplitMix64(seed: 9126)
+        for _ in 0..<300 {
+            var bytes = Array(valid.utf8)
+            for _ in 0..<(1 + Int(random.next() % 4)) {
+                bytes[Int(random.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: random.next())
+            }
+            bodies.append(Data(bytes))
+        }
+        var read = 0
+        for body in bodies {
+            for status in [200, 201, 400, 401, 503] {
+                let response = HTTPResponse(statusCode: status, body: body)
+                do {
+                    let answer = try PushedAuthorizationAnswer(response, correlationId: nil)
+                    #expect(!answer.requestURI.isEmpty && answer.expiresIn > 0 && (200...299).contains(status))
+                    read += 1
+                } catch {
+                    #expect(error.description.contains("pushed authorization request failed"))
+                }
+            }
+        }
+        #expect(read >= 2, "the whole answer is read, at 200 and 201")
+    }
+
     @Test func aRequestURIThatExpiresBeforeTheBrowserOpensIsNeverShown() async throws {
         let provider = ScriptedOpenIDProvider(
             endpoints: .standard(par: true), tokenAnswer: ScriptedOpenIDProvider.signingIn())

@@ -171,6 +171,13 @@ struct PushedAuthorizationTests {
         let verifier = try #require(exchange["code_verifier"])
         #expect(Base64URL.encode(Data(SHA256.hash(Array(verifier.utf8)))) == fields["code_challenge"])
         #expect(exchange["redirect_uri"] == "com.example.app:/callback")
+
+        // The log names the fields it pushed, never their one-time values.
+        let logs = harness.logger.records.map(\.description).joined(separator: "\n")
+        #expect(logs.contains("pushed authorization request") && logs.contains("code_challenge"))
+        for value in [fields["state"], fields["nonce"], verifier].compactMap(\.self) {
+            #expect(!logs.contains(value))
+        }
     }
 
     @Test func anAuthorizationEndpointWithAQueryKeepsItAndAnyRequestURIStringIsUsed() async throws {
