@@ -141,6 +141,25 @@ struct WebSignInSnippetTests {
         #expect(!console.printed("the browser may still be signed in"))
     }
 
+    @Test func pushesTheAuthorizationRequest() async throws {
+        let tenant = EmulatedTenant(random: SeededRandomSource(seed: 1))
+        tenant.addUser(EmulatedUser(username: "bo@example.com", password: "Browser-Only-1", requiresBrowser: true))
+        tenant.configure { $0.pushedAuthorizationRequests = .offered }
+        // snippet: web-pushed-authorization
+        var configuration = WebAuthConfiguration()
+        configuration.pushedAuthorizationRequests = .required  // the default is .whenAvailable; or .never
+        // snippet: end
+        let client = try WebAuthClient(
+            issuer: tenant.issuer, clientId: tenant.clientId,
+            redirectURI: URL(string: "http://127.0.0.1:53124/callback")!, transport: tenant,
+            credentialStore: InMemoryCredentialStore(), configuration: configuration)
+        let account = try await client.signIn(
+            WebSignInParameters(loginHint: "bo@example.com"),
+            using: EmulatedBrowser(tenant: tenant, password: "Browser-Only-1"))
+        #expect(account.account.username == "bo@example.com")
+        #expect(tenant.receivedRequests.contains { $0.url.path.hasSuffix("/oauth2/v2.0/par") })
+    }
+
     @Test func makesAConfidentialClient() throws {
         let secret = "client-secret"
         let issuer = URL(string: "https://login.example.com/realms/demo")!

@@ -24,17 +24,19 @@ public final class ScriptedOpenIDProvider: HTTPTransport, Sendable {
         public var revocation: String?
         public var registration: String?
         public var endSession: String?
+        /// The pushed authorization request endpoint (RFC 9126).
+        public var par: String?
 
         /// A provider whose issuer is `base`, each endpoint a path of its own under it.
         public static func standard(
             base: String = ScriptedOpenIDProvider.issuer, device: Bool = false, revocation: Bool = false,
-            registration: Bool = false, endSession: Bool = false
+            registration: Bool = false, endSession: Bool = false, par: Bool = false
         ) -> Endpoints {
             Endpoints(
                 discovery: base + "/.well-known/openid-configuration", authorization: base + "/authorize",
                 token: base + "/token", jwks: base + "/jwks", device: device ? base + "/device" : nil,
                 revocation: revocation ? base + "/revoke" : nil, registration: registration ? base + "/register" : nil,
-                endSession: endSession ? ScriptedOpenIDProvider.endSession : nil)
+                endSession: endSession ? ScriptedOpenIDProvider.endSession : nil, par: par ? base + "/par" : nil)
         }
 
         /// A CIAM tenant's endpoints under its authority (`https://{subdomain}.ciamlogin.com/{tenant}`),
@@ -78,6 +80,12 @@ public final class ScriptedOpenIDProvider: HTTPTransport, Sendable {
     public let registrationAnswer = LockedValue<@Sendable (HTTPRequest) throws -> HTTPResponse>({ _ in
         HTTPResponse(statusCode: 404)
     })
+    /// The pushed authorization request endpoint's answer to each push: by default
+    /// ``pushing(expiresIn:)``, which keeps the form and answers 201 with a fresh `request_uri`.
+    public let parAnswer: LockedValue<@Sendable (HTTPRequest) throws -> HTTPResponse>
+    /// The forms pushed, as text, by the `request_uri` answered for them; taken out when a
+    /// browser follows the `request_uri` (one use each).
+    public let pushed = LockedValue<[String: String]>([:])
     /// The nonce and login hint of the last authorization URL a browser was shown.
     public let nonce = LockedValue("")
     public let loginHint = LockedValue<String?>(nil)
@@ -85,11 +93,12 @@ public final class ScriptedOpenIDProvider: HTTPTransport, Sendable {
     private let received = LockedValue<[HTTPRequest]>([])
 
     /// A provider at `endpoints` whose discovery document says `issuer` (the standard base by
-    /// default), answering token requests with `tokenAnswer`.
+    /// default) and has the members `extraDiscovery` (raw JSON members, comma-separated), answering
+    /// token requests with `tokenAnswer`.
     public init(
         endpoints: Endpoints = .standard(), issuer: String = ScriptedOpenIDProvider.issuer,
         jwks: [String] = [WebTestSigner.jwks()], deviceAnswer: HTTPResponse = ScriptedOpenIDProvider.deviceAnswer(),
-        fallback: (any HTTPTransport)? = nil,
+        fallback: (any HTTPTransport)? = nil, extraDiscovery: String = "",
         tokenAnswer: @escaping @Sendable (TokenExchange) throws -> HTTPResponse? = { _ in nil }
     ) {
         self.endpoints = endpoints
@@ -103,11 +112,15 @@ public final class ScriptedOpenIDProvider: HTTPTransport, Sendable {
         if let revocation = endpoints.revocation { members.append("\"revocation_endpoint\":\"\(revocation)\"") }
         if let registration = endpoints.registration { members.append("\"registration_endpoint\":\"\(registration)\"") }
         if let endSession = endpoints.endSession { members.append("\"end_session_endpoint\":\"\(endSession)\"") }
+        if let par = endpoints.par { members.append("\"pushed_authorization_request_endpoint\":\"\(par)\"") }
+        if !extraDiscovery.isEmpty { members.append(extraDiscovery) }
         discovery = "{" + members.joined(separator: ",") + "}"
         self.jwks = LockedValue(jwks)
         self.deviceAnswer = LockedValue(deviceAnswer)
         self.fallback = fallback
         self.tokenAnswer = LockedValue(tokenAnswer)
+        parAnswer = LockedValue({ _ in HTTPResponse(statusCode: 404) })
+        parAnswer.withLock { $0 = pushing() }
     }
 
     /// A provider with a device authorization endpoint (unless `deviceEndpoint` is `false`) whose
@@ -163,6 +176,7 @@ public final class ScriptedOpenIDProvider: HTTPTransport, Sendable {
         if serves(endpoints.device) { return deviceAnswer.current }
         if serves(endpoints.revocation) { return try revokeAnswer.current() }
         if serves(endpoints.registration) { return try registrationAnswer.current(request) }
+        if serves(endpoints.par) { return try parAnswer.current(request) }
         if serves(endpoints.token) {
             let form = Self.body(request)
             let grantType = form.split(separator: "&").first { $0.hasPrefix("grant_type=") }.map {
@@ -181,6 +195,40 @@ public final class ScriptedOpenIDProvider: HTTPTransport, Sendable {
 
     public static func json(_ status: Int, _ body: String) -> HTTPResponse {
         HTTPResponse(statusCode: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+    }
+}
+
+// MARK: Pushed authorization requests
+
+extension ScriptedOpenIDProvider {
+    /// The PAR endpoint as RFC 9126 §2.2 has it: keeps each pushed form under a fresh
+    /// `urn:ietf:params:oauth:request_uri:…` (or what `requestURI` makes of the push's number) and
+    /// answers 201 with it and `expiresIn`.
+    public func pushing(
+        expiresIn: String = "60",
+        requestURI: @escaping @Sendable (Int) -> String = {
+            "urn:ietf:params:oauth:request_uri:pushed-\($0)"
+        }
+    ) -> @Sendable (HTTPRequest) -> HTTPResponse {
+        let count = LockedValue(0)
+        return { [pushed] request in
+            let number = count.withLock {
+                $0 += 1
+                return $0
+            }
+            let uri = requestURI(number)
+            pushed.withLock { $0[uri] = ScriptedOpenIDProvider.body(request) }
+            return ScriptedOpenIDProvider.json(201, "{\"request_uri\":\"\(uri)\",\"expires_in\":\(expiresIn)}")
+        }
+    }
+
+    /// The pushed form behind `requestURI`, taken out (a `request_uri` is good once); `nil` when
+    /// none was pushed under it or it was used.
+    public func takePushed(_ requestURI: String) -> [URLQueryItem]? {
+        guard let form = pushed.withLock({ $0.removeValue(forKey: requestURI) }) else { return nil }
+        var components = URLComponents()
+        components.percentEncodedQuery = form
+        return components.queryItems ?? []
     }
 }
 
@@ -300,7 +348,15 @@ public final class InstantAgent: ExternalUserAgent, Sendable {
     public func authorize(url: URL, redirectURI: URL) async throws -> URL {
         shown.withLock { $0.append(url) }
         if cancel { throw ExternalUserAgentError.cancelled }
-        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        var items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        // A pushed request (RFC 9126 §4): the provider reads its parameters by `request_uri`. One
+        // it does not know, or knows as used, leaves the browser on an error page.
+        if let requestURI = items.first(where: { $0.name == "request_uri" })?.value {
+            guard let pushed = provider.takePushed(requestURI) else {
+                throw TestFailure("the provider knows no pushed request \(requestURI)")
+            }
+            items = pushed
+        }
         let value = { (name: String) in items.first { $0.name == name }?.value }
         provider.nonce.withLock { $0 = value("nonce") ?? "" }
         provider.loginHint.withLock { $0 = value("login_hint") }

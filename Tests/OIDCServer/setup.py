@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Integration-test fixture, called by start.sh: signs in to a new glewlwyd as its default
 administrator and creates, over the admin REST API, the scopes, the test user, the OpenID Connect
-plugin (signing with the RSA key in WORKDIR) and the two test clients. Python standard library only.
+plugin (signing with the RSA key in WORKDIR), a second instance of it that requires pushed
+authorization requests, and the two test clients. Python standard library only.
 
 Usage: setup.py SERVER_URL WORKDIR
 """
@@ -46,6 +47,17 @@ params = {
     "name-claim": "mandatory", "email-claim": "mandatory", "name-claim-scope": ["profile"], "email-claim-scope": ["email"],
 }
 post("/mod/plugin/", {"module": "oidc", "name": "oidc", "display_name": "OIDC", "enabled": True, "parameters": params}, "oidc plugin")
+# A second instance of the plugin, at {server}/api/oidc-par, that takes only pushed authorization
+# requests (RFC 9126). The PAR settings are the plugin's, not a client's, so the instance above keeps
+# them off and its tests run as before; the clients below are the server's and sign in at either.
+params_par = dict(params, **{
+    "iss": api + "/oidc-par",
+    "oauth-par-allowed": True, "oauth-par-required": True, "oauth-par-duration": 90,
+    "oauth-par-request_uri-prefix": "urn:ietf:params:oauth:request_uri:",
+    "session-cookie-name": "GLEWLWYD2_OIDC_PAR_SID",
+})
+post("/mod/plugin/", {"module": "oidc", "name": "oidc-par", "display_name": "OIDC (PAR required)", "enabled": True,
+                      "parameters": params_par}, "oidc-par plugin")
 post("/client/", {"client_id": "native-app", "name": "Native test app", "confidential": False, "enabled": True,
                   "redirect_uri": ["http://127.0.0.1:8765/callback", "com.example.app://oauth/callback"],
                   "post_logout_redirect_uris": ["http://127.0.0.1:8765/logged-out"],

@@ -4,6 +4,10 @@
 #
 #   usage   PORT=4593 start.sh [WORKDIR]        (stop it with stop.sh WORKDIR)
 #   issuer  http://127.0.0.1:PORT/api/oidc, discovery under {issuer}/.well-known/openid-configuration
+#           http://127.0.0.1:PORT/api/oidc-par: the same plugin again, requiring pushed authorization
+#             requests (RFC 9126: oauth-par-allowed, oauth-par-required, oauth-par-duration 90 s,
+#             oauth-par-request_uri-prefix urn:ietf:params:oauth:request_uri:); PAR is off at the first.
+#             Its PAR endpoint is {issuer}/par.
 #   user    alice, password alice-password; may receive openid profile email offline_access api.read
 #   clients native-app: public; redirect URIs http://127.0.0.1:8765/callback and
 #             com.example.app://oauth/callback; post-logout URI http://127.0.0.1:8765/logged-out
@@ -27,7 +31,11 @@
 # Registration answers 200, not 201, and stores a client registered with token_endpoint_auth_method
 # none as confidential without a secret, so that client's code exchange gets 403 unauthorized_client
 # (register with client_secret_basic to sign in). Revocation needs a confidential client; a public
-# one gets a bare 401. end_session redirects to the server's own logout page (login.html with
+# one gets a bare 401. The PAR endpoint refuses anything (no PKCE challenge, a wrong secret) with a
+# bare 403, not RFC 9126's 400/401 with an OAuth error; it reads a pushed login_hint, prompt, max_age,
+# display or ui_locales as an unknown parameter, which it does not apply and copies into the redirect
+# to the app; and the authorization endpoint answers a used, unknown or missing request_uri with a 403
+# page. end_session redirects to the server's own logout page (login.html with
 # callback_url and sid), and only with a post_logout_redirect_uri registered for the client.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

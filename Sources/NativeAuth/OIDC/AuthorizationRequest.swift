@@ -6,7 +6,14 @@ import Foundation
 /// The response is asked for in the query of the redirect URI (the default `response_mode` of
 /// `response_type=code`); responses in the fragment or posted forms are not supported.
 struct AuthorizationRequest: Sendable {
+    /// The URL with every parameter in its query, for a request that is not pushed.
     let url: URL
+    /// The authorization endpoint, with any query it came with.
+    let endpoint: URL
+    /// Every parameter of the request (`client_id`, `state`, `nonce`, the PKCE challenge, …) in
+    /// the order of ``url``'s query, without `client-request-id`: what a pushed request sends in
+    /// its body (RFC 9126 §2.1). Field names only may be logged.
+    let parameters: FormBody
     let clientId: String
     let redirectURI: URL
     let state: Secret
@@ -53,33 +60,34 @@ struct AuthorizationRequest: Sendable {
                 correlationId: correlationId)
         }
         let scopes = parameters.scopeList
-        var query: [(String, String)] = [
-            ("response_type", "code"),
-            ("client_id", clientId),
-            ("redirect_uri", redirectURI.absoluteString),
-            ("scope", scopes.joined(separator: " ")),
-            ("state", state.reveal),
-            ("nonce", nonce.reveal),
-            ("code_challenge", pkce.challenge),
-            ("code_challenge_method", PKCE.method),
-        ]
-        if let loginHint = parameters.loginHint, !loginHint.isEmpty { query.append(("login_hint", loginHint)) }
-        if let prompt = parameters.prompt, !prompt.rawValue.isEmpty { query.append(("prompt", prompt.rawValue)) }
-        if let maxAge = parameters.maxAge { query.append(("max_age", String(maxAge))) }
-        if !parameters.acrValues.isEmpty { query.append(("acr_values", parameters.acrValues.joined(separator: " "))) }
-        if !parameters.uiLocales.isEmpty { query.append(("ui_locales", parameters.uiLocales.joined(separator: " "))) }
-        if let audience = parameters.audience, !audience.isEmpty { query.append(("audience", audience)) }
-        for resource in parameters.resource { query.append(("resource", resource.absoluteString)) }
+        var form = FormBody()
+        form.add("response_type", "code")
+        form.add("client_id", clientId)
+        form.add("redirect_uri", redirectURI.absoluteString)
+        form.add("scope", scopes.joined(separator: " "))
+        form.add("state", secret: state)
+        form.add("nonce", secret: nonce)
+        form.add("code_challenge", pkce.challenge)
+        form.add("code_challenge_method", PKCE.method)
+        if let loginHint = parameters.loginHint, !loginHint.isEmpty { form.add("login_hint", loginHint) }
+        if let prompt = parameters.prompt, !prompt.rawValue.isEmpty { form.add("prompt", prompt.rawValue) }
+        if let maxAge = parameters.maxAge { form.add("max_age", String(maxAge)) }
+        if !parameters.acrValues.isEmpty { form.add("acr_values", parameters.acrValues.joined(separator: " ")) }
+        if !parameters.uiLocales.isEmpty { form.add("ui_locales", parameters.uiLocales.joined(separator: " ")) }
+        if let audience = parameters.audience, !audience.isEmpty { form.add("audience", audience) }
+        for resource in parameters.resource { form.add("resource", resource.absoluteString) }
         for name in parameters.extraParameters.sortedKeys {
-            query.append((name, parameters.extraParameters[name, default: ""]))
+            form.add(name, parameters.extraParameters[name, default: ""])
         }
+        var query = form.fields.map { ($0.name, $0.value) }
         query.append(("client-request-id", correlationId.uuidString.lowercased()))
-
         guard let url = Self.url(metadata.authorizationEndpoint, adding: query) else {
             throw WebSignInError.invalidParameters(
                 "The authorization URL could not be built.", correlationId: correlationId)
         }
         self.url = url
+        endpoint = metadata.authorizationEndpoint
+        self.parameters = form
         self.clientId = clientId
         self.redirectURI = redirectURI
         self.state = state
@@ -97,6 +105,17 @@ struct AuthorizationRequest: Sendable {
         try AuthorizationCallback(
             url: url, redirectURI: redirectURI, expectedState: state, expectedIssuer: issuer,
             issuerRequired: issuerRequired, correlationId: correlationId)
+    }
+
+    /// The URL for the browser once the request was pushed (RFC 9126 §4): the authorization
+    /// endpoint with only `client_id` and `request_uri` added to its query.
+    func url(requestURI: String) throws(WebSignInError) -> URL {
+        guard let url = Self.url(endpoint, adding: [("client_id", clientId), ("request_uri", requestURI)]) else {
+            throw WebSignInError(
+                .unexpectedResponse, note: "The authorization URL could not be built with the 'request_uri'.",
+                correlationId: correlationId)
+        }
+        return url
     }
 
     /// The client id must not be empty; the redirect URI must be absolute, without a fragment.

@@ -218,6 +218,7 @@ actor ProviderDiscovery {
             deviceAuthorizationEndpoint: try document.url("device_authorization_endpoint"),
             userinfoEndpoint: try document.url("userinfo_endpoint"))
         metadata.introspectionEndpoint = try document.url("introspection_endpoint")
+        metadata.pushedAuthorizationRequestEndpoint = try document.url("pushed_authorization_request_endpoint")
         metadata.scopesSupported = try document.strings("scopes_supported")
         metadata.responseTypesSupported = try document.strings("response_types_supported")
         metadata.responseModesSupported = try document.strings("response_modes_supported")
@@ -228,6 +229,8 @@ actor ProviderDiscovery {
         metadata.claimsSupported = try document.strings("claims_supported")
         metadata.authorizationResponseIssParameterSupported =
             try document.bool("authorization_response_iss_parameter_supported") ?? false
+        metadata.requirePushedAuthorizationRequests =
+            try document.bool("require_pushed_authorization_requests") ?? false
         metadata.document = members
         try metadata.checkEndpoints()
         return metadata

@@ -27,6 +27,10 @@ public struct ProviderMetadata: Sendable, Equatable {
     public var userinfoEndpoint: URL?
     /// Where tokens are introspected (`introspection_endpoint`, RFC 7662).
     public var introspectionEndpoint: URL?
+    /// Where authorization requests are pushed before the browser is opened
+    /// (`pushed_authorization_request_endpoint`, RFC 9126 §5); see
+    /// ``WebAuthConfiguration/pushedAuthorizationRequests``.
+    public var pushedAuthorizationRequestEndpoint: URL?
 
     /// `scopes_supported`; `nil` when the provider does not say.
     public var scopesSupported: [String]?
@@ -49,6 +53,10 @@ public struct ProviderMetadata: Sendable, Equatable {
     /// `authorization_response_iss_parameter_supported` (RFC 9207): when `true`, every
     /// authorization response must carry `iss`, and the SDK refuses one without it.
     public var authorizationResponseIssParameterSupported: Bool
+    /// `require_pushed_authorization_requests` (RFC 9126 §5): when `true`, the provider takes
+    /// authorization requests only as pushed ones, and refuses any other at its authorization
+    /// endpoint; `false` when the document does not say.
+    public var requirePushedAuthorizationRequests: Bool
 
     /// Every member of the discovered document, as it came; empty for metadata built from endpoints.
     public var document: [String: JSONValue]
@@ -83,6 +91,7 @@ public struct ProviderMetadata: Sendable, Equatable {
         self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
         self.userinfoEndpoint = userinfoEndpoint
         authorizationResponseIssParameterSupported = false
+        requirePushedAuthorizationRequests = false
         document = [:]
     }
 
@@ -96,6 +105,7 @@ public struct ProviderMetadata: Sendable, Equatable {
             ("revocation_endpoint", revocationEndpoint), ("registration_endpoint", registrationEndpoint),
             ("device_authorization_endpoint", deviceAuthorizationEndpoint), ("userinfo_endpoint", userinfoEndpoint),
             ("introspection_endpoint", introspectionEndpoint),
+            ("pushed_authorization_request_endpoint", pushedAuthorizationRequestEndpoint),
         ]
         for (name, url) in optional { if let url { all.append((name, url)) } }
         return all

@@ -65,6 +65,7 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
         case invalidIDToken(IDTokenCheck)
         case unsupported
         case expired
+        case pushedRequestExpired
         case stateBusy
         case stateSpent
     }
@@ -223,7 +224,7 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
     public var isServerError: Bool {
         switch code {
         case .accessDenied, .interactionRequired, .invalidGrant, .configuration, .server: true
-        case .expired: serverError != nil
+        case .expired, .pushedRequestExpired: serverError != nil
         default: false
         }
     }
@@ -233,14 +234,18 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
     public var isUnexpectedResponse: Bool { code == .unexpectedResponse }
 
     /// The provider does not offer what was asked for: its metadata names no endpoint for it (such
-    /// as no `device_authorization_endpoint` for a device code sign-in, or no `registration_endpoint`
-    /// for dynamic client registration). Nothing was sent to it.
+    /// as no `device_authorization_endpoint` for a device code sign-in, no `registration_endpoint`
+    /// for dynamic client registration, or no `pushed_authorization_request_endpoint` when pushed
+    /// authorization requests are required), or it takes only pushed authorization requests and
+    /// the configuration never pushes. Nothing was sent to it.
     public var isUnsupported: Bool { code == .unsupported }
 
     /// The device code expired before the user approved the sign-in: the provider answered
     /// `expired_token`, or the wait reached the code's expiry (then no request was sent after it).
-    /// Start a new device code sign-in.
-    public var isExpired: Bool { code == .expired }
+    /// Or a pushed authorization request's `request_uri` expired before the browser was opened
+    /// (then the browser was not), or the provider refused it as expired or used
+    /// (`invalid_request_uri`). Start a new sign-in.
+    public var isExpired: Bool { code == .expired || code == .pushedRequestExpired }
 
     /// Another action on this state is still running (such as a second `waitForCompletion` on a
     /// ``DeviceSignInState``); nothing was sent.
@@ -278,6 +283,7 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
         case .invalidIDToken(let check): "The ID token failed the \(check) check."
         case .unsupported: "The provider does not support this request."
         case .expired: "The device code expired before the sign-in was approved; start a new one."
+        case .pushedRequestExpired: "The pushed authorization request expired or was already used; start a new sign-in."
         case .stateBusy: "Another action on this state is still in progress."
         case .stateSpent: "This state was already used; start a new sign-in."
         }
@@ -355,6 +361,8 @@ extension WebSignInError {
         let code: Code
         switch error.lowercased() {
         case "access_denied": code = .accessDenied
+        // RFC 9126 §4, RFC 9101 §6.2: the `request_uri` of a pushed request expired or was used.
+        case "invalid_request_uri": code = .pushedRequestExpired
         // RFC 8628 §3.5: the device code's lifetime is over.
         case "expired_token": code = .expired
         case "login_required", "interaction_required", "consent_required", "account_selection_required":

@@ -56,7 +56,8 @@ public final class WebAuthClient: Sendable {
                 transport: transport, interceptors: configuration.requestInterceptors, log: log,
                 retry: .never,
                 requestTimeout: configuration.requestTimeout),
-            clock: configuration.clock, authentication: configuration.clientAuthentication)
+            clock: configuration.clock, authentication: configuration.clientAuthentication,
+            pushedAuthorization: configuration.pushedAuthorizationRequests)
         self.provider = provider
         accounts = AccountManager(
             clientId: clientId, clock: configuration.clock, margin: configuration.tokenRefreshMargin,
@@ -66,14 +67,18 @@ public final class WebAuthClient: Sendable {
     }
 
     /// Signs the user in through `agent`: builds the authorization request (PKCE S256, `state`,
-    /// `nonce`), lets the agent show it, checks the callback, exchanges the code and verifies the
-    /// ID token. The account replaces any earlier one of this client.
+    /// `nonce`), pushes it when ``WebAuthConfiguration/pushedAuthorizationRequests`` says so, lets
+    /// the agent show it, checks the callback, exchanges the code and verifies the ID token. The
+    /// account replaces any earlier one of this client.
     ///
     /// - Throws: ``WebSignInError``: ``WebSignInError/isCancelled`` when the user closed the
     ///   browser, ``WebSignInError/isAccessDenied`` when they declined,
     ///   ``WebSignInError/isStateMismatch``, ``WebSignInError/isInvalidIDToken`` (with
-    ///   ``WebSignInError/failedIDTokenCheck``), ``WebSignInError/isDiscoveryFailed``, … Nothing is
-    ///   stored on a failure.
+    ///   ``WebSignInError/failedIDTokenCheck``), ``WebSignInError/isDiscoveryFailed``, a refused
+    ///   pushed request (``WebSignInError/isConfigurationError``, ``WebSignInError/isExpired``, …),
+    ///   ``WebSignInError/isUnsupported`` when the provider and
+    ///   ``WebAuthConfiguration/pushedAuthorizationRequests`` cannot agree, …
+    ///   Nothing is stored on a failure.
     public func signIn(_ parameters: WebSignInParameters, using agent: any ExternalUserAgent)
         async throws(WebSignInError) -> UserAccountResult
     {
@@ -105,15 +110,25 @@ public struct WebAuthConfiguration: Sendable {
     public var clock: any NativeAuthClock = SystemClock()
     /// Receives the SDK's log records; `nil` (the default) logs nothing.
     public var logger: (any NativeAuthLogger)?
-    /// How the client authenticates at the token and revocation endpoints: ``WebClientAuthentication/none``
-    /// (a public client, the default), or a client secret for a confidential client.
+    /// How the client authenticates at the token, revocation and pushed authorization request
+    /// endpoints: ``WebClientAuthentication/none`` (a public client, the default), or a client
+    /// secret for a confidential client.
     public var clientAuthentication: WebClientAuthentication = .none
+    /// Whether sign-ins push their authorization request to the provider first (RFC 9126) and
+    /// open the browser with only `client_id` and `request_uri`:
+    /// ``PushedAuthorizationRequestPolicy/whenAvailable`` (the default) when the provider's metadata
+    /// names a `pushed_authorization_request_endpoint`, ``PushedAuthorizationRequestPolicy/required``
+    /// always, ``PushedAuthorizationRequestPolicy/never`` never. A provider that requires pushed
+    /// requests gets them unless this is `never`, which then fails the sign-in before the browser
+    /// opens (``WebSignInError/isUnsupported``).
+    public var pushedAuthorizationRequests: PushedAuthorizationRequestPolicy = .whenAvailable
     /// Run in order on every request to the provider (discovery, token, device authorization,
-    /// revocation, keys) before it goes to the transport; none by default. Each may add `x-`
+    /// pushed authorization request, revocation, keys) before it goes to the transport; none by default. Each may add `x-`
     /// headers or refuse the request (see ``RequestInterceptor``).
     public var requestInterceptors: [any RequestInterceptor] = []
     /// The longest the SDK waits for the transport to answer one request to the provider
-    /// (discovery, keys, token, device authorization, revocation) before it reports a timeout
+    /// (discovery, keys, token, device authorization, pushed authorization request, revocation)
+    /// before it reports a timeout
     /// (``WebSignInError/isNetworkError``), whatever the transport does; a cancelled task ends its
     /// request at once. `nil` (the default) means the `URLSessionTransport`'s own timeout plus 5 s,
     /// or 35 s for other transports.

@@ -10,6 +10,7 @@ final class WebProvider: Sendable {
     let tokens: WebTokenClient
     let clock: any NativeAuthClock
     let log: Log
+    let pushedAuthorization: PushedAuthorizationRequestPolicy
     private let keys = Locked<(url: URL, cache: JWKSCache)?>(nil)
     /// The provider's clock minus ours, from the `Date` header of its last token answer, when
     /// within ``maximumClockCorrection``; 0 otherwise.
@@ -23,7 +24,8 @@ final class WebProvider: Sendable {
 
     init(
         issuer: URL, clientId: String, pipeline: RequestPipeline, clock: any NativeAuthClock,
-        authentication: WebClientAuthentication = .none
+        authentication: WebClientAuthentication = .none,
+        pushedAuthorization: PushedAuthorizationRequestPolicy = .whenAvailable
     ) throws(WebSignInError) {
         self.clientId = clientId
         self.pipeline = pipeline
@@ -31,6 +33,7 @@ final class WebProvider: Sendable {
         tokens = WebTokenClient(pipeline: pipeline, authentication: authentication)
         self.clock = clock
         log = pipeline.log
+        self.pushedAuthorization = pushedAuthorization
     }
 
     /// The transport as the app gave it, for its own API requests.
@@ -73,8 +76,9 @@ final class WebProvider: Sendable {
         return try await validator.validate(idToken, keys: try keyCache(metadata), expecting: expecting)
     }
 
-    /// Runs an authorization request through `agent` and checks everything that comes back: the
-    /// callback (`state`, `iss`, `error`), the code exchange, the ID token. Stores nothing.
+    /// Runs an authorization request through `agent`, pushed first when the policy says so, and
+    /// checks everything that comes back: the callback (`state`, `iss`, `error`), the code
+    /// exchange, the ID token. Stores nothing.
     func signIn(_ parameters: WebSignInParameters, redirectURI: URL, using agent: any ExternalUserAgent)
         async throws(WebSignInError) -> (TokenAnswer, Claims, UUID)
     {
@@ -85,9 +89,10 @@ final class WebProvider: Sendable {
         // The default random source is the platform's CSPRNG.
         let request = try AuthorizationRequest(
             metadata: metadata, clientId: clientId, redirectURI: redirectURI, parameters: parameters)
+        let url = try await browserURL(for: request, metadata: metadata)
         let callbackURL: URL
         do {
-            callbackURL = try await agent.authorize(url: request.url, redirectURI: redirectURI)
+            callbackURL = try await agent.authorize(url: url, redirectURI: redirectURI)
         } catch let error as ExternalUserAgentError where error.isCancelled {
             throw WebSignInError(.cancelled, correlationId: correlationId, underlyingError: error)
         } catch is CancellationError {
@@ -109,5 +114,32 @@ final class WebProvider: Sendable {
                 nonce: request.nonce, subject: nil, accessToken: answer.accessToken, maxAge: request.maxAge,
                 now: providerNow()))
         return (TokenAnswer(answer), claims, correlationId)
+    }
+
+    /// The URL to show for `request`: its own, or, once pushed (RFC 9126), the authorization
+    /// endpoint with `client_id` and the answer's `request_uri`.
+    ///
+    /// - Throws: what the policy and the push throw, and ``WebSignInError/isExpired`` when the
+    ///   `request_uri` expired on this client's clock before the browser could be opened (its
+    ///   lifetime counts from before the request was sent). Nothing is shown then.
+    func browserURL(for request: AuthorizationRequest, metadata: ProviderMetadata)
+        async throws(WebSignInError) -> URL
+    {
+        guard let endpoint = try pushedAuthorization.endpoint(for: metadata, correlationId: request.correlationId)
+        else { return request.url }
+        let sentAt = clock.now()
+        let answer = try await PushedAuthorizationRequest(
+            endpoint: endpoint, request: request, authentication: tokens.authentication
+        ).send(through: pipeline)
+        guard clock.now() < sentAt.addingTimeInterval(TimeInterval(answer.expiresIn)) else {
+            log(
+                .warning, "pushed authorization request expired before the browser opened",
+                ["expires_in": "\(answer.expiresIn)"], correlationId: request.correlationId)
+            throw WebSignInError(
+                .pushedRequestExpired,
+                note: "Its request_uri lived \(answer.expiresIn) s, which ran out before the browser was opened.",
+                correlationId: request.correlationId)
+        }
+        return try request.url(requestURI: answer.requestURI)
     }
 }

@@ -46,6 +46,9 @@ public enum EmulatorEndpoint: String, Sendable, CaseIterable {
     case login = "login"
     /// `GET oauth2/v2.0/logout`: the end-session endpoint.
     case logout = "oauth2/v2.0/logout"
+    /// `POST oauth2/v2.0/par`: the pushed authorization request endpoint (RFC 9126), served when
+    /// ``EmulatorSettings/pushedAuthorizationRequests`` is not ``EmulatorSettings/PushedAuthorizationRequests/off``.
+    case pushedAuthorizationRequest = "oauth2/v2.0/par"
 
     /// The HTTP method the endpoint answers: `GET` for ``resource``, ``openIDConfiguration``,
     /// ``keys``, ``authorize`` and ``logout``; `POST` for all others.

@@ -15,6 +15,21 @@ public struct EmulatorSettings: Sendable, Equatable {
         case fail
     }
 
+    /// Whether, and how, the tenant takes pushed authorization requests (RFC 9126).
+    public enum PushedAuthorizationRequests: String, Sendable, Equatable, CaseIterable {
+        /// Not taken, as with Entra: the discovery document names no
+        /// `pushed_authorization_request_endpoint`, `oauth2/v2.0/par` answers 404, and the
+        /// authorization endpoint reads its parameters from the URL only.
+        case off
+        /// Taken: the discovery document names the endpoint (with
+        /// `require_pushed_authorization_requests: false`), and the authorization endpoint takes
+        /// either a `request_uri` or the parameters in the URL.
+        case offered
+        /// Required (`require_pushed_authorization_requests: true`, RFC 9126 §5): the authorization
+        /// endpoint refuses a request without a `request_uri` with `invalid_request` (RFC 9126 §4).
+        case required
+    }
+
     /// The number of digits of every one-time code.
     public var codeLength: Int = 8
     /// How long a continuation token stays usable, in seconds.
@@ -74,6 +89,14 @@ public struct EmulatorSettings: Sendable, Equatable {
     /// How long an authorization code can be exchanged for tokens, in seconds (Entra's live about
     /// ten minutes).
     public var authorizationCodeLifetime: TimeInterval = 600
+    /// Whether the tenant takes pushed authorization requests (RFC 9126) at
+    /// ``EmulatorEndpoint/pushedAuthorizationRequest``: ``PushedAuthorizationRequests/off`` (the
+    /// default, as Entra, whose discovery document names no such endpoint),
+    /// ``PushedAuthorizationRequests/offered`` or ``PushedAuthorizationRequests/required``.
+    public var pushedAuthorizationRequests: PushedAuthorizationRequests = .off
+    /// How long the `request_uri` of a pushed authorization request can be used at the
+    /// authorization endpoint, in seconds: the `expires_in` of the answer (at least 1).
+    public var pushedAuthorizationRequestLifetime: TimeInterval = 60
 
     /// Creates the default settings.
     public init() {}

@@ -97,6 +97,9 @@ struct TenantState: Sendable {
         if endpoint.isBrowserEndpoint {
             return .response(webResponse(call))
         }
+        if endpoint == .pushedAuthorizationRequest {
+            return .response(pushAuthorizationRequest(call))
+        }
         do throws(APIError) {
             let body = try answer(call)
             return .response(jsonResponse(status: 200, body: body, call: call))
@@ -137,7 +140,7 @@ struct TenantState: Sendable {
         case .resetContinue: return try resetContinue(call)
         case .resetSubmit: return try resetSubmit(call)
         case .resetPollCompletion: return try resetPollCompletion(call)
-        case .resource, .openIDConfiguration, .keys, .authorize, .login, .logout:
+        case .resource, .openIDConfiguration, .keys, .authorize, .login, .logout, .pushedAuthorizationRequest:
             throw .invalidParameter("endpoint", "this endpoint takes no form")
         }
     }
@@ -233,7 +236,7 @@ struct TenantState: Sendable {
         return jsonResponse(status: error.status, body: body, call: call)
     }
 
-    private func notFound(_ request: HTTPRequest, now: Date, correlationId: String?) -> HTTPResponse {
+    func notFound(_ request: HTTPRequest, now: Date, correlationId: String?) -> HTTPResponse {
         let body: JSONObject = [
             "error": "not_found",
             "error_description": .string("No endpoint answers \(request.method) \(request.url.absoluteString)."),

@@ -69,4 +69,35 @@ extension APIError {
     static let codeVerifierMismatch = APIError(
         "invalid_grant", code: 501481,
         "The Code_Verifier does not match the code_challenge supplied in the authorization request.")
+
+    // MARK: Pushed authorization requests (RFC 9126): Entra has none, so these carry no AADSTS code.
+
+    /// An error of the emulator's own, with no code.
+    private static func uncoded(_ error: String, _ message: String) -> APIError {
+        var uncoded = APIError(error, code: 0, message)
+        uncoded.codes = []
+        return uncoded
+    }
+
+    /// RFC 9101 §6.2, RFC 9126 §4.
+    static func invalidRequestURI(_ reason: String) -> APIError {
+        uncoded("invalid_request_uri", "The request_uri is not valid: \(reason). Push the request again.")
+    }
+
+    /// RFC 9126 §2.1: a pushed request cannot itself refer to another.
+    static let requestURIPushed = uncoded(
+        "invalid_request", "The request_uri parameter must not be sent to the pushed authorization request endpoint.")
+
+    /// RFC 9126 §4: the tenant takes only pushed requests.
+    static let pushedAuthorizationRequired = uncoded(
+        "invalid_request",
+        "Pushed authorization requests are required: push the parameters to the pushed authorization request "
+            + "endpoint and send only client_id and request_uri here.")
+
+    /// This error answered with `status`.
+    func with(status: Int) -> APIError {
+        var copy = self
+        copy.status = status
+        return copy
+    }
 }

@@ -8,6 +8,9 @@ struct WebSignInState: Sendable {
     var pages: [String: PendingSignIn] = [:]
     /// Issued authorization codes by code, kept until they expire so a second use is recognised.
     var codes: [String: IssuedAuthorizationCode] = [:]
+    /// Pushed authorization requests by `request_uri`, kept a lifetime past their expiry so a
+    /// second use or a late one is recognised.
+    var pushed: [String: PushedAuthorizationRequest] = [:]
 }
 
 /// An authorization request the tenant accepted: what the code it leads to is bound to.
@@ -96,8 +99,10 @@ extension TenantState {
     /// leaves out what the emulator does not serve: `userinfo_endpoint` (Microsoft Graph),
     /// `device_authorization_endpoint` and `kerberos_endpoint`; and `form_post` from the response modes.
     /// Served over HTTP, the endpoints are on the server's origin instead (see ``webBase(_:)``).
+    /// With ``EmulatorSettings/pushedAuthorizationRequests`` on, it names the pushed authorization
+    /// request endpoint and says whether pushed requests are required (RFC 9126 §5), which Entra's does not.
     func discoveryDocument(_ call: Call) -> JSONObject {
-        [
+        var document: JSONObject = [
             "token_endpoint": .string(webURL(.token, call)),
             "token_endpoint_auth_methods_supported": .array([
                 "client_secret_post", "private_key_jwt", "client_secret_basic",
@@ -124,6 +129,11 @@ extension TenantState {
             "msgraph_host": "graph.microsoft.com",
             "rbac_url": "https://pas.windows.net",
         ]
+        if settings.pushedAuthorizationRequests != .off {
+            document["pushed_authorization_request_endpoint"] = .string(webURL(.pushedAuthorizationRequest, call))
+            document["require_pushed_authorization_requests"] = .bool(settings.pushedAuthorizationRequests == .required)
+        }
+        return document
     }
 
     private func document(_ body: JSONObject, call: Call) -> HTTPResponse {

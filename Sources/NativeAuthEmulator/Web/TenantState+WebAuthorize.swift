@@ -10,7 +10,10 @@ extension TenantState {
     ///
     /// An unknown client or a redirect URI that is not registered gets an error page (the browser
     /// stays at the tenant: nothing may be sent to a URI the app did not register). Any other problem
-    /// goes back to the redirect URI as `error=…&error_description=…&state=…`.
+    /// goes back to the redirect URI as `error=…&error_description=…&state=…`. With
+    /// ``EmulatorSettings/pushedAuthorizationRequests`` on, a `request_uri` stands for the pushed
+    /// request's parameters (see ``authorizePushed(_:query:call:)``); when they are required, a
+    /// request without one goes back with `invalid_request` (RFC 9126 §4).
     mutating func authorize(_ call: Call) -> HTTPResponse {
         let query: FormBody
         do throws(FormBody.Malformed) {
@@ -18,51 +21,90 @@ extension TenantState {
         } catch {
             return errorPage(.malformedBody(error.reason), call)
         }
+        if settings.pushedAuthorizationRequests != .off, let requestURI = query["request_uri"] {
+            return authorizePushed(requestURI, query: query, call: call)
+        }
         let correlationId = query["client-request-id"] ?? call.correlationId
-        guard let clientId = query["client_id"], !clientId.isEmpty else {
-            return errorPage(.webMissingParameter("client_id"), call)
+        switch check(query, call: call) {
+        case .errorPage(let error):
+            return errorPage(error, call)
+        case .refused(let error, let redirectURI, let mode, let state):
+            return redirectBack(
+                to: redirectURI, mode: mode, errorParameters(error, call: call, correlationId: correlationId),
+                state: state, call: call)
+        case .accepted(let request, let loginHint, let silent):
+            func refuse(_ error: APIError) -> HTTPResponse {
+                redirectBack(
+                    to: request.redirectURI, mode: request.responseMode,
+                    errorParameters(error, call: call, correlationId: correlationId), state: request.state, call: call)
+            }
+            if settings.pushedAuthorizationRequests == .required { return refuse(.pushedAuthorizationRequired) }
+            if silent { return refuse(.loginRequired) }
+            return showSignIn(request, loginHint: loginHint, call: call)
+        }
+    }
+
+    /// What the checks of an authorization request's parameters found.
+    enum AuthorizationCheck {
+        /// A request the tenant takes; `silent` for `prompt=none`, which it cannot honour (it keeps
+        /// no browser session).
+        case accepted(AcceptedAuthorizationRequest, loginHint: String, silent: Bool)
+        /// The client or the redirect URI is wrong: nothing may go back to the app.
+        case errorPage(APIError)
+        /// Anything else, which goes back to the redirect URI.
+        case refused(
+            APIError, redirectURI: String, mode: AcceptedAuthorizationRequest.ResponseMode, state: String?)
+    }
+
+    /// Checks the parameters of an authorization request, from the URL or pushed: the client, the
+    /// redirect URI, `response_mode`, `response_type`, the scopes, PKCE (S256 only), and that no
+    /// parameter is sent twice.
+    func check(_ parameters: FormBody, call: Call) -> AuthorizationCheck {
+        guard let clientId = parameters["client_id"], !clientId.isEmpty else {
+            return .errorPage(.webMissingParameter("client_id"))
         }
         guard clientId == environment.clientId else {
-            return errorPage(.invalidClient(clientId, tenant: environment.tenantSubdomain), call)
+            return .errorPage(.invalidClient(clientId, tenant: environment.tenantSubdomain))
         }
-        guard let redirectURI = query["redirect_uri"], !redirectURI.isEmpty else {
-            return errorPage(.webMissingParameter("redirect_uri"), call)
+        guard let redirectURI = parameters["redirect_uri"], !redirectURI.isEmpty else {
+            return .errorPage(.webMissingParameter("redirect_uri"))
         }
         guard isRegisteredRedirectURI(redirectURI) else {
-            return errorPage(.unregisteredRedirectURI(redirectURI, clientId: clientId), call)
+            return .errorPage(.unregisteredRedirectURI(redirectURI, clientId: clientId))
         }
-        let state = query["state"]
-        let mode = AcceptedAuthorizationRequest.ResponseMode(rawValue: query["response_mode"] ?? "query")
-        func refuse(_ error: APIError) -> HTTPResponse {
-            redirectBack(
-                to: redirectURI, mode: mode ?? .query, errorParameters(error, call: call, correlationId: correlationId),
-                state: state, call: call)
+        let state = parameters["state"]
+        let mode = AcceptedAuthorizationRequest.ResponseMode(rawValue: parameters["response_mode"] ?? "query")
+        func refuse(_ error: APIError) -> AuthorizationCheck {
+            .refused(error, redirectURI: redirectURI, mode: mode ?? .query, state: state)
         }
-        if let duplicate = Self.repeatedName(in: query) {
+        if let duplicate = Self.repeatedName(in: parameters) {
             return refuse(.invalidParameter(duplicate, "it appears more than once"))
         }
-        guard let mode else { return refuse(.unsupportedResponseMode(query["response_mode"] ?? "")) }
-        guard let responseType = query["response_type"], !responseType.isEmpty else {
+        guard let mode else { return refuse(.unsupportedResponseMode(parameters["response_mode"] ?? "")) }
+        guard let responseType = parameters["response_type"], !responseType.isEmpty else {
             return refuse(.webMissingParameter("response_type"))
         }
         guard responseType == "code" else { return refuse(.unsupportedResponseType(responseType)) }
         var scopeCall = call
-        scopeCall.form = query
+        scopeCall.form = parameters
         let scopes: [String]
         do throws(APIError) {
             scopes = try self.scopes(in: scopeCall)
         } catch {
             return refuse(error)
         }
-        guard let challenge = query["code_challenge"], !challenge.isEmpty else { return refuse(.pkceRequired) }
-        guard query["code_challenge_method"] == "S256" else { return refuse(.invalidCodeChallengeMethod) }
+        guard let challenge = parameters["code_challenge"], !challenge.isEmpty else { return refuse(.pkceRequired) }
+        guard parameters["code_challenge_method"] == "S256" else { return refuse(.invalidCodeChallengeMethod) }
         guard Self.isS256Challenge(challenge) else { return refuse(.invalidCodeChallengeSize) }
-        if query.list("prompt").contains("none") { return refuse(.loginRequired) }
-
         let request = AcceptedAuthorizationRequest(
-            redirectURI: redirectURI, responseMode: mode, state: state, nonce: query["nonce"],
+            redirectURI: redirectURI, responseMode: mode, state: state, nonce: parameters["nonce"],
             codeChallenge: challenge, scopes: scopes)
-        let loginHint = query["login_hint"] ?? ""
+        return .accepted(
+            request, loginHint: parameters["login_hint"] ?? "", silent: parameters.list("prompt").contains("none"))
+    }
+
+    /// Shows the sign-in page for `request`, the username from `loginHint`.
+    mutating func showSignIn(_ request: AcceptedAuthorizationRequest, loginHint: String, call: Call) -> HTTPResponse {
         let pending = PendingSignIn(
             request: request, loginHint: loginHint, username: nil, step: .credentials,
             expiresAt: call.now.addingTimeInterval(Self.signInPageLifetime))

@@ -112,4 +112,32 @@ struct ServerWebSignInTests {
         #expect(tenant.receivedRequests.last?.url.path == "/contoso.onmicrosoft.com/oauth2/v2.0/token")
         await served.server.stop()
     }
+
+    @Test("a web client pushes its request over HTTP to a tenant that requires it, then signs in")
+    func pushedAuthorizationOverHTTP() async throws {
+        let served = try served()
+        let tenant = served.tenant
+        tenant.configure { $0.pushedAuthorizationRequests = .required }
+        let origin = "http://127.0.0.1:\(served.port)/\(tenant.tenantId)"
+        let document = try await discovery(served)
+        #expect(document["pushed_authorization_request_endpoint"] as? String == origin + "/oauth2/v2.0/par")
+        #expect(document["require_pushed_authorization_requests"] as? Bool == true)
+
+        let issuer = try #require(URL(string: served.server.authority.absoluteString + "/v2.0"))
+        var configuration = WebAuthConfiguration()
+        configuration.clock = served.harness.clock
+        let client = try WebAuthClient(
+            issuer: issuer, clientId: tenant.clientId, redirectURI: Self.redirect, transport: served.transport,
+            credentialStore: InMemoryCredentialStore(), configuration: configuration)
+        let browser = FormPostingBrowser(
+            tenant: tenant, passwords: [Self.browserUser: Self.browserPassword], username: Self.browserUser,
+            transport: served.transport)
+        let account = try await client.signIn(WebSignInParameters(), using: browser)
+        #expect(account.account.username == Self.browserUser)
+        let shown = try #require(browser.shownURLs.first)
+        #expect(shown.absoluteString.hasPrefix(origin + "/oauth2/v2.0/authorize?client_id="))
+        #expect(shown.query?.contains("request_uri=urn%3Aietf%3Aparams%3Aoauth%3Arequest_uri%3A") == true)
+        #expect(tenant.receivedRequests.contains { $0.method == "POST" && $0.url.path.hasSuffix("/oauth2/v2.0/par") })
+        await served.server.stop()
+    }
 }
