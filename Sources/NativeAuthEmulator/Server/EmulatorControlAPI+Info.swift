@@ -50,6 +50,8 @@ extension EmulatorControlAPI {
             "latency": .double(settings.latency),
             "redirectURIs": .array(settings.redirectURIs.map(JSON.string)),
             "authorizationCodeLifetime": .double(settings.authorizationCodeLifetime),
+            "pushedAuthorizationRequests": .string(settings.pushedAuthorizationRequests.rawValue),
+            "pushedAuthorizationRequestLifetime": .double(settings.pushedAuthorizationRequestLifetime),
         ]
     }
 }

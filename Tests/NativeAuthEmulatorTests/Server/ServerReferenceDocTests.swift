@@ -72,6 +72,7 @@ struct ServerReferenceDocTests {
     func everyRouteIsAnswered() async throws {
         let served = try ServedTenant()
         _ = try await served.harness.startSignIn(Fixture.grace)  // a code for GET /codes/{address}
+        served.harness.tenant.configure { $0.pushedAuthorizationRequests = .offered }  // else `par` answers 404
         let samples = [
             "{authority}": served.server.authority.absoluteString, "{username}": Fixture.ada,
             "{address}": Fixture.grace,
