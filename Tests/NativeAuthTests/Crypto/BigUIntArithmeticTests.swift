@@ -200,4 +200,25 @@ struct BigUIntArithmeticTests {
         let topSet = (0..<400).filter { _ in BigUInt.random(bits: 70, using: &random).bitWidth == 70 }.count
         #expect((140...260).contains(topSet))
     }
+
+    @Test("The fixed-window exponentiation agrees with the binary one, for exponents of any length")
+    func secretExponentPower() throws {
+        var random = SplitMix64(seed: 0xF1_ED)
+        for _ in 0..<150 {
+            var modulusLimbs = (0..<random.int(1...5)).map { _ in random.next() }
+            modulusLimbs[0] |= 1
+            modulusLimbs[modulusLimbs.count - 1] |= 1 << 40
+            let modulus = BigUInt(limbs: modulusLimbs)
+            let context = try #require(MontgomeryModulus(modulus))
+            let base = randomBig(&random, maxLimbs: 6) % modulus
+            let exponent = randomBig(&random, maxLimbs: 4)
+            let bits = max(exponent.bitWidth, 1) + random.below(70)
+            #expect(context.power(base, secretExponent: exponent, bits: bits) == context.power(base, exponent))
+        }
+        let context = try #require(MontgomeryModulus(BigUInt(1_000_003)))
+        #expect(context.power(BigUInt(2), secretExponent: BigUInt(1 << 20), bits: 20) == nil)
+        #expect(context.power(BigUInt(1_000_003), secretExponent: BigUInt(3), bits: 8) == nil)
+        #expect(context.power(BigUInt(2), secretExponent: .zero, bits: 0) == nil)
+        #expect(context.power(BigUInt(2), secretExponent: .zero, bits: 1) == BigUInt(1))
+    }
 }
