@@ -61,6 +61,89 @@ package struct MontgomeryModulus: Sendable, Hashable {
         return BigUInt(limbs: Array(UnsafeBufferPointer(start: accumulator, count: count)))
     }
 
+    /// The width of the window of ``power(_:secretExponent:bits:)``: 16 table entries.
+    static let windowBits = 4
+
+    /// `base ^ exponent mod n` for a secret exponent (an RSA private exponent, or the exponent of a
+    /// Miller–Rabin round on a secret prime candidate); `nil` when `base` is not below the modulus,
+    /// or `exponent` has more than `bits` bits.
+    ///
+    /// A fixed window over exactly `bits` bits of the exponent, leading zeros included: four
+    /// squarings and one multiplication per window, also for a zero digit, so the sequence of
+    /// operations depends on `bits` alone. Each table entry is read by a masked scan of the whole
+    /// table, the exponent's digits are read from a buffer of fixed length, and the multiplication
+    /// subtracts the modulus without branching on the values. That is as close to constant time as
+    /// this code gets; the compiler is not prevented from adding branches, and nothing has checked
+    /// the machine code, so callers that need more blind their inputs (as `RSAPrivateKey` does).
+    package func power(_ base: BigUInt, secretExponent exponent: BigUInt, bits: Int) -> BigUInt? {
+        let count = modulus.limbs.count
+        guard base < modulus, bits > 0, exponent.bitWidth <= bits else { return nil }
+        let tableSize = 1 << Self.windowBits
+        let exponentLimbCount = (bits + 63) / 64
+        // Workspace: modulus, R², the number 1, accumulator, selected entry, table, scratch (count + 2).
+        let capacity = (6 + tableSize) * count + 2
+        let workspace = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
+        defer {
+            workspace.update(repeating: 0, count: capacity)
+            workspace.deallocate()
+        }
+        workspace.initialize(repeating: 0, count: capacity)
+        let modulusLimbs = workspace
+        let rSquaredLimbs = workspace + count
+        let one = workspace + 2 * count
+        let accumulator = workspace + 3 * count
+        let selected = workspace + 4 * count
+        let table = workspace + 5 * count
+        let scratch = workspace + (5 + tableSize) * count
+        for index in 0..<count {
+            modulusLimbs[index] = modulus.limbs[index]
+            rSquaredLimbs[index] = rSquared[index]
+        }
+        one[0] = 1
+        var exponentLimbs = [UInt64](repeating: 0, count: exponentLimbCount)
+        defer { exponentLimbs.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
+        for (index, limb) in exponent.limbs.enumerated() { exponentLimbs[index] = limb }
+
+        func multiply(_ lhs: UnsafeMutablePointer<UInt64>, _ rhs: UnsafeMutablePointer<UInt64>) {
+            Self.multiply(
+                lhs, rhs, into: lhs, modulus: modulusLimbs, inverse: inverse, count: count, scratch: scratch)
+        }
+        // table[i] = base^i · R mod n: table[0] is 1 in Montgomery form, table[1] the base.
+        table.update(from: one, count: count)
+        Self.multiply(
+            table, rSquaredLimbs, into: table, modulus: modulusLimbs, inverse: inverse, count: count, scratch: scratch)
+        for (index, limb) in base.limbs.enumerated() { table[count + index] = limb }
+        Self.multiply(
+            table + count, rSquaredLimbs, into: table + count, modulus: modulusLimbs, inverse: inverse, count: count,
+            scratch: scratch)
+        for entry in 2..<tableSize {
+            Self.multiply(
+                table + (entry - 1) * count, table + count, into: table + entry * count, modulus: modulusLimbs,
+                inverse: inverse, count: count, scratch: scratch)
+        }
+        accumulator.update(from: table, count: count)
+        let windows = (bits + Self.windowBits - 1) / Self.windowBits
+        for window in stride(from: windows - 1, through: 0, by: -1) {
+            for _ in 0..<Self.windowBits { multiply(accumulator, accumulator) }
+            // The digit: bits are never read past the buffer, so their position is all that shows.
+            var digit = 0
+            for offset in 0..<Self.windowBits {
+                let position = window * Self.windowBits + offset
+                guard position < exponentLimbCount * 64 else { break }
+                digit |= Int((exponentLimbs[position / 64] >> UInt64(position % 64)) & 1) << offset
+            }
+            selected.update(repeating: 0, count: count)
+            for entry in 0..<tableSize {
+                let mask = 0 &- Self.bit(entry == digit)
+                let row = table + entry * count
+                for index in 0..<count { selected[index] |= row[index] & mask }
+            }
+            multiply(accumulator, selected)
+        }
+        multiply(accumulator, one)
+        return BigUInt(limbs: Array(UnsafeBufferPointer(start: accumulator, count: count)))
+    }
+
     /// `result = lhs · rhs · R⁻¹ mod n` (CIOS method). Needs `lhs < R`, `rhs < n` and `lhs · rhs < R · n`;
     /// the result is fully reduced. `result` may be `lhs` or `rhs`; `scratch` holds `count + 2` limbs.
     private static func multiply(
@@ -100,25 +183,19 @@ package struct MontgomeryModulus: Sendable, Hashable {
             scratch[count - 1] = sum
             scratch[count] = scratch[count + 1] &+ (overflow ? 1 : 0)
         }
-        // scratch < 2n: subtract n once if scratch ≥ n.
-        var subtract = scratch[count] != 0
-        if !subtract {
-            subtract = true
-            for index in stride(from: count - 1, through: 0, by: -1) where scratch[index] != modulus[index] {
-                subtract = scratch[index] > modulus[index]
-                break
-            }
+        // scratch < 2n: subtract n once if scratch ≥ n, without a branch on the values (the
+        // difference goes to `result`, which the loop above no longer reads, then the mask picks).
+        var borrow: UInt64 = 0
+        for index in 0..<count {
+            let (partial, borrow1) = scratch[index].subtractingReportingOverflow(modulus[index])
+            let (difference, borrow2) = partial.subtractingReportingOverflow(borrow)
+            result[index] = difference
+            borrow = Self.bit(borrow1) | Self.bit(borrow2)
         }
-        if subtract {
-            var borrow = false
-            for index in 0..<count {
-                let (partial, borrow1) = scratch[index].subtractingReportingOverflow(modulus[index])
-                let (difference, borrow2) = partial.subtractingReportingOverflow(borrow ? 1 : 0)
-                result[index] = difference
-                borrow = borrow1 || borrow2
-            }
-        } else {
-            result.update(from: scratch, count: count)
+        // scratch - n ≥ 0 exactly when the top limb covers the borrow.
+        let keepDifference = 0 &- Self.bit(scratch[count] >= borrow)
+        for index in 0..<count {
+            result[index] = (result[index] & keepDifference) | (scratch[index] & ~keepDifference)
         }
     }
 

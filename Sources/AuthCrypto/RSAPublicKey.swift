@@ -54,6 +54,12 @@ package struct RSAPublicKey: Sendable, Hashable {
     /// k in RFC 8017: the modulus length in bytes, which is also every signature's length.
     package var modulusByteCount: Int { (modulusBitWidth + 7) / 8 }
 
+    /// n as big-endian bytes without leading zeros: JWK's `n` before base64url (RFC 7518 §6.3.1.1).
+    package var modulusBytes: [UInt8] { modulus.modulus.bigEndianBytes }
+
+    /// e as big-endian bytes without leading zeros: JWK's `e` before base64url (RFC 7518 §6.3.1.2).
+    package var exponentBytes: [UInt8] { exponent.bigEndianBytes }
+
     /// The key as a DER PKCS #1 `RSAPublicKey` (RFC 8017 appendix A.1.1): SEQUENCE { n INTEGER, e INTEGER }.
     package var pkcs1DER: [UInt8] {
         DER.sequence(DER.unsignedInteger(modulus.modulus.bigEndianBytes) + DER.unsignedInteger(exponent.bigEndianBytes))
