@@ -18,6 +18,8 @@ actor AccountManager {
     private let margin: TimeInterval
     let log: Log
     let events: SessionEventHub
+    /// DPoP's keys and nonces, for a client that binds its tokens to a key (RFC 9449).
+    let dpop: DPoPContext?
 
     var record: AccountRecord? {
         didSet {
@@ -57,7 +59,8 @@ actor AccountManager {
 
     init(
         clientId: String, clock: any NativeAuthClock, margin: TimeInterval, store: any CredentialStore,
-        redeemer: any RefreshRedeemer, log: Log, events: SessionEventHub, storeKey: String? = nil
+        redeemer: any RefreshRedeemer, log: Log, events: SessionEventHub, storeKey: String? = nil,
+        dpop: DPoPContext? = nil
     ) {
         accountStore = AccountStore(store: store, key: storeKey ?? "nativeauth.account.\(clientId)", log: log)
         coalescer = RefreshCoalescer(log: log)
@@ -66,6 +69,7 @@ actor AccountManager {
         self.margin = margin.isFinite ? min(max(0, margin), 86_400) : 300
         self.log = log
         self.events = events
+        self.dpop = dpop
     }
 
     // MARK: Loading and saving
@@ -123,9 +127,9 @@ actor AccountManager {
     // MARK: Sign-in and sign-out
 
     /// Records a new sign-in from a token answer, replacing any earlier account.
-    func signedIn(_ answer: TokenAnswer, username: String, scopes: [String], correlationId: UUID) async
-        -> AccountRecord
-    {
+    func signedIn(
+        _ answer: TokenAnswer, username: String, scopes: [String], correlationId: UUID, dpopKey: Data? = nil
+    ) async -> AccountRecord {
         noteServerDate(answer.serverDate)
         let idToken = answer.idToken?.reveal ?? ""
         let claims = Claims(JWT.payload(of: idToken) ?? [:])
@@ -138,6 +142,8 @@ actor AccountManager {
             signInScopes: scopes,
             accessTokens: [key: cachedToken(from: answer, requested: scopes)])
         newRecord.session = UUID().uuidString
+        newRecord.dpopKey = dpopKey
+        let replacedKey = record?.dpopKey
         generation += 1
         record = newRecord
         loaded = true
@@ -157,6 +163,7 @@ actor AccountManager {
         }
         log(.info, "signed in", correlationId: correlationId)
         events.publish(.signedIn(newRecord.account))
+        if let replacedKey, replacedKey != dpopKey { await dpop?.forget(replacedKey) }
         return newRecord
     }
 
@@ -187,6 +194,7 @@ actor AccountManager {
         if let signedOut {
             log(.info, "signed out", ["reason": "\(reason)"])
             events.publish(.signedOut(signedOut.account, reason: reason))
+            if let key = signedOut.dpopKey { await dpop?.forget(key) }
         }
         return SignOutResult(removedFromStore: removed, wasSignedIn: signedOut != nil)
     }

@@ -32,6 +32,10 @@ extension AccountRecord {
             JSONWriter.member("session", &out)
             JSONWriter.string(session, &out)
         }
+        if let dpopKey {
+            JSONWriter.member("dpopKey", &out)
+            JSONWriter.string(dpopKey.base64EncodedString(), &out)
+        }
         JSONWriter.member("accessTokens", &out)
         out.append(UInt8(ascii: "{"))
         var first = true
@@ -185,6 +189,10 @@ extension AccountRecord {
             signInScopes: try fields.strings("signInScopes"), accessTokens: tokens)
         version = try fields.int("version")
         session = try fields.optionalString("session")
+        if let key = try fields.optionalString("dpopKey") {
+            guard let data = Data(base64Encoded: key), !data.isEmpty else { throw StoredJSON.Unreadable() }
+            dpopKey = data
+        }
     }
 }
 

@@ -27,6 +27,10 @@ struct AccountRecord: Codable, Sendable, Equatable {
     /// so an item left over from an earlier account is never taken for one of this account's.
     /// `nil` in a format 1 record.
     var session: String?
+    /// The stored form of the DPoP key the account's tokens are bound to (RFC 9449), as its
+    /// ``DPoPKeyProvider`` made it; `nil` for bearer tokens. Every access token of the account is
+    /// sent as `Authorization: DPoP` with a proof of this key.
+    var dpopKey: Data?
 
     struct CachedAccessToken: Codable, Sendable, Equatable {
         var token: String
@@ -64,7 +68,7 @@ struct AccountRecord: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, identifier, username, idToken, refreshToken, signInScopes, accessTokens, session
+        case version, identifier, username, idToken, refreshToken, signInScopes, accessTokens, session, dpopKey
     }
 
     init(from decoder: any Decoder) throws {
@@ -78,6 +82,7 @@ struct AccountRecord: Codable, Sendable, Equatable {
             accessTokens: try container.decode([String: CachedAccessToken].self, forKey: .accessTokens))
         version = try container.decode(Int.self, forKey: .version)
         session = try container.decodeIfPresent(String.self, forKey: .session)
+        dpopKey = try container.decodeIfPresent(Data.self, forKey: .dpopKey)
     }
 
     /// The cache key of a scope set: sorted, de-duplicated, without the OpenID defaults.

@@ -10,6 +10,9 @@ public struct AuthorizedRequestError: DetailedError {
     public var isRefreshTokenExpired: Bool { kind == .refreshTokenExpired }
     /// The account is no longer signed in.
     public var isNoAccount: Bool { kind == .noAccount }
+    /// Proof of possession failed (DPoP, RFC 9449): the account's key could not be read back or
+    /// sign, or the server refused the proof. The account and its credentials are kept.
+    public var isProofOfPossessionFailed: Bool { kind == .proofOfPossession }
     /// The credential store could not be read.
     public var isStorageError: Bool { kind == .storage }
     /// The user must interact first: a refresh asked for it, or the resource answered 401 with a

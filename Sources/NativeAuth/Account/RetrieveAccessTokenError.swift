@@ -23,6 +23,9 @@ public struct RetrieveAccessTokenError: DetailedError {
     public var isInvalidClaims: Bool { kind == .invalidArgument }
     /// The account is no longer signed in (signed out, or replaced by another sign-in).
     public var isNoAccount: Bool { kind == .noAccount }
+    /// Proof of possession failed (DPoP, RFC 9449): the account's key could not be read back or
+    /// sign, or the server refused the proof. The account and its credentials are kept.
+    public var isProofOfPossessionFailed: Bool { kind == .proofOfPossession }
     /// The credential store could not be read; the credentials were kept.
     public var isStorageError: Bool { kind == .storage }
 }

@@ -7,18 +7,40 @@
 
 extension UserAccountResult {
     /// Returns `request` with `Authorization: Bearer <access token>`, using a cached token while
-    /// it is valid and refreshing it otherwise.
+    /// it is valid and refreshing it otherwise. For an account whose tokens are bound to a DPoP
+    /// key, `Authorization: DPoP <access token>` and a `DPoP` proof of the key for this request's
+    /// method and URL (RFC 9449 §7.1), carrying the resource's latest nonce.
     ///
     /// - Throws: ``RetrieveAccessTokenError`` when no token can be had, or when the token holds
-    ///   characters a header cannot carry (``NativeAuthError/isUnexpectedResponse``).
+    ///   characters a header cannot carry (``NativeAuthError/isUnexpectedResponse``), or the DPoP
+    ///   proof cannot be made (``RetrieveAccessTokenError/isProofOfPossessionFailed``).
     public func authorize(_ request: HTTPRequest, scopes: [String] = []) async throws(RetrieveAccessTokenError)
         -> HTTPRequest
     {
         let token = try await headerSafeToken(scopes: scopes, forceRefresh: false)
+        let signer = try await manager.dpopSigner(identifier: account.identifier)
         var authorized = request
-        authorized.headers = request.headers.filter { !$0.key.equalsIgnoringASCIICase("Authorization") }
-        authorized.headers["Authorization"] = "Bearer \(token.accessToken)"
+        authorized.headers = request.headers.filter {
+            !$0.key.equalsIgnoringASCIICase("Authorization") && !$0.key.equalsIgnoringASCIICase("DPoP")
+        }
+        authorized.headers["Authorization"] = "\(signer == nil ? "Bearer" : "DPoP") \(token.accessToken)"
+        if let signer {
+            authorized.headers["DPoP"] = try await Self.proof(
+                signer, method: request.method, url: request.url, token: token.accessToken)
+        }
         return authorized
+    }
+
+    /// The proof of `signer`'s key for a resource request carrying `token`.
+    private static func proof(_ signer: DPoPSigner, method: String, url: URL, token: String)
+        async throws(RetrieveAccessTokenError) -> String
+    {
+        do {
+            return try await signer.context.proof(
+                signer.key, method: method, url: url, accessToken: token, now: signer.now())
+        } catch {
+            throw RetrieveAccessTokenError(.proofOfPossession, correlationId: UUID(), failure: error)
+        }
     }
 
     /// Returns `request` with `Authorization: Bearer <access token>`.
@@ -29,12 +51,23 @@ extension UserAccountResult {
         -> URLRequest
     {
         let token = try await headerSafeToken(scopes: scopes, forceRefresh: false)
+        let signer = try await manager.dpopSigner(identifier: account.identifier)
         var authorized = request
-        let value = "Bearer \(token.accessToken)"
+        let value = "\(signer == nil ? "Bearer" : "DPoP") \(token.accessToken)"
         authorized.setValue(value, forHTTPHeaderField: "Authorization")
         guard authorized.value(forHTTPHeaderField: "Authorization") == value else {
             throw RetrieveAccessTokenError(
                 .unexpectedResponse, correlationId: UUID(), note: "The Authorization header could not be set.")
+        }
+        authorized.setValue(nil, forHTTPHeaderField: "DPoP")
+        if let signer {
+            guard let url = request.url else {
+                throw RetrieveAccessTokenError(
+                    .invalidArgument, correlationId: UUID(), note: "The request has no URL to prove possession for.")
+            }
+            let proof = try await Self.proof(
+                signer, method: request.httpMethod ?? "GET", url: url, token: token.accessToken)
+            authorized.setValue(proof, forHTTPHeaderField: "DPoP")
         }
         return authorized
     }
@@ -153,22 +186,38 @@ extension UserAccountResult {
         } catch {
             throw AuthorizedRequestError(error)
         }
+        let signer: DPoPSigner?
+        do {
+            signer = try await manager.dpopSigner(identifier: account.identifier)
+        } catch {
+            throw AuthorizedRequestError(error)
+        }
         var authorized = request
         authorized.headers = request.headers.filter { !$0.key.equalsIgnoringASCIICase("Authorization") }
-        authorized.headers["Authorization"] = "Bearer \(token.accessToken)"
-        do {
-            return try await transport.send(authorized)
-        } catch {
-            let cancelled = error is CancellationError || Task.isCancelled
-            throw AuthorizedRequestError(
-                details: .init(cancelled ? .cancelled : .network, correlationId: UUID(), underlyingError: error))
+        authorized.headers["Authorization"] = "\(signer == nil ? "Bearer" : "DPoP") \(token.accessToken)"
+        let send = { (request: HTTPRequest) async throws(AuthorizedRequestError) -> HTTPResponse in
+            do {
+                return try await transport.send(request)
+            } catch {
+                let cancelled = error is CancellationError || Task.isCancelled
+                throw AuthorizedRequestError(
+                    details: .init(cancelled ? .cancelled : .network, correlationId: UUID(), underlyingError: error))
+            }
         }
+        guard let signer else { return try await send(authorized) }
+        // RFC 9449 §9: a resource that wants a nonce answers 401 with one; the request goes once more.
+        return try await signer.send(
+            authorized, accessToken: token.accessToken,
+            refused: { AuthorizedRequestError(.proofOfPossession, correlationId: UUID(), failure: $0) },
+            isNonceChallenge: DPoPSigner.isResourceNonceChallenge, through: send)
     }
 
-    /// Whether a `WWW-Authenticate` value carries a Bearer challenge with `error="invalid_token"`
-    /// (RFC 6750 §3.1): the token is expired, revoked or otherwise invalid.
+    /// Whether a `WWW-Authenticate` value carries a Bearer (RFC 6750 §3.1) or DPoP (RFC 9449 §7.1)
+    /// challenge with `error="invalid_token"`: the token is expired, revoked or otherwise invalid.
     static func saysTokenInvalid(_ header: String?) -> Bool {
-        guard let header = header?.lowercased(), header.contains("bearer") else { return false }
+        guard let header = header?.lowercased(), header.contains("bearer") || header.contains("dpop") else {
+            return false
+        }
         let compact = header.replacingOccurrences(of: " ", with: "")
         return compact.contains("error=\"invalid_token\"") || compact.contains("error=invalid_token")
     }

@@ -38,11 +38,12 @@ public final class DeviceSignInState: Sendable, CustomStringConvertible {
     private let accounts: AccountManager
     private let metadata: ProviderMetadata
     private let scopes: [String]
+    private let dpopKey: DPoPBoundKey?
     private let phase = Locked<Phase>(.ready)
 
     init(
         answer: DeviceAuthorizationAnswer, provider: WebProvider, accounts: AccountManager,
-        metadata: ProviderMetadata, scopes: [String], correlationId: UUID
+        metadata: ProviderMetadata, scopes: [String], correlationId: UUID, dpopKey: DPoPBoundKey? = nil
     ) {
         userCode = answer.userCode
         verificationURI = answer.verificationURI
@@ -54,10 +55,12 @@ public final class DeviceSignInState: Sendable, CustomStringConvertible {
         self.accounts = accounts
         self.metadata = metadata
         self.scopes = scopes
+        self.dpopKey = dpopKey
         poller = DeviceTokenPoller(
             tokens: provider.tokens, clock: provider.clock, log: provider.log, tokenEndpoint: metadata.tokenEndpoint,
             clientId: provider.clientId, deviceCode: answer.deviceCode, expiresOn: expiresOn,
-            correlationId: correlationId, interval: Locked(answer.interval))
+            correlationId: correlationId, interval: Locked(answer.interval),
+            dpop: dpopKey.flatMap { key in provider.dpop.map { provider.signer(key, context: $0) } })
     }
 
     /// The seconds between two polls: the provider's `interval` (5 when it sent none), plus 5 for
@@ -131,7 +134,7 @@ public final class DeviceSignInState: Sendable, CustomStringConvertible {
             expecting: .init(nonce: nil, subject: nil, accessToken: answer.accessToken, now: provider.providerNow()))
         let record = await accounts.signedIn(
             TokenAnswer(answer), username: claims.preferredUsername ?? claims.string("email") ?? "", scopes: scopes,
-            correlationId: correlationId)
+            correlationId: correlationId, dpopKey: dpopKey?.storedForm)
         return UserAccountResult(record: record, manager: accounts)
     }
 

@@ -22,6 +22,8 @@ struct DeviceTokenPoller: Sendable {
     let correlationId: UUID
     /// The current polling interval in seconds, shared with the state that owns the device code.
     let interval: Locked<Int>
+    /// The proof each poll carries, when the client uses DPoP (RFC 9449 §5: every token request).
+    var dpop: DPoPSigner? = nil
 
     /// Requests without an answer tried again in a row before the error is thrown.
     static let networkRetries = 3
@@ -47,7 +49,7 @@ struct DeviceTokenPoller: Sendable {
             }
             try await sleep(wait)
             do {
-                return try await tokens.send(request)
+                return try await tokens.send(request, dpop: dpop)
             } catch {
                 switch error.serverError?.lowercased() {
                 case "authorization_pending":

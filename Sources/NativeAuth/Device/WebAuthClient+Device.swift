@@ -36,6 +36,7 @@ extension WebAuthClient {
                 .unsupported, note: "The provider's metadata has no 'device_authorization_endpoint'.",
                 correlationId: correlationId)
         }
+        let dpopKey = try await provider.newDPoPKey(metadata, correlationId: correlationId)
         let request = DeviceAuthorizationRequest(
             endpoint: endpoint, clientId: clientId, parameters: parameters, correlationId: correlationId)
         let answer = try await request.send(through: provider.pipeline)
@@ -45,6 +46,6 @@ extension WebAuthClient {
             correlationId: correlationId)
         return DeviceSignInState(
             answer: answer, provider: provider, accounts: accounts, metadata: metadata, scopes: parameters.scopes,
-            correlationId: correlationId)
+            correlationId: correlationId, dpopKey: dpopKey)
     }
 }

@@ -42,7 +42,7 @@ extension ClientCore {
         // account could not refresh at the tenant's token endpoint once its access token expires.
         var request = parameters
         request.scopes = parameters.scopes + ["profile", "offline_access"]
-        let (answer, claims, correlationId) = try await provider.signIn(
+        let (answer, claims, correlationId, _) = try await provider.signIn(
             request, redirectURI: redirectURI, using: agent)
         let record = await accounts.signedIn(
             answer, username: parameters.loginHint ?? claims.preferredUsername ?? "", scopes: parameters.scopes,

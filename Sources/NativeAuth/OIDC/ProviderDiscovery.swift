@@ -224,6 +224,7 @@ actor ProviderDiscovery {
         metadata.responseModesSupported = try document.strings("response_modes_supported")
         metadata.grantTypesSupported = try document.strings("grant_types_supported")
         metadata.codeChallengeMethodsSupported = try document.strings("code_challenge_methods_supported")
+        metadata.dpopSigningAlgValuesSupported = try document.strings("dpop_signing_alg_values_supported")
         metadata.idTokenSigningAlgValuesSupported = try document.strings("id_token_signing_alg_values_supported")
         metadata.tokenEndpointAuthMethodsSupported = try document.strings("token_endpoint_auth_methods_supported")
         metadata.claimsSupported = try document.strings("claims_supported")

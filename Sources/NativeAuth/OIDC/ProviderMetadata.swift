@@ -46,6 +46,10 @@ public struct ProviderMetadata: Sendable, Equatable {
     public var codeChallengeMethodsSupported: [String]?
     /// `id_token_signing_alg_values_supported`; `nil` when the provider does not say.
     public var idTokenSigningAlgValuesSupported: [String]?
+    /// `dpop_signing_alg_values_supported` (RFC 9449 §5.1): the algorithms the provider takes for
+    /// DPoP proofs; `nil` when the provider does not say. With ``WebAuthConfiguration/dpop`` on,
+    /// the key provider's first algorithm listed here is used.
+    public var dpopSigningAlgValuesSupported: [String]?
     /// `token_endpoint_auth_methods_supported`; `nil` when the provider does not say.
     public var tokenEndpointAuthMethodsSupported: [String]?
     /// `claims_supported`; `nil` when the provider does not say.

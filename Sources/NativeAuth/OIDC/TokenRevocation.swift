@@ -66,8 +66,10 @@ struct TokenRevocationRequest: Sendable {
 
 extension WebTokenClient {
     /// Revokes `request.token` at the revocation endpoint, authenticated as this client's
-    /// configuration says.
-    func revoke(_ request: TokenRevocationRequest) async throws(WebSignInError) {
+    /// configuration says; with a DPoP proof of `dpop`'s key when the token is bound to one (RFC
+    /// 9449 defines no proof for revocation; servers that bind refresh tokens may ask for one,
+    /// and one that does not ignores the header).
+    func revoke(_ request: TokenRevocationRequest, dpop: DPoPSigner? = nil) async throws(WebSignInError) {
         if EndpointPolicy.problem(with: request.endpoint, field: "revocation_endpoint") != nil {
             throw .invalidParameters(
                 "The revocation endpoint must be https (http for loopback hosts only).",
@@ -77,11 +79,21 @@ extension WebTokenClient {
             .debug, "token revocation",
             ["hint": request.hint.rawValue, "authentication": authentication.methodName],
             correlationId: request.correlationId)
-        let response = try await WebHTTP.send(
-            authentication.request(
-                url: request.endpoint, form: request.form, clientId: request.clientId,
-                correlationId: request.correlationId),
-            to: .revocation, through: pipeline, correlationId: request.correlationId, failures: .revocation)
+        let httpRequest = authentication.request(
+            url: request.endpoint, form: request.form, clientId: request.clientId, correlationId: request.correlationId)
+        let send = { (request: HTTPRequest, correlationId: UUID?) async throws(WebSignInError) -> HTTPResponse in
+            try await WebHTTP.send(
+                request, to: .revocation, through: pipeline, correlationId: correlationId, failures: .revocation)
+        }
+        let response: HTTPResponse
+        if let dpop {
+            response = try await dpop.send(
+                httpRequest, refused: { WebSignInError($0, correlationId: request.correlationId) },
+                isNonceChallenge: DPoPSigner.isTokenEndpointNonceChallenge
+            ) { (proved) async throws(WebSignInError) in try await send(proved, request.correlationId) }
+        } else {
+            response = try await send(httpRequest, request.correlationId)
+        }
         do {
             try TokenRevocationRequest.check(response, correlationId: request.correlationId)
         } catch {

@@ -68,6 +68,7 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
         case pushedRequestExpired
         case stateBusy
         case stateSpent
+        case proofOfPossession(DPoPProblem)
     }
 
     /// Why discovery failed.
@@ -286,6 +287,7 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
         case .pushedRequestExpired: "The pushed authorization request expired or was already used; start a new sign-in."
         case .stateBusy: "Another action on this state is still in progress."
         case .stateSpent: "This state was already used; start a new sign-in."
+        case .proofOfPossession(let problem): problem.sentence
         }
     }
 
@@ -361,6 +363,8 @@ extension WebSignInError {
         let code: Code
         switch error.lowercased() {
         case "access_denied": code = .accessDenied
+        // RFC 9449 §5, §8: the DPoP proof was refused (`use_dpop_nonce` only after its one retry).
+        case "invalid_dpop_proof", "use_dpop_nonce": code = .proofOfPossession(.proofRefused)
         // RFC 9126 §4, RFC 9101 §6.2: the `request_uri` of a pushed request expired or was used.
         case "invalid_request_uri": code = .pushedRequestExpired
         // RFC 8628 §3.5: the device code's lifetime is over.

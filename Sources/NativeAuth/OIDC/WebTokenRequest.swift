@@ -100,7 +100,9 @@ struct WebTokenAnswer: Sendable, Equatable {
     ///   for 5xx), ``WebSignInError/isUnexpectedResponse`` for an answer that is not a token
     ///   answer, and ``WebSignInError/isInvalidIDToken`` (``IDTokenCheck/missing``) for a code
     ///   exchange without an ID token.
-    init(_ response: HTTPResponse, grant: WebGrant, correlationId: UUID?) throws(WebSignInError) {
+    init(
+        _ response: HTTPResponse, grant: WebGrant, correlationId: UUID?, expectedTokenType: String = "Bearer"
+    ) throws(WebSignInError) {
         let status = response.statusCode
         func unexpected(_ note: String) -> WebSignInError {
             WebSignInError(.unexpectedResponse, note: note, httpStatusCode: status, correlationId: correlationId)
@@ -129,7 +131,13 @@ struct WebTokenAnswer: Sendable, Equatable {
             throw unexpected("The answer has no 'access_token'.")
         }
         guard let type = fields.string("token_type") else { throw unexpected("The answer has no 'token_type'.") }
-        guard type.caseInsensitiveCompare("Bearer") == .orderedSame else {
+        guard type.caseInsensitiveCompare(expectedTokenType) == .orderedSame else {
+            if expectedTokenType == "DPoP" {
+                // RFC 9449 §5: a client that asked for DPoP-bound tokens checks that it got them.
+                throw WebSignInError(
+                    .proofOfPossession(.tokensNotBound), note: "The token type is '\(type.prefix(20))'.",
+                    httpStatusCode: status, correlationId: correlationId)
+            }
             throw unexpected("The token type '\(type.prefix(20))' is not supported; only Bearer is.")
         }
         let idToken = fields.string("id_token").flatMap { $0.isEmpty ? nil : Secret($0) }
@@ -138,7 +146,7 @@ struct WebTokenAnswer: Sendable, Equatable {
                 .missing, note: "The token endpoint sent no ID token.", correlationId: correlationId)
         }
         self.init(
-            accessToken: Secret(access), tokenType: "Bearer",
+            accessToken: Secret(access), tokenType: expectedTokenType,
             expiresIn: fields.int("expires_in").flatMap { $0 >= 0 ? $0 : nil },
             refreshToken: fields.string("refresh_token").flatMap { $0.isEmpty ? nil : Secret($0) }, idToken: idToken,
             scopes: fields.string("scope").map { $0.split(separator: " ").map(String.init) },
@@ -165,30 +173,35 @@ struct WebTokenClient: Sendable {
 
     /// Exchanges the callback's code for tokens, with the request's PKCE verifier and redirect URI.
     func exchange(
-        _ callback: AuthorizationCallback, for request: AuthorizationRequest, tokenEndpoint: URL
+        _ callback: AuthorizationCallback, for request: AuthorizationRequest, tokenEndpoint: URL,
+        dpop: DPoPSigner? = nil
     ) async throws(WebSignInError) -> WebTokenAnswer {
         try await send(
             WebTokenRequest(
                 tokenEndpoint: tokenEndpoint, clientId: request.clientId,
                 grant: .authorizationCode(
                     code: callback.code, redirectURI: request.redirectURI, verifier: request.pkce.verifier),
-                correlationId: request.correlationId))
+                correlationId: request.correlationId),
+            dpop: dpop)
     }
 
     /// Redeems `refreshToken`; the answer keeps `refreshToken` when the provider sent no new one.
     func refresh(
         _ refreshToken: Secret, clientId: String, tokenEndpoint: URL, scopes: [String]? = nil,
-        correlationId: UUID? = nil
+        correlationId: UUID? = nil, dpop: DPoPSigner? = nil
     ) async throws(WebSignInError) -> WebTokenAnswer {
         try await send(
             WebTokenRequest(
                 tokenEndpoint: tokenEndpoint, clientId: clientId, grant: .refreshToken(refreshToken, scopes: scopes),
-                correlationId: correlationId)
+                correlationId: correlationId),
+            dpop: dpop
         ).keepingRefreshToken(refreshToken)
     }
 
-    /// Sends `request` and parses the answer.
-    func send(_ request: WebTokenRequest) async throws(WebSignInError) -> WebTokenAnswer {
+    /// Sends `request` and parses the answer. With `dpop`, the request carries a proof of
+    /// possession of its key (RFC 9449 §5), again with the provider's nonce when it asks for one
+    /// (§8), and the answer must bind the tokens to the key (`token_type` `DPoP`).
+    func send(_ request: WebTokenRequest, dpop: DPoPSigner? = nil) async throws(WebSignInError) -> WebTokenAnswer {
         if EndpointPolicy.problem(with: request.tokenEndpoint, field: "token_endpoint") != nil {
             throw .invalidParameters(
                 "The token endpoint must be https (http for loopback hosts only).", correlationId: request.correlationId
@@ -205,10 +218,22 @@ struct WebTokenClient: Sendable {
         let httpRequest = authentication.request(
             url: request.tokenEndpoint, form: request.form, clientId: request.clientId,
             correlationId: request.correlationId)
-        let response = try await WebHTTP.send(
-            httpRequest, to: .token, through: pipeline, correlationId: request.correlationId)
+        let response: HTTPResponse
+        if let dpop {
+            response = try await dpop.send(
+                httpRequest, refused: { WebSignInError($0, correlationId: request.correlationId) },
+                isNonceChallenge: DPoPSigner.isTokenEndpointNonceChallenge
+            ) { (proved) async throws(WebSignInError) in
+                try await WebHTTP.send(proved, to: .token, through: pipeline, correlationId: request.correlationId)
+            }
+        } else {
+            response = try await WebHTTP.send(
+                httpRequest, to: .token, through: pipeline, correlationId: request.correlationId)
+        }
         do {
-            return try WebTokenAnswer(response, grant: request.grant, correlationId: request.correlationId)
+            return try WebTokenAnswer(
+                response, grant: request.grant, correlationId: request.correlationId,
+                expectedTokenType: dpop == nil ? "Bearer" : "DPoP")
         } catch {
             log(
                 .debug, "token request refused",

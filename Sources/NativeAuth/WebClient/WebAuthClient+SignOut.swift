@@ -51,6 +51,8 @@ extension WebAuthClient {
                 correlationId: correlationId)
             return WebSignOutResult(local: local, revocation: .failed(error), endSession: .failed(error))
         }
+        // A DPoP-bound refresh token is revoked with a proof of its key, read before sign-out deletes it.
+        let signer = try? await accounts.dpopSigner(identifier: identifier)
         let (local, credentials) = await accounts.signOutTakingCredentials(identifier: identifier)
         // The stored ID token is the newest (a refresh may have replaced it); the account's own
         // copy serves when the account was signed out before.
@@ -74,7 +76,7 @@ extension WebAuthClient {
             revocation = .failed(error)
         case (let token?, .success(let metadata)?):
             if let endpoint = metadata.revocationEndpoint {
-                revocation = await revoke(token, at: endpoint, correlationId: correlationId)
+                revocation = await revoke(token, at: endpoint, dpop: signer, correlationId: correlationId)
             } else {
                 revocation = .notSupported
             }
@@ -101,12 +103,15 @@ extension WebAuthClient {
         return WebSignOutResult(local: local, revocation: revocation, endSession: endSession)
     }
 
-    private func revoke(_ token: Secret, at endpoint: URL, correlationId: UUID) async -> WebSignOutResult.Outcome {
+    private func revoke(_ token: Secret, at endpoint: URL, dpop: DPoPSigner?, correlationId: UUID) async
+        -> WebSignOutResult.Outcome
+    {
         do {
             try await provider.tokens.revoke(
                 TokenRevocationRequest(
                     endpoint: endpoint, token: token, hint: .refreshToken, clientId: clientId,
-                    correlationId: correlationId))
+                    correlationId: correlationId),
+                dpop: dpop)
             return .done
         } catch {
             return .failed(error)

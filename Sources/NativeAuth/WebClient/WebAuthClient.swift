@@ -50,6 +50,7 @@ public final class WebAuthClient: Sendable {
         self.clientId = clientId
         self.redirectURI = redirectURI
         let log = Log(logger: configuration.logger)
+        let dpop = configuration.dpop.map { DPoPContext(provider: $0.keyProvider) }
         let provider = try WebProvider(
             issuer: issuer, clientId: clientId,
             pipeline: RequestPipeline(
@@ -57,13 +58,13 @@ public final class WebAuthClient: Sendable {
                 retry: .never,
                 requestTimeout: configuration.requestTimeout),
             clock: configuration.clock, authentication: configuration.clientAuthentication,
-            pushedAuthorization: configuration.pushedAuthorizationRequests)
+            pushedAuthorization: configuration.pushedAuthorizationRequests, dpop: dpop)
         self.provider = provider
         accounts = AccountManager(
             clientId: clientId, clock: configuration.clock, margin: configuration.tokenRefreshMargin,
             store: credentialStore ?? PlatformCredentialStore.make(applicationName: nil),
             redeemer: WebRefreshRedeemer(provider: provider), log: log, events: events,
-            storeKey: "nativeauth.web.\(issuer.absoluteString).\(clientId)")
+            storeKey: "nativeauth.web.\(issuer.absoluteString).\(clientId)", dpop: dpop)
     }
 
     /// Signs the user in through `agent`: builds the authorization request (PKCE S256, `state`,
@@ -82,11 +83,11 @@ public final class WebAuthClient: Sendable {
     public func signIn(_ parameters: WebSignInParameters, using agent: any ExternalUserAgent)
         async throws(WebSignInError) -> UserAccountResult
     {
-        let (answer, claims, correlationId) = try await provider.signIn(
+        let (answer, claims, correlationId, dpopKey) = try await provider.signIn(
             parameters, redirectURI: redirectURI, using: agent)
         let record = await accounts.signedIn(
             answer, username: claims.preferredUsername ?? claims.string("email") ?? "",
-            scopes: parameters.scopes, correlationId: correlationId)
+            scopes: parameters.scopes, correlationId: correlationId, dpopKey: dpopKey)
         return UserAccountResult(record: record, manager: accounts)
     }
 
@@ -140,6 +141,12 @@ public struct WebAuthConfiguration: Sendable {
             if let requestTimeout, !(requestTimeout > 0 && requestTimeout <= 600) { self.requestTimeout = oldValue }
         }
     }
+
+    /// Binds the tokens to a key the client holds (DPoP, RFC 9449): every token request and every
+    /// ``UserAccountResult/authorize(_:scopes:)`` or ``UserAccountResult/send(_:scopes:)`` request
+    /// carries a proof signed with the account's key, and the access token goes out as
+    /// `Authorization: DPoP`. `nil` (the default) keeps bearer tokens. See Docs/DPoP.md.
+    public var dpop: DPoPConfiguration? = nil
 
     /// The default settings.
     public init() {}

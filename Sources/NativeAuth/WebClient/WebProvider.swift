@@ -11,6 +11,8 @@ final class WebProvider: Sendable {
     let clock: any NativeAuthClock
     let log: Log
     let pushedAuthorization: PushedAuthorizationRequestPolicy
+    /// DPoP's keys and nonces, when the client binds its tokens to a key (RFC 9449).
+    let dpop: DPoPContext?
     private let keys = Locked<(url: URL, cache: JWKSCache)?>(nil)
     /// The provider's clock minus ours, from the `Date` header of its last token answer, when
     /// within ``maximumClockCorrection``; 0 otherwise.
@@ -25,7 +27,7 @@ final class WebProvider: Sendable {
     init(
         issuer: URL, clientId: String, pipeline: RequestPipeline, clock: any NativeAuthClock,
         authentication: WebClientAuthentication = .none,
-        pushedAuthorization: PushedAuthorizationRequestPolicy = .whenAvailable
+        pushedAuthorization: PushedAuthorizationRequestPolicy = .whenAvailable, dpop: DPoPContext? = nil
     ) throws(WebSignInError) {
         self.clientId = clientId
         self.pipeline = pipeline
@@ -34,6 +36,38 @@ final class WebProvider: Sendable {
         self.clock = clock
         log = pipeline.log
         self.pushedAuthorization = pushedAuthorization
+        self.dpop = dpop
+    }
+
+    /// The signer of `key`'s proofs, on the provider's clock.
+    func signer(_ key: DPoPBoundKey, context: DPoPContext) -> DPoPSigner {
+        DPoPSigner(context: context, key: key, now: { [self] in providerNow() })
+    }
+
+    /// A new DPoP key for a sign-in, when the client uses DPoP.
+    func newDPoPKey(_ metadata: ProviderMetadata, correlationId: UUID) async throws(WebSignInError) -> DPoPBoundKey? {
+        guard let dpop else { return nil }
+        do {
+            return try await dpop.makeKey(acceptedByServer: metadata.dpopSigningAlgValuesSupported)
+        } catch {
+            throw WebSignInError(error, correlationId: correlationId)
+        }
+    }
+
+    /// The signer for an account's stored DPoP key; `nil` when the account has none.
+    func signer(forStoredKey storedForm: Data?, correlationId: UUID?) async throws(WebSignInError) -> DPoPSigner? {
+        guard let storedForm else { return nil }
+        guard let dpop else {
+            throw WebSignInError(
+                .proofOfPossession(.keyUnavailable),
+                note: "The account's tokens are bound to a DPoP key, and this client has DPoP turned off.",
+                correlationId: correlationId)
+        }
+        do {
+            return signer(try await dpop.key(for: storedForm), context: dpop)
+        } catch {
+            throw WebSignInError(error, correlationId: correlationId)
+        }
     }
 
     /// The transport as the app gave it, for its own API requests.
@@ -80,7 +114,7 @@ final class WebProvider: Sendable {
     /// checks everything that comes back: the callback (`state`, `iss`, `error`), the code
     /// exchange, the ID token. Stores nothing.
     func signIn(_ parameters: WebSignInParameters, redirectURI: URL, using agent: any ExternalUserAgent)
-        async throws(WebSignInError) -> (TokenAnswer, Claims, UUID)
+        async throws(WebSignInError) -> (TokenAnswer, Claims, UUID, dpopKey: Data?)
     {
         let correlationId = parameters.correlationId ?? UUID()
         let metadata = try await discovery.metadata(correlationId: correlationId)
@@ -89,6 +123,8 @@ final class WebProvider: Sendable {
         // The default random source is the platform's CSPRNG.
         let request = try AuthorizationRequest(
             metadata: metadata, clientId: clientId, redirectURI: redirectURI, parameters: parameters)
+        // Made before the browser opens: a key that cannot be made fails the sign-in at once.
+        let key = try await newDPoPKey(metadata, correlationId: correlationId)
         let url = try await browserURL(for: request, metadata: metadata)
         let callbackURL: URL
         do {
@@ -103,7 +139,9 @@ final class WebProvider: Sendable {
                 underlyingError: error)
         }
         let callback = try request.callback(from: callbackURL)
-        let answer = try await tokens.exchange(callback, for: request, tokenEndpoint: metadata.tokenEndpoint)
+        let answer = try await tokens.exchange(
+            callback, for: request, tokenEndpoint: metadata.tokenEndpoint,
+            dpop: key.flatMap { key in dpop.map { signer(key, context: $0) } })
         noteServerDate(answer.serverDate)
         guard let idToken = answer.idToken else {
             throw WebSignInError(.invalidIDToken(.missing), correlationId: correlationId)
@@ -113,7 +151,7 @@ final class WebProvider: Sendable {
             expecting: .init(
                 nonce: request.nonce, subject: nil, accessToken: answer.accessToken, maxAge: request.maxAge,
                 now: providerNow()))
-        return (TokenAnswer(answer), claims, correlationId)
+        return (TokenAnswer(answer), claims, correlationId, key?.storedForm)
     }
 
     /// The URL to show for `request`: its own, or, once pushed (RFC 9126), the authorization

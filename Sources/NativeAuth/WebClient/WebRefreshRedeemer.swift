@@ -12,9 +12,11 @@ struct WebRefreshRedeemer: RefreshRedeemer {
     ) async throws(RetrieveAccessTokenError) -> TokenAnswer {
         do {
             let metadata = try await provider.discovery.metadata(correlationId: correlationId)
+            // A refresh token bound to a key is redeemed with a proof of the same key (RFC 9449 §5).
+            let signer = try await provider.signer(forStoredKey: account.dpopKey, correlationId: correlationId)
             let answer = try await provider.tokens.refresh(
                 refreshToken, clientId: provider.clientId, tokenEndpoint: metadata.tokenEndpoint,
-                scopes: scopes.isEmpty ? nil : Self.withOpenID(scopes), correlationId: correlationId)
+                scopes: scopes.isEmpty ? nil : Self.withOpenID(scopes), correlationId: correlationId, dpop: signer)
             provider.noteServerDate(answer.serverDate)
             if let idToken = answer.idToken {
                 _ = try await provider.validate(
@@ -45,6 +47,8 @@ struct WebRefreshRedeemer: RefreshRedeemer {
             kind = .refreshTokenExpired
         } else if error.isInteractionRequired {
             kind = .interactionRequired
+        } else if error.isProofOfPossessionFailed {
+            kind = .proofOfPossession
         } else if error.isInvalidIDToken {
             kind = .accountMismatch
         } else if error.isNetworkError {

@@ -35,6 +35,7 @@ enum ErrorKind: Sendable, Equatable {
     case accountMismatch
     case signInUnavailable
     case signUpUnavailable
+    case proofOfPossession
     case invalidArgument
     case general
 
@@ -45,7 +46,7 @@ enum ErrorKind: Sendable, Equatable {
         case .invalidCode, .invalidPassword, .invalidCredentials, .network, .cancelled, .unexpectedResponse,
             .stateBusy, .attributesInvalid, .invalidInput, .methodBlocked, .general,
             .storage, .invalidUsername, .passwordResetFailed, .passwordResetPending, .interactionRequired,
-            .accountMismatch, .invalidArgument:
+            .accountMismatch, .invalidArgument, .proofOfPossession:
             true
         case .browserRequired, .configuration, .flowExpired, .stateSpent, .missingDelegateMethod, .userNotFound,
             .userAlreadyExists,
@@ -102,6 +103,8 @@ enum ErrorKind: Sendable, Equatable {
             "The server gave no token to sign in with after this flow; ask the user to sign in."
         case .signUpUnavailable:
             "No user has this username, and the server did not sign one up (sign-up may be turned off for the app)."
+        case .proofOfPossession:
+            "The DPoP key could not be read back or sign, or the server refused its proof; the account is kept."
         case .invalidArgument: "An argument is not valid; nothing was sent."
         case .general: "The server refused the request."
         }

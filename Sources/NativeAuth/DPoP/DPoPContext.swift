@@ -1,0 +1,157 @@
+import AuthSupport
+import Foundation
+
+/// A key a DPoP client holds for one account, with the form it is stored in.
+struct DPoPBoundKey: Sendable {
+    let key: any DPoPKey
+    /// What the account record keeps (see ``DPoPKeyProvider/makeKey(algorithm:)``).
+    let storedForm: Data
+}
+
+/// Why DPoP could not go on; the clients turn it into their error types.
+enum DPoPFailure: Error, Sendable {
+    /// The provider and the key provider share no algorithm.
+    case noCommonAlgorithm(offered: [String], accepted: [String])
+    /// The key provider could not make a key, or read one back (its own error, when it gave one).
+    case keyUnavailable((any Error)?)
+    /// The key did not sign.
+    case signingFailed((any Error)?)
+}
+
+/// What a DPoP client needs (RFC 9449): its key provider, the servers' nonces, and the keys read
+/// back from the store so far (so a key is restored once per run, not once per request).
+final class DPoPContext: Sendable {
+    let provider: any DPoPKeyProvider
+    let nonces = DPoPNonces()
+    private let restored = Locked<[Data: any DPoPKey]>([:])
+
+    init(provider: any DPoPKeyProvider) {
+        self.provider = provider
+    }
+
+    /// The algorithm for a new key: the key provider's first that the server lists in
+    /// `dpop_signing_alg_values_supported`; the key provider's first when the server lists none
+    /// (RFC 9449 §5.1 makes the member optional).
+    func algorithm(acceptedByServer accepted: [String]?) throws(DPoPFailure) -> String {
+        let offered = provider.supportedAlgorithms
+        guard let accepted, !accepted.isEmpty else {
+            guard let first = offered.first else { throw .noCommonAlgorithm(offered: [], accepted: []) }
+            return first
+        }
+        guard let chosen = offered.first(where: accepted.contains) else {
+            throw .noCommonAlgorithm(offered: offered, accepted: accepted)
+        }
+        return chosen
+    }
+
+    /// A new key for a sign-in.
+    func makeKey(acceptedByServer accepted: [String]?) async throws(DPoPFailure) -> DPoPBoundKey {
+        let algorithm = try algorithm(acceptedByServer: accepted)
+        let made: (key: any DPoPKey, storedForm: Data)
+        do {
+            made = try await provider.makeKey(algorithm: algorithm)
+        } catch {
+            throw .keyUnavailable(error)
+        }
+        guard made.key.algorithm == algorithm, !made.storedForm.isEmpty,
+            DPoPProof.thumbprint(of: made.key.publicJWK) != nil
+        else { throw .keyUnavailable(nil) }
+        restored.withLock { $0[made.storedForm] = made.key }
+        return DPoPBoundKey(key: made.key, storedForm: made.storedForm)
+    }
+
+    /// The key an account keeps as `storedForm`.
+    func key(for storedForm: Data) async throws(DPoPFailure) -> DPoPBoundKey {
+        if let known = restored.withLock({ $0[storedForm] }) {
+            return DPoPBoundKey(key: known, storedForm: storedForm)
+        }
+        let key: any DPoPKey
+        do {
+            key = try await provider.restoreKey(from: storedForm)
+        } catch {
+            throw .keyUnavailable(error)
+        }
+        restored.withLock { keys in
+            if keys.count >= 16 { keys.removeAll() }
+            keys[storedForm] = key
+        }
+        return DPoPBoundKey(key: key, storedForm: storedForm)
+    }
+
+    /// The account that held `storedForm` is gone: the key provider deletes the key.
+    func forget(_ storedForm: Data) async {
+        _ = restored.withLock { $0.removeValue(forKey: storedForm) }
+        await provider.deleteKey(storedForm: storedForm)
+    }
+
+    /// The `DPoP` header value for a request, with the server's latest nonce.
+    func proof(
+        _ key: DPoPBoundKey, method: String, url: URL, accessToken: String? = nil, now: Date
+    ) async throws(DPoPFailure) -> String {
+        do {
+            return try await DPoPProof.make(
+                key: key.key, method: method, url: url, accessToken: accessToken, nonce: nonces.nonce(for: url),
+                issuedAt: now
+            ).jwt
+        } catch {
+            switch error {
+            case .invalidURL: throw .signingFailed(nil)
+            case .signingFailed(let cause): throw .signingFailed(cause)
+            }
+        }
+    }
+}
+
+/// The key a request proves possession of, with its client's context and clock.
+struct DPoPSigner: Sendable {
+    let context: DPoPContext
+    let key: DPoPBoundKey
+    /// Now on the server's clock, for `iat`.
+    let now: @Sendable () -> Date
+}
+
+extension DPoPSigner {
+    /// Sends `request` with a proof; when the answer is a nonce challenge (RFC 9449 §8, §9) that
+    /// brings a new nonce, once more with a proof that carries it. Every answer's nonce is kept
+    /// for the next request to that server.
+    ///
+    /// - Parameters:
+    ///   - accessToken: for a resource request, the token it carries (`ath`).
+    ///   - refused: the caller's error for a proof that could not be made.
+    ///   - isNonceChallenge: whether an answer asks for a nonce.
+    ///   - send: sends one request.
+    func send<E: Error>(
+        _ request: HTTPRequest, accessToken: String? = nil, refused: (DPoPFailure) -> E,
+        isNonceChallenge: (HTTPResponse) -> Bool, through send: (HTTPRequest) async throws(E) -> HTTPResponse
+    ) async throws(E) -> HTTPResponse {
+        var attempt = 0
+        while true {
+            attempt += 1
+            var proved = request
+            proved.headers = request.headers.filter { !$0.key.equalsIgnoringASCIICase("DPoP") }
+            do {
+                proved.headers["DPoP"] = try await context.proof(
+                    key, method: request.method, url: request.url, accessToken: accessToken, now: now())
+            } catch {
+                throw refused(error)
+            }
+            let answer = try await send(proved)
+            let fresh = context.nonces.remember(answer, from: request.url)
+            guard attempt == 1, fresh != nil, isNonceChallenge(answer) else { return answer }
+        }
+    }
+
+    /// A token endpoint's nonce challenge: `400` with `"error": "use_dpop_nonce"` (RFC 9449 §8).
+    static func isTokenEndpointNonceChallenge(_ response: HTTPResponse) -> Bool {
+        guard response.statusCode == 400, response.body.count <= 64 * 1024 else { return false }
+        return (try? JSONValue.parse(response.body))?["error"]?.stringValue == "use_dpop_nonce"
+    }
+
+    /// A resource server's nonce challenge: `401` with a `DPoP` challenge whose `error` is
+    /// `use_dpop_nonce` (RFC 9449 §9).
+    static func isResourceNonceChallenge(_ response: HTTPResponse) -> Bool {
+        guard response.statusCode == 401, let challenge = response.header("WWW-Authenticate") else { return false }
+        let lowered = challenge.lowercased()
+        return lowered.contains("dpop") && lowered.contains("use_dpop_nonce")
+    }
+}
