@@ -32,6 +32,11 @@ extension AccountRecord {
             JSONWriter.member("session", &out)
             JSONWriter.string(session, &out)
         }
+        if let biometryState {
+            // As JSONEncoder writes Data by default: standard base64, padded.
+            JSONWriter.member("biometryState", &out)
+            JSONWriter.string(biometryState.base64EncodedString(), &out)
+        }
         JSONWriter.member("accessTokens", &out)
         out.append(UInt8(ascii: "{"))
         var first = true
@@ -141,6 +146,13 @@ struct StoredJSON {
         }
     }
 
+    /// `nil` when the member is missing or `null`; base64 as `JSONDecoder` reads `Data` by default.
+    func optionalData(_ key: String) throws(Unreadable) -> Data? {
+        guard let text = try optionalString(key) else { return nil }
+        guard let data = Data(base64Encoded: text) else { throw Unreadable() }
+        return data
+    }
+
     func int(_ key: String) throws(Unreadable) -> Int {
         guard case .number(let value)? = members[key], value.isFinite, value.rounded() == value,
             abs(value) < 9.0e15
@@ -185,6 +197,7 @@ extension AccountRecord {
             signInScopes: try fields.strings("signInScopes"), accessTokens: tokens)
         version = try fields.int("version")
         session = try fields.optionalString("session")
+        biometryState = try fields.optionalData("biometryState")
     }
 }
 

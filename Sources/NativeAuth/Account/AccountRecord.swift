@@ -27,6 +27,10 @@ struct AccountRecord: Codable, Sendable, Equatable {
     /// so an item left over from an earlier account is never taken for one of this account's.
     /// `nil` in a format 1 record.
     var session: String?
+    /// The enrolled biometry's state at the session's first confirmation of the person's presence
+    /// (``UserPresenceConfirmation/biometryState``): a later confirmation reporting another state
+    /// is refused. `nil` until then, and in every record written before there was one.
+    var biometryState: Data?
 
     struct CachedAccessToken: Codable, Sendable, Equatable {
         var token: String
@@ -64,7 +68,7 @@ struct AccountRecord: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, identifier, username, idToken, refreshToken, signInScopes, accessTokens, session
+        case version, identifier, username, idToken, refreshToken, signInScopes, accessTokens, session, biometryState
     }
 
     init(from decoder: any Decoder) throws {
@@ -78,6 +82,7 @@ struct AccountRecord: Codable, Sendable, Equatable {
             accessTokens: try container.decode([String: CachedAccessToken].self, forKey: .accessTokens))
         version = try container.decode(Int.self, forKey: .version)
         session = try container.decodeIfPresent(String.self, forKey: .session)
+        biometryState = try container.decodeIfPresent(Data.self, forKey: .biometryState)
     }
 
     /// The cache key of a scope set: sorted, de-duplicated, without the OpenID defaults.

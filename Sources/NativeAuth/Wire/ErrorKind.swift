@@ -36,6 +36,8 @@ enum ErrorKind: Sendable, Equatable {
     case signInUnavailable
     case signUpUnavailable
     case invalidArgument
+    /// The person did not confirm their presence before a refresh (``UserPresenceRequirement``).
+    case userPresence(UserPresenceError.Reason)
     case general
 
     /// Whether the state an action was called on stays usable after this error: the user can
@@ -45,7 +47,7 @@ enum ErrorKind: Sendable, Equatable {
         case .invalidCode, .invalidPassword, .invalidCredentials, .network, .cancelled, .unexpectedResponse,
             .stateBusy, .attributesInvalid, .invalidInput, .methodBlocked, .general,
             .storage, .invalidUsername, .passwordResetFailed, .passwordResetPending, .interactionRequired,
-            .accountMismatch, .invalidArgument:
+            .accountMismatch, .invalidArgument, .userPresence:
             true
         case .browserRequired, .configuration, .flowExpired, .stateSpent, .missingDelegateMethod, .userNotFound,
             .userAlreadyExists,
@@ -103,6 +105,7 @@ enum ErrorKind: Sendable, Equatable {
         case .signUpUnavailable:
             "No user has this username, and the server did not sign one up (sign-up may be turned off for the app)."
         case .invalidArgument: "An argument is not valid; nothing was sent."
+        case .userPresence(let reason): UserPresenceError.sentence(reason)
         case .general: "The server refused the request."
         }
     }
