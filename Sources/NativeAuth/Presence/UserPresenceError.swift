@@ -12,8 +12,9 @@ public struct UserPresenceError: Error, Sendable, Equatable, CustomStringConvert
     }
 
     let reason: Reason
-    /// What the platform reported, such as the `LAError`; never compared.
-    let underlyingError: (any Error)?
+    /// What the platform reported, such as LocalAuthentication's `LAError`; `nil` for the static
+    /// values. Not compared by `==`.
+    public let underlyingError: (any Error)?
 
     init(_ reason: Reason, underlyingError: (any Error)? = nil) {
         self.reason = reason
