@@ -9,12 +9,14 @@ import Foundation
 /// token (or a sign-out) does; a store that cannot be read is an error, never a sign-out.
 actor AccountManager {
     let accountStore: AccountStore
-    private let coalescer: RefreshCoalescer
+    let coalescer: RefreshCoalescer
     /// Where refresh tokens are redeemed: the native token endpoint, or a web provider's.
     let redeemer: any RefreshRedeemer
     /// The transport for `account.send`.
     nonisolated var transport: any HTTPTransport { redeemer.transport }
     let clock: any NativeAuthClock
+    /// Asks the person before a refresh, when the configuration says so.
+    nonisolated let presence: UserPresenceGate
     private let margin: TimeInterval
     let log: Log
     let events: SessionEventHub
@@ -54,16 +56,18 @@ actor AccountManager {
     ) {
         self.init(
             clientId: configuration.clientId, clock: configuration.clock, margin: configuration.tokenRefreshMargin,
-            store: store, redeemer: redeemer, log: log, events: events)
+            userPresence: configuration.userPresence, store: store, redeemer: redeemer, log: log, events: events)
     }
 
     init(
-        clientId: String, clock: any NativeAuthClock, margin: TimeInterval, store: any CredentialStore,
-        redeemer: any RefreshRedeemer, log: Log, events: SessionEventHub, storeKey: String? = nil,
-        dpop: DPoPContext? = nil
+        clientId: String, clock: any NativeAuthClock, margin: TimeInterval,
+        userPresence: UserPresenceRequirement? = nil,
+        store: any CredentialStore, redeemer: any RefreshRedeemer, log: Log, events: SessionEventHub,
+        storeKey: String? = nil, dpop: DPoPContext? = nil
     ) {
         accountStore = AccountStore(store: store, key: storeKey ?? "nativeauth.account.\(clientId)", log: log)
         coalescer = RefreshCoalescer(log: log)
+        presence = UserPresenceGate(requirement: userPresence, clock: clock)
         self.redeemer = redeemer
         self.clock = clock
         self.margin = margin.isFinite ? min(max(0, margin), 86_400) : 300
@@ -257,6 +261,7 @@ actor AccountManager {
         let key: String
         var cached: AccountRecord.CachedAccessToken?
         let session: String?
+        let hasRefreshToken: Bool
         do {
             let current: AccountRecord?
             do {
@@ -273,6 +278,7 @@ actor AccountManager {
             key = AccountRecord.scopeKey(requested)
             cached = current.accessTokens[key]
             session = current.session
+            hasRefreshToken = current.refreshToken != nil
         }
         if cached == nil, !forceRefresh, claims == nil {
             cached = await loadToken(key, identifier: identifier, session: session)
@@ -285,7 +291,10 @@ actor AccountManager {
         // a refresh of an earlier sign-in is never joined.
         let generation = self.generation
         let flightKey = "\(generation)\u{0}" + (claims.map { key + "\u{0}" + $0 } ?? key)
-        return try await coalescer.join(flightKey, account: accountStore.key + "\u{0}" + identifier) {
+        // Releasing the refresh token may need the person's confirmation first (not when there is
+        // none to release: that refresh signs the account out).
+        let confirm = presence.isActive && hasRefreshToken ? confirmPresence(session: session) : nil
+        return try await coalescer.join(flightKey, account: accountStore.key + "\u{0}" + identifier, confirm: confirm) {
             await self.refresh(key: key, scopes: requested, claims: claims, generation: generation)
         }.get()
     }

@@ -36,6 +36,11 @@ extension AccountRecord {
             JSONWriter.member("dpopKey", &out)
             JSONWriter.string(dpopKey.base64EncodedString(), &out)
         }
+        if let biometryState {
+            // As JSONEncoder writes Data by default: standard base64, padded.
+            JSONWriter.member("biometryState", &out)
+            JSONWriter.string(biometryState.base64EncodedString(), &out)
+        }
         JSONWriter.member("accessTokens", &out)
         out.append(UInt8(ascii: "{"))
         var first = true
@@ -145,6 +150,13 @@ struct StoredJSON {
         }
     }
 
+    /// `nil` when the member is missing or `null`; base64 as `JSONDecoder` reads `Data` by default.
+    func optionalData(_ key: String) throws(Unreadable) -> Data? {
+        guard let text = try optionalString(key) else { return nil }
+        guard let data = Data(base64Encoded: text) else { throw Unreadable() }
+        return data
+    }
+
     func int(_ key: String) throws(Unreadable) -> Int {
         guard case .number(let value)? = members[key], value.isFinite, value.rounded() == value,
             abs(value) < 9.0e15
@@ -189,10 +201,8 @@ extension AccountRecord {
             signInScopes: try fields.strings("signInScopes"), accessTokens: tokens)
         version = try fields.int("version")
         session = try fields.optionalString("session")
-        if let key = try fields.optionalString("dpopKey") {
-            guard let data = Data(base64Encoded: key), !data.isEmpty else { throw StoredJSON.Unreadable() }
-            dpopKey = data
-        }
+        biometryState = try fields.optionalData("biometryState")
+        dpopKey = try fields.optionalData("dpopKey")
     }
 }
 

@@ -31,6 +31,10 @@ struct AccountRecord: Codable, Sendable, Equatable {
     /// ``DPoPKeyProvider`` made it; `nil` for bearer tokens. Every access token of the account is
     /// sent as `Authorization: DPoP` with a proof of this key.
     var dpopKey: Data?
+    /// The enrolled biometry's state at the session's first confirmation of the person's presence
+    /// (``UserPresenceConfirmation/biometryState``): a later confirmation reporting another state
+    /// is refused. `nil` until then, and in every record written before there was one.
+    var biometryState: Data?
 
     struct CachedAccessToken: Codable, Sendable, Equatable {
         var token: String
@@ -68,7 +72,8 @@ struct AccountRecord: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, identifier, username, idToken, refreshToken, signInScopes, accessTokens, session, dpopKey
+        case version, identifier, username, idToken, refreshToken, signInScopes, accessTokens, session, biometryState
+        case dpopKey
     }
 
     init(from decoder: any Decoder) throws {
@@ -83,6 +88,7 @@ struct AccountRecord: Codable, Sendable, Equatable {
         version = try container.decode(Int.self, forKey: .version)
         session = try container.decodeIfPresent(String.self, forKey: .session)
         dpopKey = try container.decodeIfPresent(Data.self, forKey: .dpopKey)
+        biometryState = try container.decodeIfPresent(Data.self, forKey: .biometryState)
     }
 
     /// The cache key of a scope set: sorted, de-duplicated, without the OpenID defaults.

@@ -21,6 +21,21 @@ public struct AuthorizedRequestError: DetailedError {
     public var isInteractionRequired: Bool { kind == .interactionRequired }
     /// The claims request the resource or the server asked for, decoded; `nil` when none.
     public var claims: String? { details.claims }
+    /// The refresh needed the person's confirmation and did not get it; the account is kept. As
+    /// ``RetrieveAccessTokenError/isUserPresenceNotConfirmed``.
+    public var isUserPresenceNotConfirmed: Bool { kind.presenceReason != nil }
+    /// As ``RetrieveAccessTokenError/isUserPresenceCancelled``.
+    public var isUserPresenceCancelled: Bool { kind.presenceReason == .cancelled }
+    /// As ``RetrieveAccessTokenError/isUserPresenceLockedOut``.
+    public var isUserPresenceLockedOut: Bool { kind.presenceReason == .lockedOut }
+    /// As ``RetrieveAccessTokenError/isUserPresenceNotEnrolled``.
+    public var isUserPresenceNotEnrolled: Bool { kind.presenceReason == .notEnrolled }
+    /// As ``RetrieveAccessTokenError/isUserPresenceUnavailable``.
+    public var isUserPresenceUnavailable: Bool { kind.presenceReason == .unavailable }
+    /// As ``RetrieveAccessTokenError/isUserPresenceFailed``.
+    public var isUserPresenceFailed: Bool { kind.presenceReason == .failed }
+    /// As ``RetrieveAccessTokenError/isBiometryChanged``.
+    public var isBiometryChanged: Bool { kind.presenceReason == .biometryChanged }
 
     init(_ error: RetrieveAccessTokenError) { details = error.details }
 }

@@ -11,6 +11,10 @@ import Foundation
 /// Each client has its own coalescer, so unrelated clients in one process never wait for each
 /// other; the refreshes of one account (across clients on one store) still run one after
 /// another through ``RefreshCoordinator``.
+///
+/// A refresh that needs the person's confirmation first asks for it, before taking its turn: a
+/// prompt holds up no other refresh, and a refresh still waiting for the person sends nothing, so
+/// when the last caller has left it, it is dropped and the prompt cancelled.
 actor RefreshCoalescer {
     typealias Outcome = Result<TokenResult, RetrieveAccessTokenError>
 
@@ -19,12 +23,18 @@ actor RefreshCoalescer {
     private var flights: [String: UUID] = [:]
     /// Callers waiting for each refresh.
     private var waiters: [UUID: [UUID: CheckedContinuation<Outcome, Never>]] = [:]
+    /// The refreshes still waiting for the person's confirmation, with their key and task.
+    private var confirming: [UUID: (key: String, task: Task<Void, Never>)] = [:]
 
     init(log: Log) { self.log = log }
 
     /// The outcome of the refresh in flight for `key`, or of `refresh`, started now as that
-    /// refresh, after every earlier refresh of `account` in the process.
-    func join(_ key: String, account: String, refresh: @escaping @Sendable () async -> Outcome) async -> Outcome {
+    /// refresh, after every earlier refresh of `account` in the process. `confirm`, when given,
+    /// runs first and ends the refresh with the error it returns.
+    func join(
+        _ key: String, account: String, confirm: (@Sendable () async -> RetrieveAccessTokenError?)? = nil,
+        refresh: @escaping @Sendable () async -> Outcome
+    ) async -> Outcome {
         let refreshId: UUID
         if let running = flights[key] {
             refreshId = running
@@ -33,13 +43,41 @@ actor RefreshCoalescer {
             flights[key] = refreshId
             // Not a child of any caller: a caller that gives up cancels it neither for the others
             // nor for the store, which keeps what it brings.
-            Task {
+            let task = Task {
+                if let confirm {
+                    if let refused = await confirm() {
+                        return self.finish(refreshId, key: key, result: .failure(refused))
+                    }
+                    // Dropped while the person was asked: nobody waits, and nothing was sent.
+                    guard self.beginRefresh(refreshId) else { return }
+                }
                 let result = await RefreshCoordinator.shared.serialize(key: account, refresh)
                 self.finish(refreshId, key: key, result: result)
             }
+            if confirm != nil { confirming[refreshId] = (key, task) }
         }
         return await wait(for: refreshId)
     }
+
+    /// Whether a refresh that was confirmed is still wanted; from now on it runs to its end.
+    private func beginRefresh(_ refreshId: UUID) -> Bool {
+        confirming.removeValue(forKey: refreshId) != nil
+    }
+
+    /// Drops a refresh still waiting for the person's confirmation once nobody waits for it: its
+    /// task is cancelled (which ends the prompt), and a later caller starts a refresh of its own.
+    private func dropIfUnwanted(_ refreshId: UUID) {
+        guard waiters[refreshId]?.isEmpty ?? true, let dropped = confirming.removeValue(forKey: refreshId) else {
+            return
+        }
+        if flights[dropped.key] == refreshId { flights[dropped.key] = nil }
+        waiters[refreshId] = nil
+        dropped.task.cancel()
+        log(.debug, "refresh left by every caller before the confirmation; dropped")
+    }
+
+    /// How many callers wait for a refresh, over every refresh in flight (for tests).
+    var waiterCount: Int { waiters.values.reduce(0) { $0 + $1.count } }
 
     private func wait(for refreshId: UUID) async -> Outcome {
         let waiterId = UUID()
@@ -48,6 +86,7 @@ actor RefreshCoalescer {
                 if Task.isCancelled {
                     continuation.resume(
                         returning: .failure(RetrieveAccessTokenError(.cancelled, correlationId: UUID())))
+                    dropIfUnwanted(refreshId)
                 } else {
                     waiters[refreshId, default: [:]][waiterId] = continuation
                 }
@@ -60,11 +99,14 @@ actor RefreshCoalescer {
     private func leave(_ refreshId: UUID, waiter: UUID) {
         guard let continuation = waiters[refreshId]?.removeValue(forKey: waiter) else { return }
         continuation.resume(returning: .failure(RetrieveAccessTokenError(.cancelled, correlationId: UUID())))
-        if waiters[refreshId]?.isEmpty ?? true { log(.debug, "refresh left by every caller; it runs on for the store") }
+        guard waiters[refreshId]?.isEmpty ?? true else { return }
+        if confirming[refreshId] != nil { return dropIfUnwanted(refreshId) }
+        log(.debug, "refresh left by every caller; it runs on for the store")
     }
 
     private func finish(_ refreshId: UUID, key: String, result: Outcome) {
         if flights[key] == refreshId { flights[key] = nil }
+        confirming[refreshId] = nil
         for continuation in (waiters.removeValue(forKey: refreshId) ?? [:]).values {
             continuation.resume(returning: result)
         }

@@ -28,4 +28,38 @@ public struct RetrieveAccessTokenError: DetailedError {
     public var isProofOfPossessionFailed: Bool { kind == .proofOfPossession }
     /// The credential store could not be read; the credentials were kept.
     public var isStorageError: Bool { kind == .storage }
+
+    /// The refresh needed the person's confirmation (``UserPresenceRequirement``) and did not get
+    /// it, for any of the reasons below. Nothing was sent, the account and its credentials are
+    /// kept, and a later call can ask again. ``NativeAuthErrorDetails/underlyingError`` is the
+    /// checker's ``UserPresenceError``.
+    public var isUserPresenceNotConfirmed: Bool { kind.presenceReason != nil }
+    /// The person (or the app, or the system) cancelled the confirmation.
+    public var isUserPresenceCancelled: Bool { kind.presenceReason == .cancelled }
+    /// Biometry is locked after too many failed attempts; the device passcode unlocks it.
+    public var isUserPresenceLockedOut: Bool { kind.presenceReason == .lockedOut }
+    /// No face or finger is enrolled on the device.
+    public var isUserPresenceNotEnrolled: Bool { kind.presenceReason == .notEnrolled }
+    /// The device cannot confirm the person now (no biometry, no passcode, no prompt possible).
+    public var isUserPresenceUnavailable: Bool { kind.presenceReason == .unavailable }
+    /// The person was not recognised.
+    public var isUserPresenceFailed: Bool { kind.presenceReason == .failed }
+    /// The enrolled biometrics changed since this session's first confirmation: sign the user in
+    /// again (the new session accepts the biometrics enrolled now). The account is kept until then.
+    public var isBiometryChanged: Bool { kind.presenceReason == .biometryChanged }
+}
+
+extension RetrieveAccessTokenError {
+    /// A refresh the checker gave no confirmation for.
+    init(presence error: UserPresenceError, correlationId: UUID) {
+        self.init(details: .init(.userPresence(error.reason), correlationId: correlationId, underlyingError: error))
+    }
+}
+
+extension ErrorKind {
+    /// Why the person's presence was not confirmed, when that is what went wrong.
+    var presenceReason: UserPresenceError.Reason? {
+        if case .userPresence(let reason) = self { return reason }
+        return nil
+    }
 }

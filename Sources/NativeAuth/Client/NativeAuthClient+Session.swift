@@ -11,4 +11,9 @@ extension NativeAuthClient {
     /// }
     /// ```
     public func sessionEvents() -> AsyncStream<SessionEvent> { core.events.stream() }
+
+    /// Forgets the person's last confirmation (``NativeAuthConfiguration/userPresence``): the next
+    /// refresh asks again, whatever the policy. Call it when the app goes to the background, for
+    /// example. A confirmation under way is not cancelled.
+    public func resetUserPresence() { core.accounts.presence.reset() }
 }

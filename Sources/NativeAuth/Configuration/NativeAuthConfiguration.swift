@@ -52,6 +52,11 @@ public struct NativeAuthConfiguration: Sendable {
     public var requestInterceptors: [any RequestInterceptor] = []
     /// The clock for token expiry and polling; the system clock by default.
     public var clock: any NativeAuthClock = SystemClock()
+    /// Whether the stored refresh token is released only after the person confirms their presence
+    /// (Face ID, Touch ID, the device passcode, …), and how long a confirmation lasts; `nil` (the
+    /// default) asks nothing. Only a refresh asks: a cached access token that is still valid is
+    /// handed out without a confirmation. See ``UserPresencePolicy``.
+    public var userPresence: UserPresenceRequirement?
 
     /// Creates a configuration from an authority URL.
     ///

@@ -62,6 +62,7 @@ public final class WebAuthClient: Sendable {
         self.provider = provider
         accounts = AccountManager(
             clientId: clientId, clock: configuration.clock, margin: configuration.tokenRefreshMargin,
+            userPresence: configuration.userPresence,
             store: credentialStore ?? PlatformCredentialStore.make(applicationName: nil),
             redeemer: WebRefreshRedeemer(provider: provider), log: log, events: events,
             storeKey: "nativeauth.web.\(issuer.absoluteString).\(clientId)", dpop: dpop)
@@ -101,6 +102,11 @@ public final class WebAuthClient: Sendable {
 
     /// The session's events (signed in, token refreshed, signed out), from now on.
     public func sessionEvents() -> AsyncStream<SessionEvent> { events.stream() }
+
+    /// Forgets the person's last confirmation (``WebAuthConfiguration/userPresence``): the next
+    /// refresh asks again, whatever the policy. Call it when the app goes to the background, for
+    /// example. A confirmation under way is not cancelled.
+    public func resetUserPresence() { accounts.presence.reset() }
 }
 
 /// Settings of a ``WebAuthClient`` besides its provider.
@@ -109,6 +115,10 @@ public struct WebAuthConfiguration: Sendable {
     public var tokenRefreshMargin: TimeInterval = 300
     /// The clock for token expiry and the ID token's times; the system clock by default.
     public var clock: any NativeAuthClock = SystemClock()
+    /// Whether the stored refresh token is released only after the person confirms their presence,
+    /// and how long a confirmation lasts; `nil` (the default) asks nothing. See
+    /// ``NativeAuthConfiguration/userPresence``.
+    public var userPresence: UserPresenceRequirement?
     /// Receives the SDK's log records; `nil` (the default) logs nothing.
     public var logger: (any NativeAuthLogger)?
     /// How the client authenticates at the token, revocation and pushed authorization request

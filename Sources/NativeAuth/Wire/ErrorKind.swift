@@ -37,6 +37,8 @@ enum ErrorKind: Sendable, Equatable {
     case signUpUnavailable
     case proofOfPossession
     case invalidArgument
+    /// The person did not confirm their presence before a refresh (``UserPresenceRequirement``).
+    case userPresence(UserPresenceError.Reason)
     case general
 
     /// Whether the state an action was called on stays usable after this error: the user can
@@ -46,7 +48,7 @@ enum ErrorKind: Sendable, Equatable {
         case .invalidCode, .invalidPassword, .invalidCredentials, .network, .cancelled, .unexpectedResponse,
             .stateBusy, .attributesInvalid, .invalidInput, .methodBlocked, .general,
             .storage, .invalidUsername, .passwordResetFailed, .passwordResetPending, .interactionRequired,
-            .accountMismatch, .invalidArgument, .proofOfPossession:
+            .accountMismatch, .invalidArgument, .proofOfPossession, .userPresence:
             true
         case .browserRequired, .configuration, .flowExpired, .stateSpent, .missingDelegateMethod, .userNotFound,
             .userAlreadyExists,
@@ -106,6 +108,7 @@ enum ErrorKind: Sendable, Equatable {
         case .proofOfPossession:
             "The DPoP key could not be read back or sign, or the server refused its proof; the account is kept."
         case .invalidArgument: "An argument is not valid; nothing was sent."
+        case .userPresence(let reason): UserPresenceError.sentence(reason)
         case .general: "The server refused the request."
         }
     }

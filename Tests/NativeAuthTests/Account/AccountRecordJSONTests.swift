@@ -30,11 +30,17 @@ struct AccountRecordJSONTests {
                     expiresOn: Date(timeIntervalSince1970: Bool.random(using: &random) ? seconds.rounded() : seconds),
                     scopes: (0..<Int.random(in: 0..<3, using: &random)).map { _ in Self.text(&random) })
             }
-            let record = AccountRecord(
+            var record = AccountRecord(
                 identifier: Self.text(&random), username: Self.text(&random), idToken: Self.text(&random),
                 refreshToken: Bool.random(using: &random) ? Self.text(&random) : nil,
                 signInScopes: (0..<Int.random(in: 0..<3, using: &random)).map { _ in Self.text(&random) },
                 accessTokens: tokens)
+            if Bool.random(using: &random) {
+                record.biometryState = Data(
+                    (0..<Int.random(in: 0..<40, using: &random)).map { _ in
+                        UInt8.random(in: 0...255, using: &random)
+                    })
+            }
             let written = try #require(record.encodedJSON())
             let byFoundation = try encoder.encode(record)
             let readBack: AccountRecord = try decoder.decode(AccountRecord.self, from: written)

@@ -21,7 +21,10 @@ struct StoredJSONTests {
         var record = AccountRecord(
             identifier: "uid.utid", username: "ada@example.com", idToken: "a.b.c",
             refreshToken: refresh ? "rt-1" : nil, signInScopes: ["openid", "User.Read"], accessTokens: accessTokens)
-        if session { record.session = "s-1" }
+        if session {
+            record.session = "s-1"
+            record.biometryState = Data([0, 1, 2, 0xfe, 0xff])
+        }
         return record
     }
 
@@ -45,6 +48,8 @@ struct StoredJSONTests {
         #"{"version":2,"identifier":"i","username":"u","idToken":"t","refreshToken":5,"signInScopes":[],"accessTokens":{}}"#,
         #"{"version":2,"identifier":"i","username":"u","idToken":"t","signInScopes":[],"accessTokens":{"k":{"token":"a","scopes":[]}}}"#,
         #"{"version":2,"identifier":"i","username":"u","idToken":"t","signInScopes":[],"accessTokens":{"k":{"token":"a","expiresOn":"soon","scopes":[]}}}"#,
+        #"{"version":2,"identifier":"i","username":"u","idToken":"t","signInScopes":[],"accessTokens":{},"biometryState":"*not base64*"}"#,
+        #"{"version":2,"identifier":"i","username":"u","idToken":"t","signInScopes":[],"accessTokens":{},"biometryState":7}"#,
         #"["not an object"]"#, "", "{",
     ])
     func damagedRecordsAreRefusedAsJSONDecoderRefusedThem(document: String) {

@@ -1,0 +1,65 @@
+// Face ID, Touch ID and Optic ID through LocalAuthentication, where LAContext can evaluate a
+// biometric policy: iOS (and Mac Catalyst), macOS and visionOS. Not on tvOS (no LAContext) nor on
+// watchOS (no biometric policy, no evaluatedPolicyDomainState). Written against Apple's documented
+// signatures and kept to the calls themselves: what an LAError code means is decided in
+// UserPresenceError.swift, and what a biometry state means by the account manager, both tested on
+// every platform.
+//
+// - LAContext: https://developer.apple.com/documentation/localauthentication/lacontext
+// - evaluatePolicy(_:localizedReason:reply:), whose reply is `@Sendable (Bool, (any Error)?) -> Void`:
+//   https://developer.apple.com/documentation/localauthentication/lacontext/evaluatepolicy(_:localizedreason:reply:)
+// - LAError.Code: https://developer.apple.com/documentation/localauthentication/laerror-swift.struct/code
+// - evaluatedPolicyDomainState (non-nil after a biometric evaluation succeeds; compare successive
+//   values to detect a change of the enrolled biometrics):
+//   https://developer.apple.com/documentation/localauthentication/lacontext/evaluatedpolicydomainstate
+#if canImport(LocalAuthentication) && (os(iOS) || os(macOS) || os(visionOS))
+    import Foundation
+    import LocalAuthentication
+
+    /// Confirms the person's presence with Face ID, Touch ID or Optic ID, through LocalAuthentication
+    /// (iOS, macOS and visionOS).
+    ///
+    /// Each confirmation uses a new `LAContext`, so the system shows the prompt every time the SDK
+    /// asks. Add `NSFaceIDUsageDescription` to the app's `Info.plist`.
+    public struct LocalAuthenticationPresenceChecker: UserPresenceChecker {
+        /// Whether the device passcode may stand in for biometry (`.deviceOwnerAuthentication`)
+        /// rather than biometry only (`.deviceOwnerAuthenticationWithBiometrics`, the default).
+        public let allowsPasscode: Bool
+
+        /// A checker.
+        ///
+        /// - Parameter allowsPasscode: `true` to let the device passcode stand in for biometry.
+        public init(allowsPasscode: Bool = false) { self.allowsPasscode = allowsPasscode }
+
+        /// Shows the system prompt with `reason`; cancelling the calling task ends it.
+        public func confirmPresence(reason: String) async throws(UserPresenceError) -> UserPresenceConfirmation {
+            let context = ContextBox(LAContext())
+            let policy: LAPolicy =
+                allowsPasscode ? .deviceOwnerAuthentication : .deviceOwnerAuthenticationWithBiometrics
+            let failure: UserPresenceError? = await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<UserPresenceError?, Never>) in
+                    context.context.evaluatePolicy(policy, localizedReason: reason) { success, error in
+                        guard !success else { return continuation.resume(returning: nil) }
+                        let laError = (error as NSError?).flatMap { $0.domain == LAErrorDomain ? $0 : nil }
+                        continuation.resume(
+                            returning: UserPresenceError(localAuthenticationCode: laError?.code, underlyingError: error)
+                        )
+                    }
+                }
+            } onCancel: {
+                context.context.invalidate()
+            }
+            if let failure { throw failure }
+            return UserPresenceConfirmation(biometryState: context.context.evaluatedPolicyDomainState)
+        }
+    }
+
+    /// Carries the context into the cancellation handler, which may run on another thread.
+    ///
+    /// `@unchecked Sendable`: `invalidate()` is the one call made from there, and LocalAuthentication
+    /// documents it as the way to stop an evaluation in progress.
+    private final class ContextBox: @unchecked Sendable {
+        let context: LAContext
+        init(_ context: LAContext) { self.context = context }
+    }
+#endif

@@ -1,0 +1,123 @@
+import AuthSupport
+import Foundation
+
+/// Decides when a refresh needs the person's confirmation, asks the checker once for every
+/// refresh waiting at the time, and remembers a confirmation as long as the policy lets it count.
+///
+/// One per client. A waiter whose task is cancelled leaves at once; when the last waiter has
+/// left, the check's task is cancelled and its answer, whenever it comes, counts for nothing. The
+/// gate sets no deadline of its own: a person answers in their own time.
+final class UserPresenceGate: Sendable {
+    enum Outcome: Sendable, Equatable {
+        case confirmed
+        case refused(UserPresenceError)
+        /// The waiter's task was cancelled.
+        case cancelled
+    }
+
+    /// Checks a new confirmation before it counts; a problem refuses it (the biometry changed).
+    typealias Verify = @Sendable (UserPresenceConfirmation) async -> UserPresenceError?
+
+    let requirement: UserPresenceRequirement?
+    private let clock: any NativeAuthClock
+    private let state = Locked(State())
+
+    private struct State: Sendable {
+        /// The last confirmation that may count: when it was given, and in which session.
+        var last: (at: Date, session: String?)?
+        var check: Check?
+        var nextId = 0
+    }
+
+    /// The check under way and the tasks waiting for it.
+    private struct Check: Sendable {
+        let id: Int
+        let session: String?
+        var task: Task<Void, Never>?
+        var waiters: [Int: CheckedContinuation<Outcome, Never>] = [:]
+    }
+
+    init(requirement: UserPresenceRequirement?, clock: any NativeAuthClock) {
+        self.requirement = requirement
+        self.clock = clock
+    }
+
+    /// Whether refreshes need a confirmation at all.
+    var isActive: Bool { requirement != nil }
+
+    /// How many refreshes wait for the check under way (for tests).
+    var waiterCount: Int { state.withLock { $0.check?.waiters.count ?? 0 } }
+
+    /// Forgets the last confirmation: the next refresh asks again. A check under way goes on.
+    func reset() { state.withLock { $0.last = nil } }
+
+    /// Returns once the person has confirmed for a refresh in `session`: at once when an earlier
+    /// confirmation still counts, otherwise with the outcome of the check under way, or of one
+    /// started now.
+    func confirm(session: String?, verify: @escaping Verify) async -> Outcome {
+        guard let requirement else { return .confirmed }
+        let waiter = state.withLock { state in
+            state.nextId += 1
+            return state.nextId
+        }
+        // Read before taking the lock: the clock is the app's code.
+        let now = clock.now()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+                let answer: Outcome? = state.withLock { state in
+                    if Task.isCancelled { return .cancelled }
+                    if let last = state.last,
+                        requirement.policy.stillCounts(
+                            confirmedAt: last.at, confirmedIn: last.session, now: now, session: session)
+                    {
+                        return .confirmed
+                    }
+                    if state.check == nil {
+                        state.nextId += 1
+                        let id = state.nextId
+                        state.check = Check(id: id, session: session)
+                        state.check?.task = Task { await self.run(id, requirement: requirement, verify: verify) }
+                    }
+                    state.check?.waiters[waiter] = continuation
+                    return nil
+                }
+                if let answer { continuation.resume(returning: answer) }
+            }
+        } onCancel: {
+            leave(waiter)
+        }
+    }
+
+    private func run(_ id: Int, requirement: UserPresenceRequirement, verify: Verify) async {
+        var outcome: Outcome
+        do {
+            let confirmation = try await requirement.checker.confirmPresence(reason: requirement.reason)
+            outcome = .confirmed
+            if !Task.isCancelled, let problem = await verify(confirmation) { outcome = .refused(problem) }
+        } catch {
+            outcome = .refused(error)
+        }
+        // A confirmation lasts from when it was given, that is, from now.
+        let now = clock.now()
+        let waiting: [CheckedContinuation<Outcome, Never>] = state.withLock { state in
+            guard let check = state.check, check.id == id else { return [] }
+            state.check = nil
+            if outcome == .confirmed, requirement.policy != .always { state.last = (now, check.session) }
+            return Array(check.waiters.values)
+        }
+        waiting.forEach { $0.resume(returning: outcome) }
+    }
+
+    /// A waiter whose task was cancelled leaves; the last one to leave ends the check.
+    private func leave(_ waiter: Int) {
+        typealias Left = (continuation: CheckedContinuation<Outcome, Never>, abandoned: Task<Void, Never>?)
+        let left: Left? = state.withLock { state in
+            guard let continuation = state.check?.waiters.removeValue(forKey: waiter) else { return nil }
+            guard state.check?.waiters.isEmpty == true else { return (continuation, nil) }
+            defer { state.check = nil }
+            return (continuation, state.check?.task)
+        }
+        left?.abandoned?.cancel()
+        left?.continuation.resume(returning: .cancelled)
+    }
+}

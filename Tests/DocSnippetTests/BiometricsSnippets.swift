@@ -1,0 +1,94 @@
+// The samples of Docs/Biometrics.md (but one: BiometricsLocalAuthenticationSample.swift), and the
+// tests that run them against an emulated tenant.
+
+import Foundation
+import NativeAuth
+import NativeAuthEmulator
+import NativeAuthTestSupport
+import Testing
+
+// snippet: biometrics-own-checker
+/// Confirms the person with a PIN screen of the app's own.
+struct PINPrompt: UserPresenceChecker {
+    let askForPIN: @Sendable (_ reason: String) async -> Bool
+
+    func confirmPresence(reason: String) async throws(UserPresenceError) -> UserPresenceConfirmation {
+        guard await askForPIN(reason) else { throw .cancelled }
+        return UserPresenceConfirmation()  // a PIN says nothing of enrolled biometrics
+    }
+}
+// snippet: end
+
+// snippet: biometrics-token
+func ordersToken(_ account: UserAccountResult) async throws -> TokenResult? {
+    do {
+        return try await account.getAccessToken(scopes: ["api://contoso/orders.read"])
+    } catch {
+        if error.isBiometryChanged {
+            // A face or a finger was enrolled since this session began: ask for the password again.
+            await account.signOut()
+            return nil
+        }
+        if error.isUserPresenceNotConfirmed {
+            // Cancelled, not recognised, locked out, …: the account is kept. Offer to try again.
+            return nil
+        }
+        throw error
+    }
+}
+// snippet: end
+
+@Suite(.timeLimit(.minutes(1)))
+struct BiometricsSnippetTests {
+    /// A client on an emulated tenant whose refreshes ask `checker`, with ada@example.com signed in.
+    func signedIn(policy: UserPresencePolicy, checker: any UserPresenceChecker) async throws -> (
+        client: NativeAuthClient, clock: ManualClock, account: UserAccountResult
+    ) {
+        let clock = ManualClock()
+        let tenant = EmulatedTenant(
+            tenantSubdomain: "contoso", clientId: "emulator-client-id", clock: clock,
+            random: SeededRandomSource(seed: 1))
+        tenant.addUser(EmulatedUser(username: "ada@example.com", password: "Analytical-Engine-1843"))
+        var configuration = try NativeAuthConfiguration(clientId: tenant.clientId, authority: tenant.authority)
+        configuration.clock = clock
+        configuration.userPresence = UserPresenceRequirement(
+            policy: policy, reason: "Unlock your orders", checker: checker)
+        let client = NativeAuthClient(
+            configuration: configuration, transport: tenant, credentialStore: InMemoryCredentialStore())
+        let start = try await client.signIn(
+            SignInParameters(username: "ada@example.com", password: "Analytical-Engine-1843"))
+        guard case .completed(let account) = start else { throw UnexpectedSampleOutcome(description: "\(start)") }
+        return (client, clock, account)
+    }
+
+    @Test func aRefreshAsksTheAppsOwnChecker() async throws {
+        let asked = LockedValue<[String]>([])
+        let checker = PINPrompt { reason in
+            asked.withLock { $0.append(reason) }
+            return true
+        }
+        let (_, _, account) = try await signedIn(policy: .session(timeout: 300), checker: checker)
+        #expect(try await ordersToken(account) != nil)
+        #expect(try await ordersToken(account) != nil)
+        #expect(asked.current == ["Unlock your orders"], "one confirmation for both, within five minutes")
+    }
+
+    @Test func aCancelledPromptGivesNoTokenAndKeepsTheAccount() async throws {
+        let checker = ScriptedPresenceChecker([.refused(.cancelled)])
+        let (client, _, account) = try await signedIn(policy: .always, checker: checker)
+        #expect(try await ordersToken(account) == nil)
+        #expect(try await client.currentAccount() != nil)
+        #expect(try await ordersToken(account) != nil, "the next call asks again")
+    }
+
+    @Test func aChangeOfTheEnrolledBiometrySignsOutInTheSample() async throws {
+        let checker = ScriptedPresenceChecker([
+            .confirmed(biometryState: Data("enrolled-1".utf8)), .confirmed(biometryState: Data("enrolled-2".utf8)),
+        ])
+        let (client, clock, account) = try await signedIn(policy: .always, checker: checker)
+        #expect(try await ordersToken(account) != nil)
+        clock.advance(by: 3_600)  // the token expired: the next call refreshes, and asks
+        #expect(try await ordersToken(account) == nil)
+        #expect(try await client.currentAccount() == nil)
+    }
+}
