@@ -379,38 +379,51 @@ def check(work_dir, self_check):
 
 
 def run_self_checks(targets, files_by_target, frameworks, search_paths, work_dir):
-    """Plants each mistake of SELF_CHECKS in a copy of its file and expects the check to report it
-    at the planted line."""
+    """Plants every mistake of SELF_CHECKS, each on its own line just inside the first
+    `#if canImport(<stubbed framework>)` of a copy of its file, type-checks each target once with its
+    planted copies, and expects every mistake reported at its line."""
     problems = []
-    print("Self-check: mistakes planted just inside the Apple-only branch of a copy of each file:")
-    for number, (file, description, code, expected) in enumerate(SELF_CHECKS):
+    print("Self-check: mistakes planted just inside the Apple-only branch of copies of the files:")
+    plants = {}  # target -> {original path: (planted path, [(line, case)])}
+    for file, description, code, expected in SELF_CHECKS:
         path = ROOT / file
         name = next((name for name, sources in files_by_target.items()
-                     if any(source.path == path for source in sources)), None)
+                     if any(source.path == path and not source.skip_reason for source in sources)), None)
         if name is None:
             problems.append(f"self-check: {file} is not among the compiled files.")
             continue
-        lines = path.read_text().splitlines(keepends=True)
-        guard = next((index for index, line in enumerate(lines)
-                      if (match := CONDITION_LINE.match(line))
-                      and set(CAN_IMPORT.findall(match.group(1))) & frameworks), None)
-        if guard is None:
-            problems.append(f"self-check: {file} has no `#if canImport(...)` line.")
-            continue
-        planted = work_dir / f"self-check-{number}" / path.name
-        planted.parent.mkdir()
-        planted.write_text("".join(lines[: guard + 1] + [code + "\n"] + lines[guard + 1:]))
+        planted, cases = plants.setdefault(name, {}).setdefault(
+            path, (work_dir / "self-check" / name / path.name, []))
+        cases.append((None, (file, description, code, expected)))
+    for name, files in plants.items():
+        for path, (planted, cases) in files.items():
+            lines = path.read_text().splitlines(keepends=True)
+            guard = next((index for index, line in enumerate(lines)
+                          if (match := CONDITION_LINE.match(line))
+                          and set(CAN_IMPORT.findall(match.group(1))) & frameworks), None)
+            if guard is None:
+                problems.append(f"self-check: {relative(path)} has no `#if canImport(...)` of a stubbed framework.")
+                cases.clear()
+                continue
+            cases[:] = [(guard + 2 + offset, case) for offset, (_, case) in enumerate(cases)]
+            planted.parent.mkdir(parents=True, exist_ok=True)
+            planted.write_text("".join(lines[: guard + 1] + [case[2] + "\n" for _, case in cases] + lines[guard + 1:]))
         target = targets[name]
-        sources = [planted if source == path else source for source in target.sources]
-        result = run(typecheck_command(target, sources, [planted], search_paths), check=False)
+        replaced = {path: planted for path, (planted, cases) in files.items() if cases}
+        if not replaced:
+            continue
+        sources = [replaced.get(source, source) for source in target.sources]
+        result = run(typecheck_command(target, sources, replaced.values(), search_paths), check=False)
         output = result.stdout + result.stderr
-        at_line = f"{planted}:{guard + 2}:"
-        reported = [line for line in output.splitlines() if line.startswith(at_line) and "error:" in line]
-        if result.returncode != 0 and any(expected in line for line in reported):
-            print(f"  {file}: {description}: caught ({reported[0].split('error:', 1)[1].strip()})")
-        else:
-            print(output, end="")
-            problems.append(f"self-check: {file}: {description}: not reported at the planted line.")
+        for planted, cases in files.values():
+            for line_number, (file, description, _, expected) in cases:
+                reported = [line.split("error:", 1)[1].strip() for line in output.splitlines()
+                            if line.startswith(f"{planted}:{line_number}:") and "error:" in line]
+                if result.returncode != 0 and any(expected in message for message in reported):
+                    print(f"  {file}: {description}: caught ({next(m for m in reported if expected in m)})")
+                else:
+                    print(output, end="")
+                    problems.append(f"self-check: {file}: {description}: not reported at the planted line.")
     return problems
 
 
