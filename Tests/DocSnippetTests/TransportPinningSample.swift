@@ -85,3 +85,4 @@ struct PinnedTransport: HTTPTransport {
 
 // Compiled where Security exists (Apple platforms); the formatter leaves this file alone, as the
 // sample does not indent inside #if.
+// apple-typecheck: not compiled: swift-corelibs-foundation declares the server-trust API it uses (URLProtectionSpace.serverTrust, NSURLAuthenticationMethodServerTrust) unavailable, and a stub cannot replace Foundation's own declarations

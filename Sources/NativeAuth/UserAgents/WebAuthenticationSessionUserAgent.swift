@@ -1,4 +1,7 @@
-#if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS))
+// iOS (and Mac Catalyst), macOS and visionOS, where ASWebAuthenticationPresentationContextProviding
+// exists. tvOS and watchOS are left out with `!os(...)` rather than the three listed, so that the Linux
+// check against stub frameworks (Scripts/apple-typecheck.py) compiles this file too.
+#if canImport(AuthenticationServices) && !os(tvOS) && !os(watchOS)
     public import AuthenticationServices
     public import Foundation
 

@@ -1,0 +1,127 @@
+// A stand-in for Apple's CryptoKit, for Scripts/apple-typecheck.sh only: the P-256 signing keys (in
+// software and in the Secure Enclave) that a DPoP key provider uses, with the Swift signatures
+// developer.apple.com shows (each declaration cites its page). Nothing here runs: the bodies trap.
+//
+// Modelling notes:
+// - The namespaces (SecureEnclave, P256, Signing) are Sendable on their pages. Whether the key and
+//   signature structs are Sendable is not shown there; they are declared non-Sendable, the
+//   conservative choice (code that compiles against them also compiles if they are Sendable).
+// - The Secure Enclave key's initializers take Security's SecAccessControl and LocalAuthentication's
+//   LAContext, so this stub imports those two stubs, as CryptoKit imports the frameworks.
+// - Availability attributes are left out (Swift ignores them on Linux).
+public import Foundation
+public import LocalAuthentication
+public import Security
+
+/// The NIST P-256 curve. https://developer.apple.com/documentation/cryptokit/p256
+public enum P256: Sendable {
+    /// ECDSA signing over P-256. https://developer.apple.com/documentation/cryptokit/p256/signing
+    public enum Signing: Sendable {
+        /// A private key for signing, held in memory.
+        /// https://developer.apple.com/documentation/cryptokit/p256/signing/privatekey
+        public struct PrivateKey {
+            /// A new random key.
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/privatekey/init(compactrepresentable:)
+            public init(compactRepresentable: Bool = true) { fatalError("stub") }
+
+            /// A key from its raw bytes.
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/privatekey/init(rawrepresentation:)
+            public init<Bytes: ContiguousBytes>(rawRepresentation: Bytes) throws { fatalError("stub") }
+
+            /// The key's raw bytes.
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/privatekey/rawrepresentation
+            public var rawRepresentation: Data { fatalError("stub") }
+
+            /// The matching public key.
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/privatekey/publickey
+            public var publicKey: P256.Signing.PublicKey { fatalError("stub") }
+
+            /// An ECDSA signature of `data`, hashed with SHA-256.
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/privatekey/signature(for:)-5h94p
+            public func signature<D: DataProtocol>(for data: D) throws -> P256.Signing.ECDSASignature {
+                fatalError("stub")
+            }
+        }
+
+        /// A public key for verifying signatures.
+        /// https://developer.apple.com/documentation/cryptokit/p256/signing/publickey
+        public struct PublicKey {
+            /// A key from its ANSI X9.63 representation.
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/publickey/init(x963representation:)
+            public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws { fatalError("stub") }
+
+            /// The ANSI X9.63 representation: 0x04, then x and y (32 bytes each).
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/publickey/x963representation
+            public var x963Representation: Data { fatalError("stub") }
+
+            /// x and y (32 bytes each).
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/publickey/rawrepresentation
+            public var rawRepresentation: Data { fatalError("stub") }
+        }
+
+        /// An ECDSA signature over P-256.
+        /// https://developer.apple.com/documentation/cryptokit/p256/signing/ecdsasignature
+        public struct ECDSASignature {
+            /// A signature from r and s (32 bytes each).
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/ecdsasignature/init(rawrepresentation:)
+            public init<D: DataProtocol>(rawRepresentation: D) throws { fatalError("stub") }
+
+            /// r and s (32 bytes each), the form JWS uses for ES256.
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/ecdsasignature/rawrepresentation
+            public var rawRepresentation: Data
+
+            /// The DER encoding. https://developer.apple.com/documentation/cryptokit/p256/signing/ecdsasignature/derrepresentation
+            public var derRepresentation: Data { fatalError("stub") }
+        }
+    }
+}
+
+/// The device's Secure Enclave. https://developer.apple.com/documentation/cryptokit/secureenclave
+public enum SecureEnclave: Sendable {
+    /// Whether the device has a Secure Enclave.
+    /// https://developer.apple.com/documentation/cryptokit/secureenclave/isavailable
+    public static var isAvailable: Bool { fatalError("stub") }
+
+    /// P-256 in the Secure Enclave. https://developer.apple.com/documentation/cryptokit/secureenclave/p256
+    public enum P256: Sendable {
+        /// ECDSA signing in the Secure Enclave.
+        /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing
+        public enum Signing: Sendable {
+            /// A private key that never leaves the Secure Enclave.
+            /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey
+            public struct PrivateKey {
+                /// A new key in the Secure Enclave, used under `accessControl`.
+                /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/init(compactrepresentable:accesscontrol:authenticationcontext:)
+                public init(
+                    compactRepresentable: Bool = true,
+                    accessControl: SecAccessControl = SecAccessControlCreateWithFlags(
+                        nil, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, [], nil)!,
+                    authenticationContext: LAContext? = nil
+                ) throws {
+                    fatalError("stub")
+                }
+
+                /// The key again, from its `dataRepresentation` (an encrypted blob only this
+                /// device's Secure Enclave can use).
+                /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/init(datarepresentation:authenticationcontext:)
+                public init(dataRepresentation: Data, authenticationContext: LAContext? = nil) throws {
+                    fatalError("stub")
+                }
+
+                /// The blob to store and restore the key with.
+                /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/datarepresentation
+                public var dataRepresentation: Data { fatalError("stub") }
+
+                /// The matching public key.
+                /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/publickey
+                public var publicKey: CryptoKit.P256.Signing.PublicKey { fatalError("stub") }
+
+                /// An ECDSA signature of `data`, hashed with SHA-256.
+                /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/signature(for:)-76j0u
+                public func signature<D: DataProtocol>(for data: D) throws -> CryptoKit.P256.Signing.ECDSASignature {
+                    fatalError("stub")
+                }
+            }
+        }
+    }
+}
