@@ -1,5 +1,5 @@
 // swift-format-ignore-file
-#if canImport(LocalAuthentication) && (os(iOS) || os(macOS) || os(visionOS))
+#if canImport(LocalAuthentication) && !os(tvOS) && !os(watchOS)
 // snippet: biometrics-local-authentication
 import NativeAuth
 

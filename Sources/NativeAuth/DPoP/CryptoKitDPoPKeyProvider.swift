@@ -1,5 +1,5 @@
 #if canImport(CryptoKit)
-    public import CryptoKit
+    import CryptoKit
     public import Foundation
 
     /// ES256 DPoP keys from CryptoKit: a P-256 key in the Secure Enclave where the device has one
@@ -29,10 +29,16 @@
             guard algorithm == "ES256" else { throw DPoPKeyProviderError.unsupportedAlgorithm(algorithm) }
             if prefersSecureEnclave, SecureEnclave.isAvailable {
                 let key = try SecureEnclave.P256.Signing.PrivateKey()
-                return (EnclaveKey(key: key), Data([Form.enclave.rawValue]) + key.dataRepresentation)
+                return (
+                    EnclaveKey(handle: key.dataRepresentation, publicJWK: Self.jwk(key.publicKey)),
+                    Data([Form.enclave.rawValue]) + key.dataRepresentation
+                )
             }
             let key = P256.Signing.PrivateKey()
-            return (SoftwareKey(key: key), Data([Form.software.rawValue]) + key.rawRepresentation)
+            return (
+                SoftwareKey(raw: key.rawRepresentation, publicJWK: Self.jwk(key.publicKey)),
+                Data([Form.software.rawValue]) + key.rawRepresentation
+            )
         }
 
         /// The key of a stored form this provider made.
@@ -43,8 +49,11 @@
             let body = storedForm.dropFirst()
             switch form {
             case .enclave:
-                return EnclaveKey(key: try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data(body)))
-            case .software: return SoftwareKey(key: try P256.Signing.PrivateKey(rawRepresentation: Data(body)))
+                let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: Data(body))
+                return EnclaveKey(handle: Data(body), publicJWK: Self.jwk(key.publicKey))
+            case .software:
+                let key = try P256.Signing.PrivateKey(rawRepresentation: Data(body))
+                return SoftwareKey(raw: Data(body), publicJWK: Self.jwk(key.publicKey))
             }
         }
 
@@ -63,20 +72,33 @@
             ]
         }
 
-        private struct EnclaveKey: DPoPKey, CustomStringConvertible {
-            let key: SecureEnclave.P256.Signing.PrivateKey
+        // The keys keep CryptoKit's representations (Data, which is Sendable) rather than CryptoKit's
+        // key values, whose Sendable conformance Apple's documentation does not state; a key value
+        // is made again for each signature.
+
+        /// A Secure Enclave key: its encrypted handle, usable on this device only.
+        private struct EnclaveKey: DPoPKey, CustomStringConvertible, CustomReflectable {
+            let handle: Data
+            let publicJWK: [String: String]
             var algorithm: String { "ES256" }
-            var publicJWK: [String: String] { CryptoKitDPoPKeyProvider.jwk(key.publicKey) }
-            func sign(_ input: Data) async throws -> Data { try key.signature(for: input).rawRepresentation }
+            func sign(_ input: Data) async throws -> Data {
+                try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: handle).signature(for: input)
+                    .rawRepresentation
+            }
             var description: String { "DPoPKey(ES256, Secure Enclave)" }
+            var customMirror: Mirror { Mirror(self, children: ["description": description]) }
         }
 
-        private struct SoftwareKey: DPoPKey, CustomStringConvertible {
-            let key: P256.Signing.PrivateKey
+        /// A software key: its 32-byte private scalar.
+        private struct SoftwareKey: DPoPKey, CustomStringConvertible, CustomReflectable {
+            let raw: Data
+            let publicJWK: [String: String]
             var algorithm: String { "ES256" }
-            var publicJWK: [String: String] { CryptoKitDPoPKeyProvider.jwk(key.publicKey) }
-            func sign(_ input: Data) async throws -> Data { try key.signature(for: input).rawRepresentation }
+            func sign(_ input: Data) async throws -> Data {
+                try P256.Signing.PrivateKey(rawRepresentation: raw).signature(for: input).rawRepresentation
+            }
             var description: String { "DPoPKey(ES256, software)" }
+            var customMirror: Mirror { Mirror(self, children: ["description": description]) }
         }
     }
 #endif

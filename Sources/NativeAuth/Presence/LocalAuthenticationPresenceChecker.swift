@@ -12,7 +12,7 @@
 // - evaluatedPolicyDomainState (non-nil after a biometric evaluation succeeds; compare successive
 //   values to detect a change of the enrolled biometrics):
 //   https://developer.apple.com/documentation/localauthentication/lacontext/evaluatedpolicydomainstate
-#if canImport(LocalAuthentication) && (os(iOS) || os(macOS) || os(visionOS))
+#if canImport(LocalAuthentication) && !os(tvOS) && !os(watchOS)
     import Foundation
     import LocalAuthentication
 

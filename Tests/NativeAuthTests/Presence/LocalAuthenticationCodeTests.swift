@@ -1,7 +1,7 @@
 // Runs where LocalAuthentication is: checks the raw values the portable mapping uses against the
 // framework's own `LAError.Code`, so that a mistake in UserPresenceError.swift cannot pass
 // unnoticed on an Apple platform.
-#if canImport(LocalAuthentication) && (os(iOS) || os(macOS) || os(visionOS))
+#if canImport(LocalAuthentication) && !os(tvOS) && !os(watchOS)
     import LocalAuthentication
     import Testing
 
