@@ -195,13 +195,16 @@ extension BigUInt {
     }
 
     /// A uniformly random number below `bound`, which must not be zero (rejection sampling: fewer
-    /// than two draws on average).
+    /// than two draws on average). After 128 rejected draws (probability below 2^-128 with a
+    /// working generator) the last draw is reduced modulo `bound`, so a stuck generator cannot hang it.
     package static func random(below bound: BigUInt, using generator: inout some RandomNumberGenerator) -> BigUInt {
         precondition(!bound.isZero, "no number is below zero")
-        while true {
-            let candidate = random(bits: bound.bitWidth, using: &generator)
+        var candidate = BigUInt.zero
+        for _ in 0..<128 {
+            candidate = random(bits: bound.bitWidth, using: &generator)
             if candidate < bound { return candidate }
         }
+        return candidate % bound
     }
 
     // MARK: Limb helpers
