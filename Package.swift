@@ -41,7 +41,8 @@ let package = Package(
         .executableTarget(
             name: "NativeAuthDemo", dependencies: ["NativeAuth", "NativeAuthEmulator"], swiftSettings: strict),
         .executableTarget(
-            name: "NativeAuthBenchmarks", dependencies: ["NativeAuth", "NativeAuthEmulator", "LoopbackHTTP"],
+            name: "NativeAuthBenchmarks",
+            dependencies: ["NativeAuth", "NativeAuthEmulator", "LoopbackHTTP", "AuthCrypto"],
             swiftSettings: strict),
         // The test doubles every test target shares: transports, clocks, waits, a seeded generator,
         // raw HTTP, a browser, an OpenID provider and the catalogue of the flows' states. Not a

@@ -1,6 +1,6 @@
 /// The arithmetic RSA key generation and signing need beyond modular exponentiation: addition,
-/// subtraction, multiplication, shifts, long division, the greatest common divisor, the modular
-/// inverse and random numbers.
+/// subtraction, multiplication, shifts, long division, the greatest common divisor and random
+/// numbers (the modular inverse is in BigUInt+Inverse.swift).
 ///
 /// Like the rest of `BigUInt`, nothing here is constant-time: the running time depends on the
 /// values. `RSAPrivateKey` says where it uses these on secret values and what that leaks.
@@ -185,79 +185,6 @@ extension BigUInt {
         return a
     }
 
-    /// x with `self` · x ≡ 1 (mod `modulus`), below `modulus`; `nil` when there is none (the two are
-    /// not coprime, or the modulus is below 2).
-    ///
-    /// For an odd modulus, the binary extended Euclidean algorithm; for an even one, the inverse
-    /// of the modulus modulo `self` (which is then odd) gives this one: if m·y = 1 + a·t, then
-    /// a · (m - t) ≡ 1 (mod m).
-    package func inverse(modulo modulus: BigUInt) -> BigUInt? {
-        guard modulus.bitWidth >= 2 else { return nil }
-        if modulus.isOdd { return Self.oddInverse(self % modulus, modulo: modulus) }
-        let value = self % modulus
-        guard value.isOdd else { return nil }
-        if value == BigUInt(1) { return value }
-        guard let y = Self.oddInverse(modulus % value, modulo: value) else { return nil }
-        let t = (modulus * y - BigUInt(1)) / value
-        return modulus - t
-    }
-
-    /// The inverse of `value` (below `modulus`) modulo the odd `modulus`, keeping a·x1 ≡ u and
-    /// a·x2 ≡ v (mod m) while (u, v) runs from (a, m) down to gcd(a, m).
-    private static func oddInverse(_ value: BigUInt, modulo modulus: BigUInt) -> BigUInt? {
-        let count = modulus.limbs.count
-        let m = modulus.limbs
-        var u = value.limbs + [UInt64](repeating: 0, count: count - value.limbs.count)
-        var v = m
-        var x1 = [UInt64](repeating: 0, count: count)
-        var x2 = x1
-        x1[0] = 1
-        func isZero(_ limbs: [UInt64]) -> Bool { limbs.allSatisfy { $0 == 0 } }
-        func isOne(_ limbs: [UInt64]) -> Bool { limbs[0] == 1 && limbs.dropFirst().allSatisfy { $0 == 0 } }
-        // x / 2 mod m: x when even, else (x + m) / 2, whose carried-out bit comes back in at the top.
-        func halve(_ x: inout [UInt64]) {
-            var carry: UInt64 = 0
-            if x[0] & 1 == 1 {
-                var addCarry = false
-                for index in 0..<count {
-                    let (partial, overflow1) = x[index].addingReportingOverflow(m[index])
-                    let (sum, overflow2) = partial.addingReportingOverflow(addCarry ? 1 : 0)
-                    x[index] = sum
-                    addCarry = overflow1 || overflow2
-                }
-                carry = addCarry ? 1 : 0
-            }
-            for index in 0..<count {
-                let next = index + 1 < count ? x[index + 1] : carry
-                x[index] = x[index] >> 1 | next << 63
-            }
-        }
-        // x = (x - y) mod m for x, y < m.
-        func subtractModulo(_ x: inout [UInt64], _ y: [UInt64]) {
-            if subtract(y, from: &x) { _ = add(m, to: &x) }
-        }
-        while true {
-            if isOne(u) { return BigUInt(limbs: x1) }
-            if isOne(v) { return BigUInt(limbs: x2) }
-            if isZero(u) || isZero(v) { return nil }
-            while u[0] & 1 == 0 {
-                u = shiftRightOne(u)
-                halve(&x1)
-            }
-            while v[0] & 1 == 0 {
-                v = shiftRightOne(v)
-                halve(&x2)
-            }
-            if compare(u, v) >= 0 {
-                subtract(v, from: &u)
-                subtractModulo(&x1, x2)
-            } else {
-                subtract(u, from: &v)
-                subtractModulo(&x2, x1)
-            }
-        }
-    }
-
     /// A uniformly random number of at most `bits` bits.
     package static func random(bits: Int, using generator: inout some RandomNumberGenerator) -> BigUInt {
         guard bits > 0 else { return .zero }
@@ -268,13 +195,16 @@ extension BigUInt {
     }
 
     /// A uniformly random number below `bound`, which must not be zero (rejection sampling: fewer
-    /// than two draws on average).
+    /// than two draws on average). After 128 rejected draws (probability below 2^-128 with a
+    /// working generator) the last draw is reduced modulo `bound`, so a stuck generator cannot hang it.
     package static func random(below bound: BigUInt, using generator: inout some RandomNumberGenerator) -> BigUInt {
         precondition(!bound.isZero, "no number is below zero")
-        while true {
-            let candidate = random(bits: bound.bitWidth, using: &generator)
+        var candidate = BigUInt.zero
+        for _ in 0..<128 {
+            candidate = random(bits: bound.bitWidth, using: &generator)
             if candidate < bound { return candidate }
         }
+        return candidate % bound
     }
 
     // MARK: Limb helpers
@@ -290,20 +220,8 @@ extension BigUInt {
         return shifted
     }
 
-    /// `limbs` shifted right by one bit.
-    private static func shiftRightOne(_ limbs: [UInt64]) -> [UInt64] {
-        var shifted = limbs
-        for index in shifted.indices {
-            let next = index + 1 < shifted.count ? shifted[index + 1] : 0
-            shifted[index] = shifted[index] >> 1 | next << 63
-        }
-        return shifted
-    }
-
-    /// `difference -= subtrahend` over `difference`'s limbs (`subtrahend` may be shorter); returns
-    /// `true` when it borrowed out of the top (the result then wrapped modulo 2^(64·count)).
-    @discardableResult
-    private static func subtract(_ subtrahend: [UInt64], from difference: inout [UInt64]) -> Bool {
+    /// `difference -= subtrahend`, for `difference` ≥ `subtrahend` (which may have fewer limbs).
+    private static func subtract(_ subtrahend: [UInt64], from difference: inout [UInt64]) {
         var borrow = false
         for index in difference.indices {
             guard index < subtrahend.count || borrow else { break }
@@ -313,21 +231,5 @@ extension BigUInt {
             difference[index] = result
             borrow = borrow1 || borrow2
         }
-        return borrow
-    }
-
-    /// `sum += addend` over `sum`'s limbs (`addend` may be shorter); returns `true` when it carried
-    /// out of the top.
-    @discardableResult
-    private static func add(_ addend: [UInt64], to sum: inout [UInt64]) -> Bool {
-        var carry = false
-        for index in sum.indices {
-            guard index < addend.count || carry else { break }
-            let (partial, overflow1) = sum[index].addingReportingOverflow(index < addend.count ? addend[index] : 0)
-            let (result, overflow2) = partial.addingReportingOverflow(carry ? 1 : 0)
-            sum[index] = result
-            carry = overflow1 || overflow2
-        }
-        return carry
     }
 }

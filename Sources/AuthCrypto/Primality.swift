@@ -89,11 +89,14 @@ package enum Primality {
     /// window without a prime (rare) is dropped for a new start. Taking the first prime after a
     /// random start favours primes after long gaps slightly, as incremental search in common
     /// libraries does; the loss of entropy is a few bits at most (Brandt and Damgård, 1992).
+    ///
+    /// `nil` after ``maximumWindows`` windows without a prime: each holds one with probability above
+    /// 99% at RSA sizes, so only a generator that repeats itself gets there.
     package static func randomPrime(
         bits: Int, exponent: UInt64, rounds: Int, using generator: inout some RandomNumberGenerator
-    ) -> BigUInt {
+    ) -> BigUInt? {
         precondition(bits >= 64 && exponent >= 3, "a prime of at least 64 bits, an odd prime exponent")
-        while true {
+        for _ in 0..<maximumWindows {
             var limbs = BigUInt.random(bits: bits, using: &generator).limbs
             limbs += [UInt64](repeating: 0, count: (bits + 63) / 64 - limbs.count)
             for bit in [0, bits - 2, bits - 1] { limbs[bit / 64] |= 1 << UInt64(bit % 64) }
@@ -109,7 +112,11 @@ package enum Primality {
                 if passesMillerRabin(candidate, rounds: rounds, using: &generator) { return candidate }
             }
         }
+        return nil
     }
+
+    /// The most sieve windows ``randomPrime(bits:exponent:rounds:using:)`` tries.
+    static let maximumWindows = 16
 
     /// Marks the offsets j of `composite` for which start + 2j ≡ `target` (mod the odd `modulus`),
     /// given `start` mod `modulus`.

@@ -50,7 +50,8 @@ package struct RSAPrivateKey: Sendable {
     /// d = e⁻¹ mod lcm(p - 1, q - 1) above 2^(`bits`/2), and a pairwise consistency test before the
     /// key is returned. The same seed gives the same key.
     /// - Throws: ``RSAPrivateKeyError/unsupportedSize(bits:)`` for a size outside ``generationBits``
-    ///   or odd.
+    ///   or odd; ``RSAPrivateKeyError/randomSourceFailed`` when `generator` repeats itself so that
+    ///   no key comes of it (never with a working generator).
     package static func generate(
         bits: Int = 2048, using generator: inout some RandomNumberGenerator
     ) throws(RSAPrivateKeyError) -> RSAPrivateKey {
@@ -59,14 +60,24 @@ package struct RSAPrivateKey: Sendable {
         let rounds = Primality.rounds(forBits: half)
         let e = BigUInt(generatedPublicExponent)
         let minimumDistance = BigUInt(1) << (half - 100)
-        while true {
-            let first = Primality.randomPrime(
-                bits: half, exponent: generatedPublicExponent, rounds: rounds, using: &generator)
-            var second: BigUInt
-            repeat {
-                second = Primality.randomPrime(
+        // A working generator needs two prime searches, more only when |p - q| or d falls short
+        // (probability below 2^-90); the budget only stops a broken one, repeating itself, from
+        // searching forever.
+        var searches = 0
+        func nextPrime(_ generator: inout some RandomNumberGenerator) throws(RSAPrivateKeyError) -> BigUInt {
+            searches += 1
+            guard searches <= maximumPrimeSearches,
+                let prime = Primality.randomPrime(
                     bits: half, exponent: generatedPublicExponent, rounds: rounds, using: &generator)
-            } while (first > second ? first - second : second - first) <= minimumDistance
+            else { throw .randomSourceFailed }
+            return prime
+        }
+        while true {
+            let first = try nextPrime(&generator)
+            var second = try nextPrime(&generator)
+            while (first > second ? first - second : second - first) <= minimumDistance {
+                second = try nextPrime(&generator)
+            }
             let (p, q) = first > second ? (first, second) : (second, first)
             let pMinusOne = p - BigUInt(1)
             let qMinusOne = q - BigUInt(1)
@@ -86,8 +97,12 @@ package struct RSAPrivateKey: Sendable {
         }
     }
 
+    /// The most prime searches one generation makes before it blames the random generator.
+    static let maximumPrimeSearches = 4
+
     /// A new key of `bits` bits (2048 by default) from the system's secure random generator.
-    /// - Throws: ``RSAPrivateKeyError/unsupportedSize(bits:)`` for a size outside ``generationBits``.
+    /// - Throws: ``RSAPrivateKeyError/unsupportedSize(bits:)`` for a size outside ``generationBits``
+    ///   or odd.
     package static func generate(bits: Int = 2048) throws(RSAPrivateKeyError) -> RSAPrivateKey {
         var generator = SystemRandomNumberGenerator()
         return try generate(bits: bits, using: &generator)
@@ -248,6 +263,9 @@ package enum RSAPrivateKeyError: Error, Hashable, Sendable, CustomStringConverti
     case unsupportedVersion
     /// The members do not belong together.
     case inconsistent(Check)
+    /// Key generation's random generator gave the same or unusable numbers over and over (a stuck
+    /// or broken generator); a working one never does.
+    case randomSourceFailed
 
     /// Which of the consistency checks failed.
     package enum Check: String, Hashable, Sendable {
@@ -270,6 +288,7 @@ package enum RSAPrivateKeyError: Error, Hashable, Sendable, CustomStringConverti
         case .malformedEncoding(let reason): "RSA private key is not DER PKCS #1: \(reason)"
         case .unsupportedVersion: "RSA private key is multi-prime or of an unknown version"
         case .inconsistent(let check): "RSA private key's members do not belong together (\(check.rawValue))"
+        case .randomSourceFailed: "RSA key generation's random generator gave no usable primes"
         }
     }
 }

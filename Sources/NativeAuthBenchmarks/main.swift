@@ -19,7 +19,8 @@
 //
 // With --cold-start, measures an app's launch with a stored session in N fresh processes
 // (--runs N, default 21): from the start of main to the cached access token in hand. With
-// --key-set, only the worst key set within the SDK's bounds (also part of the full run).
+// --key-set, only the worst key set within the SDK's bounds (also part of the full run). With
+// --rsa, the portable RSA private key: 2048-bit key generation (N seeds, --runs N) and RS256 signing.
 
 import Foundation
 import NativeAuth
@@ -45,6 +46,7 @@ struct Options {
     var only: ServerLoad.Kind?
     var coldStart = false
     var keySet = false
+    var rsa = false
     var runs = 21
 
     init(_ arguments: [String]) {
@@ -57,6 +59,7 @@ struct Options {
             case "--server": server = true
             case "--cold-start": coldStart = true
             case "--key-set": keySet = true
+            case "--rsa": rsa = true
             case "--runs": runs = max(1, iterator.next().flatMap(Int.init) ?? runs)
             case "--clients": clients = max(1, iterator.next().flatMap(Int.init) ?? clients)
             case "--seconds": seconds = max(0.5, iterator.next().flatMap(Double.init) ?? seconds)
@@ -214,6 +217,15 @@ if options.keySet {
             try measureWorstKeySet(rounds: 9).line(
                 "worst key set within the bounds (64 keys, 8192 bits, e = 2^256 - 1, one kid): parse + refuse one token"
             ))
+        exit(0)
+    } catch {
+        print("benchmark failed: \(error)")
+        exit(1)
+    }
+}
+if options.rsa {
+    do {
+        try RSAKeys.run(keys: options.runs)
         exit(0)
     } catch {
         print("benchmark failed: \(error)")

@@ -27,7 +27,7 @@ struct RSAPrivateKeyDERTests {
             case .unsupportedVersion: return "version"
             case .publicKey: return "public key"
             case .inconsistent(let check): return check.rawValue
-            case .unsupportedSize, nil: return "\(error)"
+            case .unsupportedSize, .randomSourceFailed, nil: return "\(error)"
             }
         }
     }

@@ -114,6 +114,16 @@ struct RSAPrivateKeyTests {
         }
     }
 
+    @Test(
+        "A generator that repeats itself: generation throws instead of searching forever, signing still signs right",
+        arguments: [0, UInt64.max])
+    func stuckGenerator(_ value: UInt64) throws {
+        var stuck = StuckGenerator(value: value)
+        #expect(throws: RSAPrivateKeyError.randomSourceFailed) { try RSAPrivateKey.generate(bits: 2048, using: &stuck) }
+        let signed = SignedText(SignatureFixtures.rfc7515Token)
+        #expect(try rfc7515PrivateKey().signSHA256(signed.signingInput, using: &stuck) == signed.signature)
+    }
+
     @Test("DER: the RFC 7515 key encodes as OpenSSL writes it, and parses back")
     func derRoundTrip() throws {
         let key = try rfc7515PrivateKey()
@@ -164,8 +174,8 @@ struct RSAPrivateKeyTests {
         // p = 3 · 5 · P and q = 7 · Q for 1024-bit primes P, Q: n = p · q is odd and 2048+ bits;
         // members computed as if p and q were prime pass the congruences, not the test signature.
         var random = SplitMix64(seed: 21)
-        let bigP = Primality.randomPrime(bits: 1020, exponent: 65537, rounds: 8, using: &random)
-        let bigQ = Primality.randomPrime(bits: 1024, exponent: 65537, rounds: 8, using: &random)
+        let bigP = try #require(Primality.randomPrime(bits: 1020, exponent: 65537, rounds: 8, using: &random))
+        let bigQ = try #require(Primality.randomPrime(bits: 1024, exponent: 65537, rounds: 8, using: &random))
         let p = BigUInt(15) * bigP
         let q = BigUInt(7) * bigQ
         let e = BigUInt(65537)
@@ -221,4 +231,11 @@ struct PrivateKeyMembers {
             prime1: p.bigEndianBytes, prime2: q.bigEndianBytes, exponent1: dP.bigEndianBytes,
             exponent2: dQ.bigEndianBytes, coefficient: qInv.bigEndianBytes)
     }
+}
+
+/// A broken random generator: the same value every time.
+struct StuckGenerator: RandomNumberGenerator {
+    let value: UInt64
+
+    mutating func next() -> UInt64 { value }
 }
