@@ -42,8 +42,8 @@ struct SoftwareRSAKey: DPoPKey, CustomStringConvertible, CustomDebugStringConver
 
     var publicJWK: [String: String] {
         [
-            "kty": "RSA", "n": Base64URL.encode(key.publicKey.modulus.modulus.bigEndianBytes),
-            "e": Base64URL.encode(key.publicKey.exponent.bigEndianBytes),
+            "kty": "RSA", "n": Base64URL.encode(key.publicKey.modulusBytes),
+            "e": Base64URL.encode(key.publicKey.exponentBytes),
         ]
     }
 
