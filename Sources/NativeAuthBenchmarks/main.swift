@@ -20,7 +20,8 @@
 // With --cold-start, measures an app's launch with a stored session in N fresh processes
 // (--runs N, default 21): from the start of main to the cached access token in hand. With
 // --key-set, only the worst key set within the SDK's bounds (also part of the full run). With
-// --rsa, the portable RSA private key: 2048-bit key generation (N seeds, --runs N) and RS256 signing.
+// --rsa, the portable RSA private key: 2048-bit key generation (N seeds, --runs N), RS256 signing and a
+// whole DPoP proof.
 
 import Foundation
 import NativeAuth
@@ -225,7 +226,7 @@ if options.keySet {
 }
 if options.rsa {
     do {
-        try RSAKeys.run(keys: options.runs)
+        try await RSAKeys.run(keys: options.runs)
         exit(0)
     } catch {
         print("benchmark failed: \(error)")
