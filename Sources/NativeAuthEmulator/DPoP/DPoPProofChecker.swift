@@ -137,13 +137,16 @@ enum DPoPProofChecker {
     }
 
     /// The bytes of strict base64url text (RFC 7515 §2: the URL-safe alphabet, no padding, no
-    /// white space), or `nil`.
+    /// white space), or `nil`. Only the canonical encoding is taken: unused low bits in the last
+    /// character must be zero, so one byte string has one spelling.
     static func base64URL(_ text: some StringProtocol) -> Data? {
         let valid = text.utf8.allSatisfy { byte in
             (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
         }
-        guard valid, text.utf8.count % 4 != 1 else { return nil }
-        return Encoding.base64URLDecode(String(text))
+        guard valid, text.utf8.count % 4 != 1, let data = Encoding.base64URLDecode(String(text)),
+            Encoding.base64URL(data) == text
+        else { return nil }
+        return data
     }
 }

@@ -18,6 +18,10 @@ struct DPoPState: Sendable {
     /// context of the target URI for as long as they would be accepted.
     var taken: [String: Date] = [:]
 
+    /// Whether the request being answered had its proof read: only then does the answer carry a
+    /// `DPoP-Nonce` (the native API's grants never read one).
+    var readProof = false
+
     /// Above this many remembered proofs, the expired ones are forgotten before another is added.
     static let pruneThreshold = 1024
 

@@ -15,12 +15,13 @@ extension TenantState {
     }
 
     /// `response` with the current nonce in `DPoP-Nonce` (RFC 9449 §8.2, §9), when the tenant
-    /// demands nonces and the request carried a proof: the answer to a proof, accepted or refused,
-    /// tells the client the nonce for its next one.
+    /// demands nonces and read the request's proof: the answer to a proof, taken or refused, tells
+    /// the client the nonce for its next one.
     mutating func addingDPoPNonce(to response: HTTPResponse, for call: Call) -> HTTPResponse {
-        guard demandsDPoPNonces, call.request.headers.keys.contains(where: { $0.lowercased() == "dpop" }),
-            let nonce = acceptedDPoPNonces(at: call.now)?.first
-        else { return response }
+        defer { dpop.readProof = false }
+        guard dpop.readProof, demandsDPoPNonces, let nonce = acceptedDPoPNonces(at: call.now)?.first else {
+            return response
+        }
         var answered = response
         answered.headers["DPoP-Nonce"] = nonce
         return answered
@@ -31,6 +32,7 @@ extension TenantState {
     mutating func dpopProof(of call: Call, accessToken: String?) throws(DPoPRefusal) -> CheckedDPoPProof? {
         let values = call.request.headers.filter { $0.key.lowercased() == "dpop" }.map(\.value)
         guard let value = values.first else { return nil }
+        dpop.readProof = true
         // Step 1: one DPoP header. The server joins repeated header lines with ", "; a JWT has no comma.
         guard values.count == 1, !value.contains(",") else {
             throw .invalid("The request has more than one DPoP header.")
