@@ -117,7 +117,7 @@ struct DPoPPublicKey: Sendable {
     /// rebuilt and compared; nothing is parsed out of the opened signature.
     static func verifyRS256(_ signature: [UInt8], of input: [UInt8], modulus: [UInt8], exponent: [UInt8]) -> Bool {
         let length = modulus.count
-        guard signature.count == length, let expected = encoding(SHA256.hash(input), length: length) else {
+        guard signature.count == length, let expected = encoding(AuthCrypto.SHA256.hash(input), length: length) else {
             return false
         }
         let n = BigUInt(bigEndian: modulus)
@@ -160,6 +160,6 @@ struct DPoPPublicKey: Sendable {
     /// RFC 7638 §3: the required members only, in lexicographic order, no white space; SHA-256;
     /// base64url. The members are hashed as the `jwk` gave them.
     static func thumbprint(_ required: JSONObject) -> String {
-        Encoding.base64URL(Data(SHA256.hash(Array(required.data))))
+        Encoding.base64URL(Data(AuthCrypto.SHA256.hash(Array(required.data))))
     }
 }

@@ -2,7 +2,12 @@ import Foundation
 import NativeAuth
 import Testing
 
+@testable import AuthCrypto
 @testable import NativeAuthEmulator
+
+#if canImport(CryptoKit)
+    import CryptoKit
+#endif
 
 /// DPoP at the token endpoint (RFC 9449 §5): bound tokens with a proof, Bearer tokens without,
 /// discovery, the three modes, and refresh tokens bound to the key.
@@ -138,6 +143,27 @@ struct DPoPTokenEndpointTests {
         #expect(taken.status == 200, "\(taken.text)")
         #expect(taken["token_type"] == "DPoP")
     }
+
+    #if canImport(CryptoKit)
+        @Test("on Apple platforms an ES256 proof (a P-256 key, R ‖ S) binds the tokens too")
+        func es256() async throws {
+            let harness = DPoPHarness()
+            let key = P256.Signing.PrivateKey()
+            let raw = key.publicKey.rawRepresentation
+            let jwk: [String: Any] = [
+                "kty": "EC", "crv": "P-256", "x": b64(raw.prefix(32)), "y": b64(raw.suffix(32)),
+            ]
+            var proof = harness.tokenProof()
+            proof.header = ["typ": "dpop+jwt", "alg": "ES256", "jwk": jwk]
+            let input = b64(Data(jsonText(proof.header).utf8)) + "." + b64(Data(jsonText(proof.claims).utf8))
+            let signature = try key.signature(for: Data(input.utf8)).rawRepresentation
+            let reply = try await harness.redeem(try await harness.code(), proof: input + "." + b64(signature))
+            #expect(reply.status == 200, "\(reply.text)")
+            #expect(reply["token_type"] == "DPoP")
+            let canonical = #"{"crv":"P-256","kty":"EC","x":"\#(b64(raw.prefix(32)))","y":"\#(b64(raw.suffix(32)))"}"#
+            #expect(reply.boundKey == b64(Data(AuthCrypto.SHA256.hash(Array(canonical.utf8)))))
+        }
+    #endif
 
     // MARK: Refresh tokens (RFC 9449 §5)
 
