@@ -104,6 +104,12 @@ extension APIError {
         forced: "invalid_grant", suberror: nil, codes: [],
         description: "The refresh token is bound to another DPoP key than the proof's.", status: 400)
 
+    /// RFC 9449 §10: a code asked for with `dpop_jkt`, redeemed with a proof of another key.
+    static let codeBoundToAnotherKey = APIError(
+        forced: "invalid_grant", suberror: nil, codes: [],
+        description: "The authorization code is bound to another DPoP key (dpop_jkt) than the proof's.",
+        status: 400)
+
     static let refreshTokenBoundWithDPoPOff = APIError(
         forced: "invalid_grant", suberror: nil, codes: [],
         description: "The refresh token is bound to a DPoP key, and the tenant takes no DPoP proofs now.",

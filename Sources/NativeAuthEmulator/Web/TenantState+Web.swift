@@ -26,6 +26,9 @@ struct AcceptedAuthorizationRequest: Sendable {
     /// The S256 `code_challenge`.
     var codeChallenge: String
     var scopes: [String]
+    /// The `dpop_jkt` of the request (RFC 9449 §10), when DPoP is on: the code is then redeemed
+    /// only with a proof of that key.
+    var dpopKey: String? = nil
 }
 
 /// A sign-in page being filled in.

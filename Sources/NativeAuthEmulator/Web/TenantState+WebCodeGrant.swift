@@ -25,6 +25,13 @@ extension TenantState {
         }
         let verifier = call.form["code_verifier"] ?? ""
         guard Self.verifier(verifier, matches: issued.request.codeChallenge) else { throw .codeVerifierMismatch }
+        if let bound = issued.request.dpopKey, settings.dpop != .off {
+            // RFC 9449 §10: a code asked for with `dpop_jkt` is redeemed with a proof of that key only.
+            guard let proof else {
+                throw .invalidDPoPProof("The code is bound to a DPoP key (dpop_jkt): send a proof made with that key.")
+            }
+            guard proof.thumbprint == bound else { throw .codeBoundToAnotherKey }
+        }
         issued.redeemed = true
         web.codes[code] = issued
         guard let user = user(named: issued.username) else { throw .userNotFound }
