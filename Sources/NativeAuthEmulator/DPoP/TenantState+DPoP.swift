@@ -39,7 +39,7 @@ extension TenantState {
         }
         let expected = DPoPExpectation(
             method: call.request.method.uppercased(), targetURI: requestTargetURI(call), now: call.now,
-            window: max(0, settings.dpopProofLifetime), nonces: acceptedDPoPNonces(at: call.now),
+            window: proofWindow, nonces: acceptedDPoPNonces(at: call.now),
             accessToken: accessToken)
         let proof = try DPoPProofChecker.check(value.trimmingCharacters(in: .whitespaces), against: expected)
         guard dpop.take(proof, until: proof.issuedAt.addingTimeInterval(expected.window), now: call.now) else {
@@ -47,6 +47,10 @@ extension TenantState {
         }
         return proof
     }
+
+    /// ``EmulatorSettings/dpopProofLifetime`` as a window: from 0 to ten years (a negative or
+    /// undefined setting is 0, an infinite one ten years).
+    var proofWindow: TimeInterval { min(max(0, settings.dpopProofLifetime), 86_400 * 3650) }
 
     /// The URI the client sent `call` to, normalized, without query and fragment: on the server's
     /// origin when an ``EmulatorServer`` serves the tenant (the URL the client used), else the

@@ -101,6 +101,17 @@ struct DPoPTokenEndpointTests {
         #expect(stale["error_description"] == "The proof's iat is more than 5 seconds in the past.")
     }
 
+    @Test("an infinite, undefined or negative proof lifetime is read as a window from 0 to ten years")
+    func oddProofLifetimes() async throws {
+        for (lifetime, taken) in [(TimeInterval.infinity, true), (.nan, false), (-5, false)] {
+            let harness = DPoPHarness { $0.dpopProofLifetime = lifetime }
+            var proof = harness.tokenProof()
+            proof.claims["iat"] = Int(harness.now.timeIntervalSince1970) - 1
+            let reply = try await harness.redeem(try await harness.code(), proof: proof.jwt)
+            #expect((reply.status == 200) == taken, "\(lifetime): \(reply.text)")
+        }
+    }
+
     @Test(
         "htu is compared after RFC 3986 normalization: case, default port, dot segments, percent-encoding",
         arguments: [
