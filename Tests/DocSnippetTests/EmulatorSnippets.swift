@@ -46,6 +46,25 @@ struct EmulatorSnippetTests {
         #expect(console.printed("/emulator/v1"))
     }
 
+    @Test func turnsOnDPoP() async throws {
+        // The formatter leaves this alone: the sample's comments stay aligned.
+        // swift-format-ignore
+        do {
+            // snippet: emulator-dpop
+            let tenant = EmulatedTenant(clock: ManualClock())
+            tenant.configure {
+                $0.dpop = .required        // or .offered; .off is the default
+                $0.dpopNonces = true       // demand a server nonce in every proof
+                $0.dpopNonceLifetime = 300 // a new nonce every 5 minutes of the tenant's clock
+                $0.dpopProofLifetime = 60  // iat at most 60 s from the tenant's time, either way
+            }
+            // snippet: end
+            let discovery = try await tenant.send(
+                HTTPRequest(method: "GET", url: tenant.url(for: .openIDConfiguration)))
+            #expect(String(decoding: discovery.body, as: UTF8.self).contains("dpop_signing_alg_values_supported"))
+        }
+    }
+
     @Test func configuresAnAppForTheServedTenant() throws {
         // snippet: emulator-simulator-configuration
         let configuration = try NativeAuthConfiguration(

@@ -18,7 +18,12 @@ struct WebHarness {
     var clock: ManualClock { harness.clock }
 
     init(configure: (inout EmulatorSettings) -> Void = { _ in }) {
-        harness = Harness(configure: configure)
+        self.init(harness: Harness(configure: configure))
+    }
+
+    /// On the tenant of `harness`, such as one an ``EmulatorServer`` serves.
+    init(harness: Harness) {
+        self.harness = harness
         tenant.addUser(EmulatedUser(username: "bo@contoso.com", password: "Browser-Only-1", requiresBrowser: true))
     }
 

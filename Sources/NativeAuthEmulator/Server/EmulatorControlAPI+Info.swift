@@ -52,6 +52,10 @@ extension EmulatorControlAPI {
             "authorizationCodeLifetime": .double(settings.authorizationCodeLifetime),
             "pushedAuthorizationRequests": .string(settings.pushedAuthorizationRequests.rawValue),
             "pushedAuthorizationRequestLifetime": .double(settings.pushedAuthorizationRequestLifetime),
+            "dpop": .string(settings.dpop.rawValue),
+            "dpopNonces": .bool(settings.dpopNonces),
+            "dpopNonceLifetime": .double(settings.dpopNonceLifetime),
+            "dpopProofLifetime": .double(settings.dpopProofLifetime),
         ]
     }
 }

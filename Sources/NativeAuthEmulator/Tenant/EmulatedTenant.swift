@@ -25,7 +25,9 @@ public import NativeAuth
 /// `{authority}/v2.0/.well-known/openid-configuration` (see ``issuer``), the keys, the
 /// authorization endpoint with its sign-in page, the `authorization_code` grant with PKCE and
 /// RS256-signed ID tokens, and end session. ``EmulatedBrowser`` fills in the sign-in page in tests;
-/// users made with ``EmulatedUser/requiresBrowser`` can sign in only that way.
+/// users made with ``EmulatedUser/requiresBrowser`` can sign in only that way. With
+/// ``EmulatorSettings/dpop`` on, it binds the tokens of browser sign-ins to the key of a DPoP proof
+/// (RFC 9449), checking each proof with its own code, and its protected resource takes them.
 ///
 /// All methods are safe to call from any task: the tenant's state sits behind one lock, and each
 /// request is answered as one atomic step.

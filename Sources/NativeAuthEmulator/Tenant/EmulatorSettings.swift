@@ -30,6 +30,21 @@ public struct EmulatorSettings: Sendable, Equatable {
         case required
     }
 
+    /// Whether, and how, the tenant takes DPoP proofs (RFC 9449) with the token requests of browser
+    /// sign-ins and at its protected resource.
+    public enum DPoPMode: String, Sendable, Equatable, CaseIterable {
+        /// Not taken, as with Entra, whose discovery document has no
+        /// `dpop_signing_alg_values_supported`: a `DPoP` header is not read (RFC 9449 §5: a server
+        /// that does not take DPoP issues Bearer tokens), and every token is a Bearer token.
+        case off
+        /// Taken when sent: a token request with a valid proof gets tokens bound to its key
+        /// (`token_type` `DPoP`), one without gets Bearer tokens as before.
+        case offered
+        /// Required: a web token request (the `authorization_code` grant, the refresh of a browser
+        /// sign-in's refresh token) without a proof is refused with `invalid_dpop_proof`.
+        case required
+    }
+
     /// The number of digits of every one-time code.
     public var codeLength: Int = 8
     /// How long a continuation token stays usable, in seconds.
@@ -97,6 +112,22 @@ public struct EmulatorSettings: Sendable, Equatable {
     /// How long the `request_uri` of a pushed authorization request can be used at the
     /// authorization endpoint, in seconds: the `expires_in` of the answer (at least 1).
     public var pushedAuthorizationRequestLifetime: TimeInterval = 60
+
+    /// Whether the tenant takes DPoP proofs (RFC 9449) for the tokens of browser sign-ins:
+    /// ``DPoPMode/off`` (the default, as Entra), ``DPoPMode/offered`` or ``DPoPMode/required``.
+    /// The native API's own grants never read a proof.
+    public var dpop: DPoPMode = .off
+    /// Whether the token endpoint and the protected resource demand a server nonce in every proof
+    /// (RFC 9449 §8, §9): a proof without the current nonce is answered `use_dpop_nonce` with a
+    /// `DPoP-Nonce` header. Only with ``dpop`` on.
+    public var dpopNonces: Bool = false
+    /// How long each nonce is handed out, in seconds of the tenant's clock (at least 1): the nonce
+    /// changes at every multiple of this time, and the one before it is still accepted for one more
+    /// such period.
+    public var dpopNonceLifetime: TimeInterval = 300
+    /// How far a proof's `iat` may be from the tenant's time, in seconds, either way (RFC 9449
+    /// §11.1); a proof's `jti` is remembered as long as the proof could be accepted.
+    public var dpopProofLifetime: TimeInterval = 60
 
     /// Creates the default settings.
     public init() {}

@@ -71,4 +71,7 @@ struct RefreshTokenRecord: Sendable, Equatable {
     var expiresAt: Date
     var revoked = false
     var signsIDTokens = false
+    /// The JWK thumbprint of the DPoP key the token is bound to (RFC 9449 §5), or `nil` when it is
+    /// not bound: refreshing it then needs a proof made with that key.
+    var dpopKey: String? = nil
 }

@@ -15,7 +15,9 @@ import Foundation
 /// ```
 ///
 /// Format 2 added a user's `requiresBrowser` and a refresh token's `signsIDTokens` (it came from a
-/// browser sign-in); format 1 snapshots, which have neither, still load (both `false`).
+/// browser sign-in); format 1 snapshots, which have neither, still load (both `false`). A refresh
+/// token bound to a DPoP key (RFC 9449 §5) has `dpopKey`, the key's JWK thumbprint; it is written
+/// only for bound tokens, so snapshots without DPoP are as before.
 ///
 /// Users are sorted by lowercased username, attributes by name, refresh tokens by token, so the
 /// same state always gives the same bytes. `expiresAt` is in seconds since 1970 on the tenant's
@@ -77,13 +79,14 @@ struct TenantSnapshot: Sendable, Equatable {
     private static func json(for record: RefreshTokenRecord, token: String) -> JSON {
         // JSON has no infinity: a token that never expires is written as expiring in the distant future.
         let expiresAt = min(record.expiresAt.timeIntervalSince1970, Date.distantFuture.timeIntervalSince1970)
-        let object: JSONObject = [
+        var object: JSONObject = [
             "token": .string(token),
             "username": .string(record.username),
             "expiresAt": .double(expiresAt),
             "revoked": .bool(record.revoked),
             "signsIDTokens": .bool(record.signsIDTokens),
         ]
+        if let dpopKey = record.dpopKey { object["dpopKey"] = .string(dpopKey) }
         return .object(object)
     }
 
@@ -92,7 +95,7 @@ struct TenantSnapshot: Sendable, Equatable {
     /// Reads a snapshot. Unknown fields are ignored; besides `format`, `users` and `refreshTokens`,
     /// only a user's `username` and a refresh token's `token`, `username` and `expiresAt` are
     /// required, the other fields taking their ``EmulatedUser`` defaults (`revoked` and
-    /// `signsIDTokens`: `false`).
+    /// `signsIDTokens`: `false`; `dpopKey`: none).
     init(data: Data) throws(EmulatorSnapshotError) {
         guard let text = String(data: data, encoding: .utf8) else {
             throw EmulatorSnapshotError(.malformed, "The snapshot is not UTF-8 text.")
@@ -142,7 +145,8 @@ struct TenantSnapshot: Sendable, Equatable {
                 username: try fields.string("username"),
                 expiresAt: Date(timeIntervalSince1970: try fields.seconds("expiresAt")),
                 revoked: try fields.bool("revoked", default: false),
-                signsIDTokens: try fields.bool("signsIDTokens", default: false))
+                signsIDTokens: try fields.bool("signsIDTokens", default: false),
+                dpopKey: try fields.optionalString("dpopKey"))
         }
     }
 

@@ -12,34 +12,81 @@ import NativeAuth
 /// process or another. Revoking works on refresh tokens only: an access token stays valid until it
 /// expires, unless its user is removed. The tokens are unsigned, so a JWT built by hand with the
 /// right claims is accepted too; the emulator is a test double, not a security boundary.
+///
+/// With ``EmulatorSettings/dpop`` on it also takes `Authorization: DPoP {token}` with a proof
+/// (RFC 9449 §7.1) for a token bound to the proof's key (the token's `cnf.jkt`, §6.1). A bound
+/// token is refused as a Bearer token whatever the setting (§7.2).
 extension TenantState {
-    func protectedResource(_ call: Call) -> HTTPResponse {
+    /// How a request presented its access token.
+    enum Scheme {
+        case bearer, dpop
+    }
+
+    mutating func protectedResource(_ call: Call) -> HTTPResponse {
+        let dpopOn = settings.dpop != .off
         let authorization = call.request.header("Authorization")?.trimmingCharacters(in: .whitespaces) ?? ""
         let parts = authorization.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+        let scheme: Scheme
+        switch parts.first?.lowercased() {
+        case "bearer"? where parts.count == 2: scheme = .bearer
+        case "dpop"? where parts.count == 2 && dpopOn: scheme = .dpop
+        default:
             return unauthorized(
-                call, error: "invalid_request", description: "The request has no bearer access token.",
-                challenge: #"Bearer error="invalid_request""#)
+                call, .bearer, error: "invalid_request",
+                description: dpopOn ? "The request has no access token." : "The request has no bearer access token.",
+                plainChallenge: true)
         }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
         guard let validated = validAccessToken(token) else {
-            return unauthorized(
-                call, error: "invalid_token", description: "The access token is invalid",
-                challenge: #"Bearer error="invalid_token", error_description="The access token is invalid""#)
+            return unauthorized(call, scheme, error: "invalid_token", description: "The access token is invalid")
         }
         guard call.now < validated.expiresAt else {
+            return unauthorized(call, scheme, error: "invalid_token", description: "The access token is expired")
+        }
+        if scheme == .bearer, validated.dpopKey != nil {
+            // RFC 9449 §7.2: a DPoP-bound token sent as a Bearer token is refused.
             return unauthorized(
-                call, error: "invalid_token", description: "The access token is expired",
-                challenge: #"Bearer error="invalid_token", error_description="The access token is expired""#)
+                call, dpopOn ? .dpop : .bearer, error: "invalid_token",
+                description: "The access token is bound to a DPoP key: present it with the DPoP scheme and a proof")
+        }
+        if scheme == .dpop {
+            let proof: CheckedDPoPProof?
+            do throws(DPoPRefusal) {
+                proof = try dpopProof(of: call, accessToken: token)
+            } catch {
+                switch error {
+                case .invalid(let reason):
+                    return unauthorized(call, .dpop, error: "invalid_dpop_proof", description: reason)
+                case .useNonce:
+                    return unauthorized(
+                        call, .dpop, error: "use_dpop_nonce",
+                        description: "Resource server requires nonce in DPoP proof")
+                }
+            }
+            guard let proof else {
+                return unauthorized(
+                    call, .dpop, error: "invalid_dpop_proof", description: "The request has no DPoP proof")
+            }
+            // RFC 9449 §4.3 step 12, second half: the token is bound to the proof's key.
+            guard let bound = validated.dpopKey else {
+                return unauthorized(
+                    call, .dpop, error: "invalid_token",
+                    description: "The access token is not bound to a DPoP key: present it as a Bearer token")
+            }
+            guard bound == proof.thumbprint else {
+                return unauthorized(
+                    call, .dpop, error: "invalid_token",
+                    description: "Invalid DPoP key binding: the proof's key is not the access token's")
+            }
         }
         let user = validated.user
         let body: JSONObject = ["username": .string(user.username), "oid": .string(objectId(of: user))]
         return jsonResponse(status: 200, body: body, call: call)
     }
 
-    /// The user and expiry of `token` when it is an access token of this tenant for a user it
-    /// has now (expired or not), or `nil`.
-    func validAccessToken(_ token: String) -> (user: EmulatedUser, expiresAt: Date)? {
+    /// The user, expiry and DPoP binding (`cnf.jkt`) of `token` when it is an access token of this
+    /// tenant for a user it has now (expired or not), or `nil`.
+    func validAccessToken(_ token: String) -> (user: EmulatedUser, expiresAt: Date, dpopKey: String?)? {
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3, segments[2].isEmpty,
             case .object(let header)? = Self.jsonSegment(segments[0]), header["alg"] == "none",
@@ -57,7 +104,16 @@ extension TenantState {
         case .double(let seconds)? where seconds.isFinite: expiry = seconds
         default: return nil
         }
-        return (user, Date(timeIntervalSince1970: expiry))
+        var dpopKey: String?
+        switch claims["cnf"] {
+        case nil: dpopKey = nil
+        case .object(let confirmation)?:
+            // RFC 9449 §6.1: `jkt`, a string; a `cnf` without one binds to nothing the tenant knows.
+            guard case .string(let thumbprint)? = confirmation["jkt"] else { return nil }
+            dpopKey = thumbprint
+        default: return nil
+        }
+        return (user, Date(timeIntervalSince1970: expiry), dpopKey)
     }
 
     /// The JSON value in one base64url segment of a JWT, or `nil`.
@@ -68,7 +124,20 @@ extension TenantState {
         return try? JSONParser.parse(text)
     }
 
-    private func unauthorized(_ call: Call, error: String, description: String, challenge: String) -> HTTPResponse {
+    /// A `401` with `error` in the body and a `WWW-Authenticate` challenge of `scheme` (RFC 6750
+    /// §3, RFC 9449 §7.1). With DPoP on, a Bearer challenge is followed by a DPoP one naming the
+    /// algorithms (`algs`, §7.1), so the client knows both schemes are taken; `plainChallenge`
+    /// leaves out the description, for a request that sent no token.
+    private func unauthorized(
+        _ call: Call, _ scheme: Scheme, error: String, description: String, plainChallenge: Bool = false
+    ) -> HTTPResponse {
+        let algorithms = "algs=\"" + DPoPPublicKey.supportedAlgorithms.joined(separator: " ") + "\""
+        let details = plainChallenge ? "error=\"\(error)\"" : "error=\"\(error)\", error_description=\"\(description)\""
+        let challenge: String
+        switch scheme {
+        case .bearer: challenge = "Bearer " + details + (settings.dpop != .off ? ", DPoP " + algorithms : "")
+        case .dpop: challenge = "DPoP " + details + ", " + algorithms
+        }
         var headers = headers(now: call.now, correlationId: call.correlationId)
         headers["WWW-Authenticate"] = challenge
         let body: JSONObject = ["error": .string(error), "error_description": .string(description)]

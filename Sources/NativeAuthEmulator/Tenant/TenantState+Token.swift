@@ -74,9 +74,10 @@ extension TenantState {
         guard !record.revoked else { throw .invalidRefreshToken("it has been revoked") }
         guard call.now < record.expiresAt else { throw .expiredRefreshToken }
         guard let user = user(named: record.username) else { throw .invalidRefreshToken("its user no longer exists") }
+        let proof = try refreshProof(call, record: record)
         var body = issueTokens(
             for: user, scopes: scopes, now: call.now, includeRefreshToken: settings.rotateRefreshTokens,
-            signedIDToken: record.signsIDTokens ? SignedIDToken(nonce: nil) : nil)
+            signedIDToken: record.signsIDTokens ? SignedIDToken(nonce: nil) : nil, dpopKey: proof?.thumbprint)
         if settings.rotateRefreshTokens {
             if settings.revokeRotatedRefreshTokens {
                 record.revoked = true
@@ -86,6 +87,21 @@ extension TenantState {
             body["refresh_token"] = .string(refreshToken)
         }
         return body
+    }
+
+    /// The proof of a refresh (RFC 9449 §5). The refreshes of a browser sign-in's refresh tokens
+    /// read one (required with ``EmulatorSettings/DPoPMode/required``); those of the native API do
+    /// not, as Entra's native API has no DPoP. A bound refresh token needs a proof made with its key
+    /// whatever the setting: none is `invalid_dpop_proof`, another key's `invalid_grant` (the grant
+    /// was issued to another key's holder, RFC 6749 §5.2).
+    private mutating func refreshProof(_ call: Call, record: RefreshTokenRecord) throws(APIError) -> CheckedDPoPProof? {
+        guard record.signsIDTokens || record.dpopKey != nil else { return nil }
+        guard let bound = record.dpopKey else { return try tokenRequestProof(call, missing: requiredProofReason) }
+        guard settings.dpop != .off else { throw .refreshTokenBoundWithDPoPOff }
+        let proof = try tokenRequestProof(
+            call, missing: "The refresh token is bound to a DPoP key: send a proof made with that key.")
+        guard proof?.thumbprint == bound else { throw .refreshTokenBoundToAnotherKey }
+        return proof
     }
 
     // MARK: - Minting
@@ -104,10 +120,13 @@ extension TenantState {
     ///
     /// The access token is not recorded: it is a self-describing JWT, and the protected resource
     /// checks its claims (see `protectedResource(_:)`). The ID token is unsigned, unless
-    /// `signedIDToken` asks for a signed one (browser sign-ins and their refreshes).
+    /// `signedIDToken` asks for a signed one (browser sign-ins and their refreshes). With `dpopKey`,
+    /// the JWK thumbprint of a DPoP proof's key, the tokens are bound to that key (RFC 9449 §5, §6):
+    /// `token_type` is `DPoP`, the access token's `cnf` claim holds `jkt` (§6.1), and the refresh
+    /// token is recorded as bound (the emulator's client is a public client).
     mutating func issueTokens(
         for user: EmulatedUser, scopes: [String], now: Date, includeRefreshToken: Bool = true,
-        signedIDToken: SignedIDToken? = nil
+        signedIDToken: SignedIDToken? = nil, dpopKey: String? = nil
     ) -> JSONObject {
         let resourceScopes = scopes.filter { !Self.oidcScopes.contains($0) }
         let issuedAt = Int(now.timeIntervalSince1970.rounded(.down))
@@ -117,7 +136,7 @@ extension TenantState {
         let subject = Encoding.base64URL(
             Data(Encoding.stableUUID("sub:\(oid):\(environment.clientId)").utf8)
         )
-        let accessClaims: JSONObject = [
+        var accessClaims: JSONObject = [
             "aud": .string(environment.clientId),
             "iss": .string(issuer),
             "iat": .integer(issuedAt),
@@ -131,10 +150,11 @@ extension TenantState {
             "uti": .string(Encoding.randomToken(byteCount: 16, from: random)),
             "ver": "2.0",
         ]
+        if let dpopKey { accessClaims["cnf"] = .object(["jkt": .string(dpopKey)]) }
         let accessToken = Self.jwt(accessClaims)
 
         var body: JSONObject = [
-            "token_type": "Bearer",
+            "token_type": dpopKey == nil ? "Bearer" : "DPoP",
             "scope": .string(resourceScopes.joined(separator: " ")),
             "expires_in": .integer(lifetime),
             "ext_expires_in": .integer(lifetime),
@@ -144,7 +164,7 @@ extension TenantState {
             let refreshToken = "1." + Encoding.randomToken(byteCount: 48, from: random)
             refreshTokens[refreshToken] = RefreshTokenRecord(
                 username: user.username, expiresAt: now.addingTimeInterval(settings.refreshTokenLifetime),
-                signsIDTokens: signedIDToken != nil)
+                signsIDTokens: signedIDToken != nil, dpopKey: dpopKey)
             body["refresh_token"] = .string(refreshToken)
         }
         if scopes.contains("openid") {

@@ -52,6 +52,8 @@ struct TenantState: Sendable {
     var refreshTokens: [String: RefreshTokenRecord] = [:]
     /// Browser sign-ins under way and the authorization codes issued.
     var web = WebSignInState()
+    /// DPoP nonces and the proofs taken lately.
+    var dpop = DPoPState()
 
     init(environment: TenantEnvironment) {
         self.environment = environment
@@ -92,7 +94,8 @@ struct TenantState: Sendable {
     private mutating func process(_ call: Call) -> Outcome {
         let endpoint = call.endpoint
         if endpoint == .resource {
-            return .response(protectedResource(call))
+            let response = protectedResource(call)
+            return .response(addingDPoPNonce(to: response, for: call))
         }
         if endpoint.isBrowserEndpoint {
             return .response(webResponse(call))
@@ -100,12 +103,14 @@ struct TenantState: Sendable {
         if endpoint == .pushedAuthorizationRequest {
             return .response(pushAuthorizationRequest(call))
         }
+        var response: HTTPResponse
         do throws(APIError) {
-            let body = try answer(call)
-            return .response(jsonResponse(status: 200, body: body, call: call))
+            response = jsonResponse(status: 200, body: try answer(call), call: call)
         } catch {
-            return .response(errorResponse(error, call: call))
+            response = errorResponse(error, call: call)
         }
+        if endpoint == .token { response = addingDPoPNonce(to: response, for: call) }
+        return .response(response)
     }
 
     private mutating func answer(_ incoming: Call) throws(APIError) -> JSONObject {

@@ -26,6 +26,9 @@ struct AcceptedAuthorizationRequest: Sendable {
     /// The S256 `code_challenge`.
     var codeChallenge: String
     var scopes: [String]
+    /// The `dpop_jkt` of the request (RFC 9449 §10), when DPoP is on: the code is then redeemed
+    /// only with a proof of that key.
+    var dpopKey: String? = nil
 }
 
 /// A sign-in page being filled in.
@@ -100,7 +103,8 @@ extension TenantState {
     /// `device_authorization_endpoint` and `kerberos_endpoint`; and `form_post` from the response modes.
     /// Served over HTTP, the endpoints are on the server's origin instead (see ``webBase(_:)``).
     /// With ``EmulatorSettings/pushedAuthorizationRequests`` on, it names the pushed authorization
-    /// request endpoint and says whether pushed requests are required (RFC 9126 §5), which Entra's does not.
+    /// request endpoint and says whether pushed requests are required (RFC 9126 §5), which Entra's does not;
+    /// with ``EmulatorSettings/dpop`` on, it lists `dpop_signing_alg_values_supported` (RFC 9449 §5.1).
     func discoveryDocument(_ call: Call) -> JSONObject {
         var document: JSONObject = [
             "token_endpoint": .string(webURL(.token, call)),
@@ -132,6 +136,10 @@ extension TenantState {
         if settings.pushedAuthorizationRequests != .off {
             document["pushed_authorization_request_endpoint"] = .string(webURL(.pushedAuthorizationRequest, call))
             document["require_pushed_authorization_requests"] = .bool(settings.pushedAuthorizationRequests == .required)
+        }
+        if settings.dpop != .off {
+            // RFC 9449 §5.1: the algorithms the tenant verifies proofs with.
+            document["dpop_signing_alg_values_supported"] = .array(DPoPPublicKey.supportedAlgorithms.map(JSON.string))
         }
         return document
     }

@@ -58,7 +58,7 @@ extension TenantState {
 
     /// Checks the parameters of an authorization request, from the URL or pushed: the client, the
     /// redirect URI, `response_mode`, `response_type`, the scopes, PKCE (S256 only), and that no
-    /// parameter is sent twice.
+    /// parameter is sent twice; with ``EmulatorSettings/dpop`` on, a `dpop_jkt` (RFC 9449 §10).
     func check(_ parameters: FormBody, call: Call) -> AuthorizationCheck {
         guard let clientId = parameters["client_id"], !clientId.isEmpty else {
             return .errorPage(.webMissingParameter("client_id"))
@@ -96,9 +96,17 @@ extension TenantState {
         guard let challenge = parameters["code_challenge"], !challenge.isEmpty else { return refuse(.pkceRequired) }
         guard parameters["code_challenge_method"] == "S256" else { return refuse(.invalidCodeChallengeMethod) }
         guard Self.isS256Challenge(challenge) else { return refuse(.invalidCodeChallengeSize) }
-        let request = AcceptedAuthorizationRequest(
+        var request = AcceptedAuthorizationRequest(
             redirectURI: redirectURI, responseMode: mode, state: state, nonce: parameters["nonce"],
             codeChallenge: challenge, scopes: scopes)
+        if settings.dpop != .off, let thumbprint = parameters["dpop_jkt"] {
+            // RFC 9449 §10: the code is bound to the key of this JWK thumbprint (a SHA-256 one, 43
+            // base64url characters).
+            guard DPoPProofChecker.base64URL(thumbprint)?.count == 32 else {
+                return refuse(.invalidParameter("dpop_jkt", "it is not a base64url SHA-256 JWK thumbprint"))
+            }
+            request.dpopKey = thumbprint
+        }
         return .accepted(
             request, loginHint: parameters["login_hint"] ?? "", silent: parameters.list("prompt").contains("none"))
     }

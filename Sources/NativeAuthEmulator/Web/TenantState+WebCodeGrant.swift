@@ -9,7 +9,12 @@ extension TenantState {
     /// for, and the `code_verifier` must hash to its S256 challenge. The answer is the same as a
     /// native sign-in's, but its ID token is RS256-signed and carries the request's `nonce`; so
     /// are the ID tokens of every refresh of its refresh token.
+    ///
+    /// With DPoP on, the proof is checked first, before the code is spent (a client answered
+    /// `use_dpop_nonce` sends the same code again with a new proof), and a valid one binds the
+    /// tokens to its key (RFC 9449 §5).
     mutating func authorizationCodeGrant(_ call: Call) throws(APIError) -> JSONObject {
+        let proof = try tokenRequestProof(call, missing: requiredProofReason)
         let code = try required("code", in: call)
         guard var issued = web.codes[code] else { throw .invalidAuthorizationCode }
         guard !issued.redeemed else { throw .authorizationCodeRedeemed }
@@ -20,12 +25,19 @@ extension TenantState {
         }
         let verifier = call.form["code_verifier"] ?? ""
         guard Self.verifier(verifier, matches: issued.request.codeChallenge) else { throw .codeVerifierMismatch }
+        if let bound = issued.request.dpopKey, settings.dpop != .off {
+            // RFC 9449 §10: a code asked for with `dpop_jkt` is redeemed with a proof of that key only.
+            guard let proof else {
+                throw .invalidDPoPProof("The code is bound to a DPoP key (dpop_jkt): send a proof made with that key.")
+            }
+            guard proof.thumbprint == bound else { throw .codeBoundToAnotherKey }
+        }
         issued.redeemed = true
         web.codes[code] = issued
         guard let user = user(named: issued.username) else { throw .userNotFound }
         return issueTokens(
             for: user, scopes: issued.request.scopes, now: call.now,
-            signedIDToken: SignedIDToken(nonce: issued.request.nonce))
+            signedIDToken: SignedIDToken(nonce: issued.request.nonce), dpopKey: proof?.thumbprint)
     }
 
     /// RFC 7636 §4.6: 43 to 128 unreserved characters whose SHA-256, base64url-encoded, is the challenge.
