@@ -1,6 +1,6 @@
 import AuthCrypto
-import NativeAuth
 import Foundation
+import NativeAuth
 
 /// The portable RSA private key: generating a 2048-bit key (as a DPoP client does once, where the
 /// platform has no signing) and signing with it (once per DPoP proof).
@@ -37,7 +37,7 @@ enum RSAKeys {
         print(line("2048-bit key generation, \(generation.count) seeds", generation))
         print(line("RS256 signature, 2048-bit key, blinded CRT + check, 200 runs", signing))
         // A whole DPoP proof of a resource request: claims with `ath` and a nonce, JSON, base64url, the signature.
-        let prove = DPoPProofBenchmark.makeProver(key: key)
+        let prove = try DPoPProofBenchmark.makeProver(key: key)
         for _ in 0..<20 { _ = try await prove() }
         var proofs: [Double] = []
         for _ in 0..<200 {

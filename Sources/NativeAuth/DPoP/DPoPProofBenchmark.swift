@@ -7,9 +7,10 @@ package enum DPoPProofBenchmark {
     /// A maker of proofs with `key`: each call builds and signs the proof of one resource request
     /// (with `ath` and a nonce), as ``UserAccountResult/send(_:scopes:using:)`` does, and returns
     /// its length.
-    package static func makeProver(key: RSAPrivateKey) -> @Sendable () async throws -> Int {
+    /// - Throws: never in practice: the request's URL is a constant.
+    package static func makeProver(key: RSAPrivateKey) throws -> @Sendable () async throws -> Int {
         let signer = SoftwareRSAKey(key: key)
-        let url = URL(string: "https://api.example.com/orders?page=2")!
+        guard let url = URL(string: "https://api.example.com/orders?page=2") else { throw DPoPProofError.invalidURL }
         let token = String(repeating: "a", count: 1200)
         return {
             try await DPoPProof.make(
