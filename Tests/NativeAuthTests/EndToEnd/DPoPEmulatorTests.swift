@@ -19,7 +19,10 @@ final class FixtureKeyProvider: DPoPKeyProvider {
     var supportedAlgorithms: [String] { ["RS256"] }
 
     func makeKey(algorithm: String) async throws -> (key: any DPoPKey, storedForm: Data) {
-        let stored = Self.keys[made.withLock { $0 += 1; return ($0 - 1) % 2 }]
+        let stored = Self.keys[
+            made.withLock {
+                $0 += 1; return ($0 - 1) % 2
+            }]
         return (try await software.restoreKey(from: stored), stored)
     }
 
