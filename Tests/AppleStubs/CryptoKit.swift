@@ -57,6 +57,16 @@ public enum P256: Sendable {
             /// x and y (32 bytes each).
             /// https://developer.apple.com/documentation/cryptokit/p256/signing/publickey/rawrepresentation
             public var rawRepresentation: Data { fatalError("stub") }
+
+            /// A key from x and y (32 bytes each).
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/publickey/init(rawrepresentation:)
+            public init<D: ContiguousBytes>(rawRepresentation: D) throws { fatalError("stub") }
+
+            /// Whether `signature` is an ECDSA signature of `data` (hashed with SHA-256) by this key.
+            /// https://developer.apple.com/documentation/cryptokit/p256/signing/publickey/isvalidsignature(_:for:)
+            public func isValidSignature<D: DataProtocol>(_ signature: P256.Signing.ECDSASignature, for data: D) -> Bool {
+                fatalError("stub")
+            }
         }
 
         /// An ECDSA signature over P-256.
