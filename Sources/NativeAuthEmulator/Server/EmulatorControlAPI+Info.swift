@@ -56,6 +56,7 @@ extension EmulatorControlAPI {
             "dpopNonces": .bool(settings.dpopNonces),
             "dpopNonceLifetime": .double(settings.dpopNonceLifetime),
             "dpopProofLifetime": .double(settings.dpopProofLifetime),
+            "nativeAuthV2": .bool(settings.nativeAuthV2),
         ]
     }
 }

@@ -29,6 +29,10 @@ public import NativeAuth
 /// ``EmulatorSettings/dpop`` on, it binds the tokens of browser sign-ins to the key of a DPoP proof
 /// (RFC 9449), checking each proof with its own code, and its protected resource takes them.
 ///
+/// With ``EmulatorSettings/nativeAuthV2`` (on by default) it also serves the sign-in journey of
+/// Native Auth V2 (Docs/NativeAuthV2.md): ``EmulatorEndpoint/authorizeChallenge``, HAL answers
+/// whose links lead under `/{tenantId}/api/v2.0/`, and the `authorization_code` grant of its codes.
+///
 /// All methods are safe to call from any task: the tenant's state sits behind one lock, and each
 /// request is answered as one atomic step.
 public final class EmulatedTenant: HTTPTransport, Sendable {

@@ -49,6 +49,17 @@ public enum EmulatorEndpoint: String, Sendable, CaseIterable {
     /// `POST oauth2/v2.0/par`: the pushed authorization request endpoint (RFC 9126), served when
     /// ``EmulatorSettings/pushedAuthorizationRequests`` is not ``EmulatorSettings/PushedAuthorizationRequests/off``.
     case pushedAuthorizationRequest = "oauth2/v2.0/par"
+    /// `POST oauth2/v2.0/authorize-challenge`: Native Auth V2's start of authorization (`client_id`,
+    /// answered 401 with a continuation token and the journey links) and its resume
+    /// (`continuation_token`, answered with a `code`). Served when ``EmulatorSettings/nativeAuthV2`` is on.
+    case authorizeChallenge = "oauth2/v2.0/authorize-challenge"
+    /// `POST api/v2.0/signin/start`: Native Auth V2's sign-in journey, the `sign_in` link (JSON).
+    case v2SignInStart = "api/v2.0/signin/start"
+    /// `POST api/v2.0/auth/methods/{type}/{id}/challenge`: a method's `challenge` (and `resend`)
+    /// link in Native Auth V2; `{type}` and `{id}` are one path segment each (JSON).
+    case v2MethodChallenge = "api/v2.0/auth/methods/{type}/{id}/challenge"
+    /// `POST api/v2.0/auth/methods/{type}/{id}/verify`: a method's `verify` link in Native Auth V2 (JSON).
+    case v2MethodVerify = "api/v2.0/auth/methods/{type}/{id}/verify"
 
     /// The HTTP method the endpoint answers: `GET` for ``resource``, ``openIDConfiguration``,
     /// ``keys``, ``authorize`` and ``logout``; `POST` for all others.

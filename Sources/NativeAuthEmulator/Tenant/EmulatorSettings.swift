@@ -129,6 +129,13 @@ public struct EmulatorSettings: Sendable, Equatable {
     /// §11.1); a proof's `jti` is remembered as long as the proof could be accepted.
     public var dpopProofLifetime: TimeInterval = 60
 
+    /// Whether the tenant serves Native Auth V2, the server-driven protocol of Docs/NativeAuthV2.md:
+    /// ``EmulatorEndpoint/authorizeChallenge``, the sign-in journey's links under `api/v2.0/`, and
+    /// the `authorization_code` grant of the codes they lead to. On by default: its paths are not
+    /// the V1 paths, so V1 clients see no difference. When `false`, those paths answer 404, as a
+    /// service without V2 would.
+    public var nativeAuthV2: Bool = true
+
     /// Creates the default settings.
     public init() {}
 }

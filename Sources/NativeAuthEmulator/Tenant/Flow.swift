@@ -11,6 +11,8 @@ struct Flow: Sendable {
         case signUp = "sign-up"
         case resetPassword = "password reset"
         case registration = "method registration"
+        /// A Native Auth V2 authorization, from `authorize-challenge` to its `code`.
+        case authorization = "V2 authorization"
     }
 
     enum Stage: String, Sendable {
@@ -23,6 +25,10 @@ struct Flow: Sendable {
         case registrationRequired, registrationChallenged, registrationPreverified
         /// Finished: the token can only be spent on `oauth2/v2.0/token` (grant `continuation_token`).
         case completed
+        // Native Auth V2: no journey yet; a first-factor method list, code or password; a
+        // second-factor method list or code; the journey done (the token resumes authorization).
+        case authorizationStarted, firstFactorOffered, firstFactorCodeSent, passwordRequested
+        case secondFactorOffered, secondFactorCodeSent, journeyFinished
     }
 
     var kind: Kind

@@ -7,7 +7,10 @@ extension TenantState {
 
     mutating func token(_ call: Call) throws(APIError) -> JSONObject {
         let grantType = try required("grant_type", in: call)
-        if grantType == "authorization_code" { return try authorizationCodeGrant(call) }
+        if grantType == "authorization_code" {
+            if let code = call.form["code"], nativeAuthV2.codes[code] != nil { return try nativeAuthV2CodeGrant(call) }
+            return try authorizationCodeGrant(call)
+        }
         switch grantType {
         case "password", "oob", "mfa_oob", "continuation_token", "refresh_token": break
         default: throw .unsupportedGrantType(grantType)

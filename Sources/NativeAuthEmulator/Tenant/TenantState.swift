@@ -54,6 +54,8 @@ struct TenantState: Sendable {
     var web = WebSignInState()
     /// DPoP nonces and the proofs taken lately.
     var dpop = DPoPState()
+    /// The authorization codes of Native Auth V2.
+    var nativeAuthV2 = NativeAuthV2State()
 
     init(environment: TenantEnvironment) {
         self.environment = environment
@@ -103,6 +105,9 @@ struct TenantState: Sendable {
         if endpoint == .pushedAuthorizationRequest {
             return .response(pushAuthorizationRequest(call))
         }
+        if endpoint.isNativeAuthV2 {
+            return .response(nativeAuthV2Response(call))
+        }
         var response: HTTPResponse
         do throws(APIError) {
             response = jsonResponse(status: 200, body: try answer(call), call: call)
@@ -115,16 +120,7 @@ struct TenantState: Sendable {
 
     private mutating func answer(_ incoming: Call) throws(APIError) -> JSONObject {
         var call = incoming
-        let contentType = call.request.header("Content-Type")
-        let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
-        guard mediaType == "application/x-www-form-urlencoded" else {
-            throw .unsupportedMediaType(contentType)
-        }
-        do throws(FormBody.Malformed) {
-            call.form = try FormBody(data: call.request.body ?? Data())
-        } catch {
-            throw .malformedBody(error.reason)
-        }
+        try readForm(&call)
         let clientId = call.form["client_id"] ?? ""
         guard clientId == environment.clientId else {
             throw .invalidClient(clientId, tenant: environment.tenantSubdomain)
@@ -145,8 +141,23 @@ struct TenantState: Sendable {
         case .resetContinue: return try resetContinue(call)
         case .resetSubmit: return try resetSubmit(call)
         case .resetPollCompletion: return try resetPollCompletion(call)
-        case .resource, .openIDConfiguration, .keys, .authorize, .login, .logout, .pushedAuthorizationRequest:
+        case .resource, .openIDConfiguration, .keys, .authorize, .login, .logout, .pushedAuthorizationRequest,
+            .authorizeChallenge, .v2SignInStart, .v2MethodChallenge, .v2MethodVerify:
             throw .invalidParameter("endpoint", "this endpoint takes no form")
+        }
+    }
+
+    /// Reads the request's form into `call.form`: an `application/x-www-form-urlencoded` body.
+    func readForm(_ call: inout Call) throws(APIError) {
+        let contentType = call.request.header("Content-Type")
+        let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard mediaType == "application/x-www-form-urlencoded" else {
+            throw .unsupportedMediaType(contentType)
+        }
+        do throws(FormBody.Malformed) {
+            call.form = try FormBody(data: call.request.body ?? Data())
+        } catch {
+            throw .malformedBody(error.reason)
         }
     }
 
@@ -161,7 +172,9 @@ struct TenantState: Sendable {
             let prefix = "/" + tenantPath + "/"
             guard path.lowercased().hasPrefix(prefix.lowercased()) else { continue }
             let rest = String(path.dropFirst(prefix.count))
-            if let endpoint = EmulatorEndpoint(rawValue: rest), endpoint.method == request.method.uppercased() {
+            if let endpoint = EmulatorEndpoint(rawValue: rest) ?? EmulatorEndpoint(pathWithSegments: rest),
+                endpoint.method == request.method.uppercased()
+            {
                 return endpoint
             }
         }

@@ -75,7 +75,7 @@ struct ServerReferenceDocTests {
         served.harness.tenant.configure { $0.pushedAuthorizationRequests = .offered }  // else `par` answers 404
         let samples = [
             "{authority}": served.server.authority.absoluteString, "{username}": Fixture.ada,
-            "{address}": Fixture.grace,
+            "{address}": Fixture.grace, "{type}": "email", "{id}": "m-1",
         ]
         for route in Self.documentedRoutes(in: try Self.text()).sorted() {
             let parts = route.split(separator: " ")

@@ -1,0 +1,54 @@
+import Foundation
+import NativeAuth
+import NativeAuthEmulator
+import Testing
+
+/// Native Auth V2 over real loopback HTTP: relative hrefs resolve on the server's origin.
+@Suite("Native Auth V2: over HTTP", .timeLimit(.minutes(1)))
+struct V2ServerTests {
+    @Test("an MFA sign-in over HTTP: authorize-challenge, the journey's links, resume, the code grant")
+    func mfaOverHTTP() async throws {
+        let served = try ServedTenant()
+        let base = served.server.baseURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        let authority = served.server.authority.absoluteString
+
+        func form(_ url: String, _ pairs: [(String, String)]) async throws -> Reply {
+            let request = HTTPRequest(
+                method: "POST", url: try #require(URL(string: url)),
+                headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(formEncode(pairs).utf8))
+            return try await Reply(served.transport.send(request))
+        }
+        func follow(_ href: String, _ fields: [String: String]) async throws -> Reply {
+            let request = HTTPRequest(
+                method: "POST", url: try #require(URL(string: base + href)),
+                headers: ["Content-Type": "application/json", "Accept": "application/json"],
+                body: try JSONSerialization.data(withJSONObject: fields))
+            return try await Reply(served.transport.send(request))
+        }
+
+        let clientId = served.tenant.clientId
+        let started = try await form(authority + "/oauth2/v2.0/authorize-challenge", [("client_id", clientId)])
+        #expect(started.status == 401 && started.error == "InsufficientAuthorization", "\(started.text)")
+        let start = try await follow(
+            started["sign_in"], ["username": Fixture.alan, "continuationToken": started["continuation_token"]])
+        let first = try await follow(
+            start.link("verify"), ["continuationToken": start["continuationToken"], "password": Fixture.alanPassword])
+        let email = try #require(first.methods.first { $0["type"] as? String == "email" })
+        let challenge = try await follow(email.link("challenge"), ["continuationToken": first["continuationToken"]])
+        let code = try #require(served.tenant.lastCode(sentTo: "alan.backup@example.org"))
+        let done = try await follow(
+            challenge.link("verify"), ["continuationToken": challenge["continuationToken"], "otp": code])
+        #expect(done["state"] == "continue", "\(done.text)")
+        // The clients post to the fixed path; the `continue` href is the same endpoint.
+        let resumed = try await form(base + done.link("continue"), [("continuation_token", done["continuationToken"])])
+        #expect(resumed.status == 200, "\(resumed.text)")
+        let tokens = try await form(
+            authority + "/oauth2/v2.0/token",
+            [
+                ("client_id", clientId), ("grant_type", "authorization_code"), ("code", resumed["code"]),
+                ("client_info", "true"), ("scope", Fixture.scopes),
+            ])
+        #expect(tokens.status == 200 && !tokens["access_token"].isEmpty, "\(tokens.text)")
+        await served.server.stop()
+    }
+}
