@@ -64,7 +64,8 @@ public enum P256: Sendable {
 
             /// Whether `signature` is an ECDSA signature of `data` (hashed with SHA-256) by this key.
             /// https://developer.apple.com/documentation/cryptokit/p256/signing/publickey/isvalidsignature(_:for:)
-            public func isValidSignature<D: DataProtocol>(_ signature: P256.Signing.ECDSASignature, for data: D) -> Bool {
+            public func isValidSignature<D: DataProtocol>(_ signature: P256.Signing.ECDSASignature, for data: D) -> Bool
+            {
                 fatalError("stub")
             }
         }
