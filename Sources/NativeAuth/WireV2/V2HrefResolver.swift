@@ -1,0 +1,218 @@
+import Foundation
+
+/// A URL the SDK may send a V2 request to: made only by ``V2HrefResolver``, which checked the
+/// href it came from. The requests that carry a continuation token, a code or a password take
+/// one of these, never a plain URL.
+struct V2Link: Sendable, Equatable, CustomStringConvertible {
+    let url: URL
+
+    fileprivate init(_ url: URL) { self.url = url }
+
+    /// The path only: a query may carry a slice or a session marker that logs do not need.
+    var description: String { url.path }
+}
+
+/// Why an href from an answer is not followed (Docs/NativeAuthV2.md, "Following an href").
+enum V2HrefError: Error, Sendable, Equatable {
+    /// Empty, or only white space.
+    case blank
+    /// Not a URL reference the SDK reads: white space or control characters, a backslash, a bad
+    /// percent escape, a character outside RFC 3986, a relative path without a leading `/`, or
+    /// longer than ``V2HrefResolver/maximumLength``.
+    case malformed
+    /// A `//host/…` network-path reference.
+    case networkPath
+    /// A user name or password before the host.
+    case userInfo
+    /// A `#fragment`.
+    case fragment
+    /// `http` while the authority is `https`.
+    case insecureScheme
+    /// A scheme other than `https` and `http`.
+    case unsupportedScheme
+    /// An absolute href to another host than the authority's.
+    case otherHost
+    /// An absolute href to another port than the authority's.
+    case otherPort
+    /// A placeholder other than one leading `{tenant}` segment.
+    case templated
+    /// A `.` or `..` segment, which could walk out of the authority's path.
+    case dotSegment
+    /// No `/api/` or `/oauth2/` segment to graft onto the authority.
+    case noAPISegment
+}
+
+/// Turns an href of a V2 answer into the URL to call, security first
+/// (Docs/NativeAuthV2.md, "Following an href").
+///
+/// The path is rewritten as the three MSAL clients do: everything before the first `/api/` or
+/// `/oauth2/` is dropped (the tenant segment the continuation token is not bound to) and the rest
+/// is grafted onto the authority's own path, with the href's query kept. The checks are the
+/// strictest client's (the Android column of that section's table), so a continuation token, a
+/// code or a password only ever goes to the authority's scheme, host and port.
+struct V2HrefResolver: Sendable {
+    /// The longest href read, in UTF-8 bytes.
+    static let maximumLength = 2_048
+
+    let scheme: String
+    let host: String
+    let port: Int?
+    /// The authority's path, percent-encoded, without a trailing slash.
+    let basePath: String
+
+    init(authority: URL) {
+        let components = URLComponents(url: authority, resolvingAgainstBaseURL: false)
+        scheme = components?.scheme?.lowercased() ?? "https"
+        host = components?.host?.lowercased() ?? ""
+        port = components?.port
+        var path = components?.percentEncodedPath ?? ""
+        while path.hasSuffix("/") { path.removeLast() }
+        basePath = path
+    }
+
+    /// The URL to call for `href`, or why it is refused.
+    func resolve(_ href: String) throws(V2HrefError) -> V2Link {
+        guard !href.allSatisfy(\.isWhitespace) else { throw .blank }
+        guard href.utf8.count <= Self.maximumLength else { throw .malformed }
+        // White space, controls and backslashes (which some parsers read as `/`) are never valid.
+        guard href.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && $0 != "\\" }) else {
+            throw .malformed
+        }
+        guard !href.contains("#") else { throw .fragment }
+        guard !href.hasPrefix("//") else { throw .networkPath }
+        let pathAndQuery: Substring
+        if href.hasPrefix("/") {
+            pathAndQuery = Substring(href)
+        } else {
+            pathAndQuery = try checkedAbsolute(href)
+        }
+        let path: Substring
+        let query: Substring?
+        if let mark = pathAndQuery.firstIndex(of: "?") {
+            path = pathAndQuery[..<mark]
+            query = pathAndQuery[pathAndQuery.index(after: mark)...]
+        } else {
+            path = pathAndQuery
+            query = nil
+        }
+        let rest = try Self.untemplated(path)
+        guard !(query?.contains(where: { $0 == "{" || $0 == "}" }) ?? false) else { throw .templated }
+        guard Self.isValid(rest, extra: "/"), query.map({ Self.isValid($0, extra: "/?") }) ?? true else {
+            throw .malformed
+        }
+        for segment in rest.split(separator: "/", omittingEmptySubsequences: false) {
+            let decoded = segment.removingPercentEncoding ?? String(segment)
+            guard decoded != ".", decoded != ".." else { throw .dotSegment }
+        }
+        guard let graft = Self.apiTail(of: rest) else { throw .noAPISegment }
+        var components = URLComponents()
+        components.scheme = scheme
+        components.host = host
+        components.port = port
+        components.percentEncodedPath = basePath + graft
+        if let query, !query.isEmpty { components.percentEncodedQuery = String(query) }
+        guard let url = components.url else { throw .malformed }
+        return V2Link(url)
+    }
+
+    /// The path and query of an absolute href, once its scheme, host and port are the authority's.
+    private func checkedAbsolute(_ href: String) throws(V2HrefError) -> Substring {
+        guard let colon = href.firstIndex(of: ":") else { throw .malformed }
+        let name = href[..<colon]
+        guard let first = name.first, first.isASCII, first.isLetter,
+            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else {
+            // A relative path without a leading `/` (`api/…`, `a:b/…` is never one the service sends).
+            throw .malformed
+        }
+        switch name.lowercased() {
+        case "https": break
+        case "http" where scheme == "http" && NativeAuthConfiguration.isLoopback(host): break
+        case "http": throw .insecureScheme
+        default: throw .unsupportedScheme
+        }
+        let afterColon = href[href.index(after: colon)...]
+        guard afterColon.hasPrefix("//") else { throw .malformed }
+        let rest = afterColon.dropFirst(2)
+        let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+        let authorityPart = rest[..<end]
+        guard !authorityPart.contains("@") else { throw .userInfo }
+        let (hrefHost, hrefPort) = try Self.hostAndPort(authorityPart)
+        guard hrefHost.lowercased() == host else { throw .otherHost }
+        let defaultPort = name.lowercased() == "https" ? 443 : 80
+        let authorityDefault = scheme == "https" ? 443 : 80
+        guard (hrefPort ?? defaultPort) == (port ?? authorityDefault) else { throw .otherPort }
+        let pathAndQuery = rest[end...]
+        guard pathAndQuery.hasPrefix("/") else { throw .noAPISegment }
+        return pathAndQuery
+    }
+
+    /// `host[:port]` or `[v6][:port]`.
+    private static func hostAndPort(_ text: Substring) throws(V2HrefError) -> (Substring, Int?) {
+        var hostPart = text
+        var portPart: Substring?
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { throw .malformed }
+            hostPart = text[...close]
+            let after = text[text.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { throw .malformed }
+                portPart = after.dropFirst()
+            }
+        } else if let colon = text.firstIndex(of: ":") {
+            hostPart = text[..<colon]
+            portPart = text[text.index(after: colon)...]
+        }
+        guard !hostPart.isEmpty, !hostPart.contains("{"), !hostPart.contains("}") else {
+            throw hostPart.contains("{") ? .templated : .malformed
+        }
+        guard let portPart else { return (hostPart, nil) }
+        guard !portPart.isEmpty, portPart.count <= 5, portPart.allSatisfy({ $0.isASCII && $0.isNumber }),
+            let port = Int(portPart), port <= 65_535
+        else { throw .malformed }
+        return (hostPart, port)
+    }
+
+    /// The path without a leading `{tenant}` segment, the only template followed (the Android
+    /// rule in Docs/NativeAuthV2.md, "Interaction answers"); any other brace is refused.
+    private static func untemplated(_ path: Substring) throws(V2HrefError) -> Substring {
+        let rest = path.hasPrefix("/{tenant}/") ? path.dropFirst("/{tenant}".count) : path
+        guard !rest.contains(where: { $0 == "{" || $0 == "}" }) else { throw .templated }
+        return rest
+    }
+
+    /// The path from its first `/api/` or `/oauth2/` segment on.
+    private static func apiTail(of path: Substring) -> String? {
+        let marks = ["/api/", "/oauth2/"].compactMap { path.range(of: $0)?.lowerBound }
+        guard let start = marks.min() else { return nil }
+        return String(path[start...])
+    }
+
+    /// Whether `text` holds only RFC 3986 path characters (and `extra`), with well-formed escapes.
+    private static func isValid(_ text: Substring, extra: String) -> Bool {
+        let bytes = Array(text.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) else {
+                    return false
+                }
+                index += 3
+                continue
+            }
+            let character = Character(Unicode.Scalar(byte))
+            let allowed =
+                character.isASCII && (character.isLetter || character.isNumber)
+                || "-._~!$&'()*+,;=:@".contains(character) || extra.contains(character)
+            guard allowed else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    private static func isHex(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+    }
+}

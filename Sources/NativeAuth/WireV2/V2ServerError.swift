@@ -1,0 +1,120 @@
+import Foundation
+
+/// An error answer of V2, in either shape (Docs/NativeAuthV2.md, "Errors"): the flat OAuth one of
+/// authorize-challenge and token (`error`, `error_description`, `error_codes`, …) or the nested
+/// one of the HAL endpoints (`error.code`, `message`, `innerError.code`, …). Server text is cut to
+/// ``ServerError/maximumTextLength`` characters; unknown codes are kept as they came.
+struct V2ServerError: Sendable, Equatable {
+    enum Shape: Sendable, Equatable { case oauth, hal }
+
+    let status: Int
+    let shape: Shape
+    /// `error` (flat) or `error.code` (HAL).
+    let code: String
+    /// `innerError.code` (HAL), or `suberror` (flat, as V1 sends it).
+    let innerCode: String?
+    /// `error_description` (flat) or `message` (HAL).
+    let message: String?
+    /// `error_codes` (flat), else the `AADSTS` numbers found in the message, in order.
+    let errorCodes: [Int]
+    let correlationId: String?
+    let traceId: String?
+    let timestamp: String?
+    /// A continuation token some error answers carry (`continuationToken`, or `continuation_token`).
+    let continuationToken: Secret?
+
+    /// Reads an error body: the HAL shape when `error` is an object with a string `code`, the
+    /// flat shape when `error` is a string; `nil` otherwise.
+    init?(status: Int, object: WireObject) {
+        self.status = status
+        continuationToken = object.token()
+        if let nested = object.object("error") {
+            guard let code = nested.string("code").map(ServerError.capped), !code.isEmpty else { return nil }
+            shape = .hal
+            self.code = code
+            innerCode = nested.object("innerError")?.string("code").map(ServerError.capped).flatMap(Self.nonEmpty)
+            message = nested.string("message").map(ServerError.capped)
+            errorCodes = Self.stsCodes(in: nested.string("message") ?? "")
+            // [Android] and [JS] read `correlationId`, [iOS] `correlation_id`: either is taken.
+            correlationId = (nested.string("correlationId") ?? nested.string("correlation_id")).map(ServerError.capped)
+            traceId = (nested.string("traceId") ?? nested.string("trace_id")).map(ServerError.capped)
+            timestamp = nested.string("timestamp").map(ServerError.capped)
+        } else {
+            guard let code = object.string("error").map(ServerError.capped), !code.isEmpty else { return nil }
+            shape = .oauth
+            self.code = code
+            innerCode = object.string("suberror").map(ServerError.capped).flatMap(Self.nonEmpty)
+            let description = object.string("error_description")
+            message = description.map(ServerError.capped)
+            let listed = Array(object.intList("error_codes").prefix(ServerError.maximumCodes))
+            errorCodes = listed.isEmpty ? Self.stsCodes(in: description ?? "") : listed
+            correlationId = (object.string("correlation_id") ?? object.string("correlationId")).map(ServerError.capped)
+            traceId = (object.string("trace_id") ?? object.string("traceId")).map(ServerError.capped)
+            timestamp = object.string("timestamp").map(ServerError.capped)
+        }
+    }
+
+    private static func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }
+
+    /// The numbers after `AADSTS` in `text`, at most ``ServerError/maximumCodes`` of them, each of
+    /// at most nine digits (the pattern [Android] reads them with).
+    static func stsCodes(in text: String) -> [Int] {
+        var codes: [Int] = []
+        var rest = Substring(text.prefix(4_096))
+        while codes.count < ServerError.maximumCodes, let mark = rest.range(of: "AADSTS") {
+            let digits = rest[mark.upperBound...].prefix(while: { $0.isASCII && $0.isNumber })
+            if !digits.isEmpty, digits.count <= 9, let code = Int(digits) { codes.append(code) }
+            rest = rest[mark.upperBound...]
+        }
+        return codes
+    }
+
+    /// The first error code, the only one classified by (as ``ServerError/firstCode``).
+    var firstCode: Int? { errorCodes.first }
+
+    /// Whether `code` or `innerCode` is `name`, in its V2 camelCase spelling or the V1 snake_case
+    /// one ([Android] accepts both): compared without case and underscores.
+    func names(_ name: String) -> Bool {
+        [code, innerCode].contains { $0.map(Self.folded) == Self.folded(name) }
+    }
+
+    static func folded(_ text: String) -> String {
+        String(text.lowercased().unicodeScalars.filter { $0 != "_" })
+    }
+
+    /// `redirect_to_web`: the server asks for a browser (Docs/NativeAuthV2.md, "Browser required").
+    var isBrowserRequired: Bool { names("redirect_to_web") }
+
+    /// The password policy codes of the Errors table, by their folded spelling.
+    static let passwordViolations: [String: PasswordPolicyViolation] = [
+        "passwordtooweak": .tooWeak, "passwordtooshort": .tooShort, "passwordtoolong": .tooLong,
+        "passwordisinvalid": .invalid, "passwordrecentlyused": .recentlyUsed, "passwordbanned": .banned,
+    ]
+
+    /// What the error means, as the SDK's error types say it: the Errors table of
+    /// Docs/NativeAuthV2.md, read code by code; anything else is ``ErrorKind/general``.
+    var kind: ErrorKind {
+        if isBrowserRequired { return .browserRequired }
+        if names("invalidOneTimeCode") || (names("invalidGrant") && firstCode == 50184) { return .invalidCode }
+        if names("invalidContinuationToken") || firstCode == 55200 || names("expiredToken") { return .flowExpired }
+        if let inner = [innerCode, code].compactMap({ $0 }).lazy.compactMap({ Self.passwordViolations[Self.folded($0)] }
+        )
+        .first {
+            return .invalidPassword(inner)
+        }
+        if names("invalidUserNameOrPassword") || firstCode == 50126 { return .invalidCredentials }
+        if names("userNotFound") || firstCode == 50034 { return .userNotFound }
+        return .general
+    }
+}
+
+extension WireObject {
+    /// The continuation token, `continuationToken` (every HAL answer) or `continuation_token`
+    /// (step 1, and V1's spelling), the answer's documented spelling first; `nil` when missing or
+    /// empty.
+    func token(snakeFirst: Bool = false) -> Secret? {
+        let camel = string("continuationToken").flatMap { $0.isEmpty ? nil : $0 }
+        let snake = string("continuation_token").flatMap { $0.isEmpty ? nil : $0 }
+        return (snakeFirst ? snake ?? camel : camel ?? snake).map(Secret.init)
+    }
+}
