@@ -153,7 +153,7 @@ public struct WebAuthConfiguration: Sendable {
     }
 
     /// Binds the tokens to a key the client holds (DPoP, RFC 9449): every token request and every
-    /// ``UserAccountResult/authorize(_:scopes:)`` or ``UserAccountResult/send(_:scopes:)`` request
+    /// `UserAccountResult.authorize(_:scopes:)` or ``UserAccountResult/send(_:scopes:using:)`` request
     /// carries a proof signed with the account's key, and the access token goes out as
     /// `Authorization: DPoP`. `nil` (the default) keeps bearer tokens. See Docs/DPoP.md.
     public var dpop: DPoPConfiguration? = nil
