@@ -24,7 +24,7 @@ extension AccountManager {
                 context: dpop, key: key, now: { clock.now().addingTimeInterval(offset.current) },
                 noteServerDate: { date in
                     let measured = date.timeIntervalSince(clock.now())
-                    guard abs(measured) <= WebProvider.maximumClockCorrection else { return }
+                    guard abs(measured) <= DPoPSigner.maximumClockCorrection else { return }
                     offset.withLock { $0 = measured }
                 })
         } catch {

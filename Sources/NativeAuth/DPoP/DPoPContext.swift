@@ -114,6 +114,10 @@ struct DPoPSigner: Sendable {
 }
 
 extension DPoPSigner {
+    /// The largest correction of an account's clock that a refused proof's `Date` makes (the web
+    /// provider's own correction has the same bound); a `Date` further off is not believed.
+    static let maximumClockCorrection: TimeInterval = 120
+
     /// Sends `request` with a proof; when the answer is a nonce challenge (RFC 9449 §8, §9) that
     /// brings a new nonce, once more with a proof that carries it. Every answer's nonce is kept
     /// for the next request to that server.
