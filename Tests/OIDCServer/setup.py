@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Integration-test fixture, called by start.sh: signs in to a new glewlwyd as its default
 administrator and creates, over the admin REST API, the scopes, the test user, the OpenID Connect
-plugin (signing with the RSA key in WORKDIR), a second instance of it that requires pushed
-authorization requests, and the two test clients. Python standard library only.
+plugin (signing with the RSA key in WORKDIR), further instances of it (one that requires pushed
+authorization requests, two with DPoP, one of them demanding nonces), and the test clients.
+Python standard library only.
 
 Usage: setup.py SERVER_URL WORKDIR
 """
@@ -58,6 +59,28 @@ params_par = dict(params, **{
 })
 post("/mod/plugin/", {"module": "oidc", "name": "oidc-par", "display_name": "OIDC (PAR required)", "enabled": True,
                       "parameters": params_par}, "oidc-par plugin")
+# Two more instances for DPoP (RFC 9449), at {server}/api/oidc-dpop and {server}/api/oidc-dpop-nonce.
+# glewlwyd checks a DPoP proof wherever one comes (the first instance binds tokens too): these
+# settings publish dpop_signing_alg_values_supported, bound how old (60 s) or how far ahead (5 s)
+# a proof's iat may be, name the client property that makes DPoP mandatory for a client, and, at
+# the second one only, demand a server nonce in every proof: the nonce is the client's (shared by
+# every instance that demands one) and changes at every 4th proof it accepts
+# (oauth-dpop-nonce-counter + 1), whose answer brings the new one in DPoP-Nonce.
+params_dpop = dict(params, **{
+    "iss": api + "/oidc-dpop",
+    "oauth-dpop-allowed": True, "oauth-dpop-iat-duration": 60, "oauth-dpop-iat-gap-duration": 5,
+    "oauth-dpop-dpop_bound_access_tokens-property": "dpop_bound_access_tokens",
+    "session-cookie-name": "GLEWLWYD2_OIDC_DPOP_SID",
+})
+post("/mod/plugin/", {"module": "oidc", "name": "oidc-dpop", "display_name": "OIDC (DPoP)", "enabled": True,
+                      "parameters": params_dpop}, "oidc-dpop plugin")
+params_dpop_nonce = dict(params_dpop, **{
+    "iss": api + "/oidc-dpop-nonce",
+    "oauth-dpop-nonce-mandatory": True, "oauth-dpop-nonce-counter": 3,
+    "session-cookie-name": "GLEWLWYD2_OIDC_DPOP_NONCE_SID",
+})
+post("/mod/plugin/", {"module": "oidc", "name": "oidc-dpop-nonce", "display_name": "OIDC (DPoP with nonces)",
+                      "enabled": True, "parameters": params_dpop_nonce}, "oidc-dpop-nonce plugin")
 post("/client/", {"client_id": "native-app", "name": "Native test app", "confidential": False, "enabled": True,
                   "redirect_uri": ["http://127.0.0.1:8765/callback", "com.example.app://oauth/callback"],
                   "post_logout_redirect_uris": ["http://127.0.0.1:8765/logged-out"],
@@ -69,3 +92,9 @@ post("/client/", {"client_id": "conf-app", "name": "Confidential test app", "con
                   "post_logout_redirect_uris": ["http://127.0.0.1:8765/logged-out"],
                   "authorization_type": ["code", "refresh_token", "password", "client_credentials", "device_authorization", "delete_token"],
                   "scope": ["api.read"]}, "client conf-app")
+# A public client that must use DPoP (its dpop_bound_access_tokens property, named by the DPoP
+# instances above): a token request without a proof is refused there.
+post("/client/", {"client_id": "dpop-app", "name": "DPoP test app", "confidential": False, "enabled": True,
+                  "redirect_uri": ["http://127.0.0.1:8765/callback"],
+                  "authorization_type": ["code", "refresh_token", "device_authorization", "delete_token"],
+                  "dpop_bound_access_tokens": "true", "scope": []}, "client dpop-app")

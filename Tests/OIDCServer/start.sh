@@ -8,10 +8,20 @@
 #             requests (RFC 9126: oauth-par-allowed, oauth-par-required, oauth-par-duration 90 s,
 #             oauth-par-request_uri-prefix urn:ietf:params:oauth:request_uri:); PAR is off at the first.
 #             Its PAR endpoint is {issuer}/par.
+#           http://127.0.0.1:PORT/api/oidc-dpop: the plugin with DPoP published (RFC 9449:
+#             oauth-dpop-allowed, so dpop_signing_alg_values_supported; oauth-dpop-iat-duration 60 s
+#             and oauth-dpop-iat-gap-duration 5 s: a proof's iat may be 60 s behind, 5 s ahead;
+#             oauth-dpop-dpop_bound_access_tokens-property dpop_bound_access_tokens, the client
+#             property that makes DPoP mandatory for a client).
+#           http://127.0.0.1:PORT/api/oidc-dpop-nonce: the same, demanding a server nonce in every
+#             proof (oauth-dpop-nonce-mandatory; oauth-dpop-nonce-counter 3: a client's nonce
+#             changes after 4 accepted proofs, and the accepting answer carries the new one).
 #   user    alice, password alice-password; may receive openid profile email offline_access api.read
 #   clients native-app: public; redirect URIs http://127.0.0.1:8765/callback and
 #             com.example.app://oauth/callback; post-logout URI http://127.0.0.1:8765/logged-out
 #           conf-app: confidential, secret conf-secret
+#           dpop-app: public, DPoP mandatory (dpop_bound_access_tokens true); redirect URI
+#             http://127.0.0.1:8765/callback
 #   grants  authorization code with PKCE (S256 only, mandatory for public clients); refresh, rolling,
 #           so a refresh answer carries no new refresh token; password; device code; client
 #           credentials. Revocation and introspection for confidential clients, dynamic client
@@ -37,6 +47,15 @@
 # to the app; and the authorization endpoint answers a used, unknown or missing request_uri with a 403
 # page. end_session redirects to the server's own logout page (login.html with
 # callback_url and sid), and only with a post_logout_redirect_uri registered for the client.
+# DPoP: every instance checks a proof that comes and binds the tokens to its key (oauth-dpop-allowed
+# only publishes the algorithms and takes dpop_jkt at the authorization endpoint); token_type is
+# then "DPoP" and the JWT access token has cnf.jkt. A refused proof gets 403 invalid_dpop_proof
+# (RFC 9449 has 400), and so does a proof whose iat is out of the window; the token endpoint's
+# nonce challenge is 400 use_dpop_nonce with DPoP-Nonce, the userinfo endpoint's a bare 401 with
+# WWW-Authenticate: DPoP error="use_dpop_nonce" and DPoP-Nonce. The nonce is the client's, shared by
+# its every user and every instance that demands one. The userinfo endpoint does not check that a
+# proof's key is the one in the token's cnf.jkt (any key's proof is accepted). Revocation ignores
+# proofs (it authenticates the confidential client only).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 run=${1:-$(mktemp -d)}
@@ -45,8 +64,9 @@ mkdir -p "$run"
 if curl -s -o /dev/null "http://127.0.0.1:$port/api/"; then echo "port $port is busy" >&2; exit 1; fi
 rm -f "$run/glewlwyd.db"
 zcat /usr/share/doc/glewlwyd/database/init.sqlite3.sql.gz | sqlite3 "$run/glewlwyd.db"
-# The client module must store post_logout_redirect_uris as a list for end_session to honour it.
-sqlite3 "$run/glewlwyd.db" "UPDATE g_client_module_instance SET gcmi_parameters = json_set(gcmi_parameters, '\$.\"data-format\".post_logout_redirect_uris', json('{\"multiple\":true,\"read\":true,\"write\":true}')) WHERE gcmi_name='database';"
+# The client module must store post_logout_redirect_uris as a list for end_session to honour it,
+# and dpop_bound_access_tokens (DPoP required of a client) at all: it keeps listed properties only.
+sqlite3 "$run/glewlwyd.db" "UPDATE g_client_module_instance SET gcmi_parameters = json_set(gcmi_parameters, '\$.\"data-format\".post_logout_redirect_uris', json('{\"multiple\":true,\"read\":true,\"write\":true}'), '\$.\"data-format\".dpop_bound_access_tokens', json('{\"multiple\":false,\"read\":true,\"write\":true}')) WHERE gcmi_name='database';"
 [ -f "$run/oidc-key.pem" ] || { openssl genrsa -out "$run/oidc-key.pem" 2048 2>/dev/null; openssl rsa -in "$run/oidc-key.pem" -pubout -out "$run/oidc-pub.pem" 2>/dev/null; }
 backend=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 sed -e "s#@PORT@#$port#g" -e "s#@BACKEND_PORT@#$backend#g" -e "s#@DB@#$run/glewlwyd.db#g" "$here/glewlwyd.conf.in" > "$run/glewlwyd.conf"

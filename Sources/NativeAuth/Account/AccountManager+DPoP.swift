@@ -1,3 +1,4 @@
+import AuthSupport
 import Foundation
 
 extension AccountManager {
@@ -15,9 +16,17 @@ extension AccountManager {
         }
         do {
             let key = try await dpop.key(for: storedForm)
-            let offset = serverClockOffset
+            // The server's clock as the last token answer gave it; a refused proof's answer may
+            // correct it for this signer's requests (``DPoPSigner/send``).
+            let offset = Locked(serverClockOffset)
             let clock = clock
-            return DPoPSigner(context: dpop, key: key, now: { clock.now().addingTimeInterval(offset) })
+            return DPoPSigner(
+                context: dpop, key: key, now: { clock.now().addingTimeInterval(offset.current) },
+                noteServerDate: { date in
+                    let measured = date.timeIntervalSince(clock.now())
+                    guard abs(measured) <= DPoPSigner.maximumClockCorrection else { return }
+                    offset.withLock { $0 = measured }
+                })
         } catch {
             throw RetrieveAccessTokenError(.proofOfPossession, correlationId: UUID(), failure: error)
         }

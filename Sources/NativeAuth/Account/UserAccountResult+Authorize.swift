@@ -205,11 +205,14 @@ extension UserAccountResult {
             }
         }
         guard let signer else { return try await send(authorized) }
-        // RFC 9449 §9: a resource that wants a nonce answers 401 with one; the request goes once more.
+        // RFC 9449 §9: a resource that wants a nonce answers 401 with one; the request goes once
+        // more. So it does, on the resource's clock, after a refusal whose `Date` shows the proof's
+        // `iat` was off (the server refused it before acting on it, like a nonce challenge).
         return try await signer.send(
             authorized, accessToken: token.accessToken,
             refused: { AuthorizedRequestError(.proofOfPossession, correlationId: UUID(), failure: $0) },
-            isNonceChallenge: DPoPSigner.isResourceNonceChallenge, through: send)
+            isNonceChallenge: DPoPSigner.isResourceNonceChallenge, isProofRefusal: DPoPSigner.isResourceProofRefusal,
+            through: send)
     }
 
     /// Whether a `WWW-Authenticate` value carries a Bearer (RFC 6750 §3.1) or DPoP (RFC 9449 §7.1)

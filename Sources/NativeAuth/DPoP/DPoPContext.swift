@@ -108,43 +108,95 @@ struct DPoPSigner: Sendable {
     let key: DPoPBoundKey
     /// Now on the server's clock, for `iat`.
     let now: @Sendable () -> Date
+    /// Takes the server's time from an answer's `Date` header into ``now`` (the web provider's
+    /// clock correction); `nil` where the SDK does not follow the server's clock.
+    var noteServerDate: (@Sendable (Date) -> Void)? = nil
 }
 
 extension DPoPSigner {
+    /// The largest correction of an account's clock that a refused proof's `Date` makes (the web
+    /// provider's own correction has the same bound); a `Date` further off is not believed.
+    static let maximumClockCorrection: TimeInterval = 120
+
     /// Sends `request` with a proof; when the answer is a nonce challenge (RFC 9449 §8, §9) that
     /// brings a new nonce, once more with a proof that carries it. Every answer's nonce is kept
     /// for the next request to that server.
+    ///
+    /// A server checks `iat` against its own clock, often within seconds (RFC 9449 §11.1), and
+    /// the first proof of a run goes out before any answer told the SDK that clock. When the
+    /// answer refuses the proof and its `Date` is a second or more from the proof's `iat`, the
+    /// server's time is noted (``noteServerDate``) and the request goes once more with a proof
+    /// on that time: a device whose clock is off still signs in, refreshes and calls its APIs.
     ///
     /// - Parameters:
     ///   - accessToken: for a resource request, the token it carries (`ath`).
     ///   - refused: the caller's error for a proof that could not be made.
     ///   - isNonceChallenge: whether an answer asks for a nonce.
+    ///   - isProofRefusal: whether an answer refuses the proof (`invalid_dpop_proof`).
     ///   - send: sends one request.
     func send<E: Error>(
         _ request: HTTPRequest, accessToken: String? = nil, refused: (DPoPFailure) -> E,
-        isNonceChallenge: (HTTPResponse) -> Bool, through send: (HTTPRequest) async throws(E) -> HTTPResponse
+        isNonceChallenge: (HTTPResponse) -> Bool, isProofRefusal: (HTTPResponse) -> Bool = { _ in false },
+        through send: (HTTPRequest) async throws(E) -> HTTPResponse
     ) async throws(E) -> HTTPResponse {
-        var attempt = 0
+        var nonceAnswered = false
+        var clockCorrected = false
         while true {
-            attempt += 1
             var proved = request
             proved.headers = request.headers.filter { !$0.key.equalsIgnoringASCIICase("DPoP") }
+            let issuedAt = now()
             do {
                 proved.headers["DPoP"] = try await context.proof(
-                    key, method: request.method, url: request.url, accessToken: accessToken, now: now())
+                    key, method: request.method, url: request.url, accessToken: accessToken, now: issuedAt)
             } catch {
                 throw refused(error)
             }
             let answer = try await send(proved)
             let fresh = context.nonces.remember(answer, from: request.url)
-            guard attempt == 1, fresh != nil, isNonceChallenge(answer) else { return answer }
+            if !nonceAnswered, fresh != nil, isNonceChallenge(answer) {
+                nonceAnswered = true
+            } else if !clockCorrected, isProofRefusal(answer), correctsClock(answer, issuedAt: issuedAt) {
+                clockCorrected = true
+            } else {
+                return answer
+            }
         }
+    }
+
+    /// Whether `answer`'s `Date` is a second or more from `issuedAt` (the `iat` sent) and, once
+    /// noted, gives the next proof another `iat`.
+    private func correctsClock(_ answer: HTTPResponse, issuedAt: Date) -> Bool {
+        guard let noteServerDate, let date = answer.header("Date").flatMap(HTTPDate.parse) else { return false }
+        let sent = issuedAt.timeIntervalSince1970.rounded(.down)
+        guard abs(date.timeIntervalSince1970 - sent) >= 1 else { return false }
+        noteServerDate(date)
+        return now().timeIntervalSince1970.rounded(.down) != sent
+    }
+
+    /// A token endpoint's refusal of the proof: `"error": "invalid_dpop_proof"` (RFC 9449 §5),
+    /// whatever the status (400 in RFC 6749 §5.2; some servers answer 401 or 403).
+    static func isTokenEndpointProofRefusal(_ response: HTTPResponse) -> Bool {
+        guard (400...499).contains(response.statusCode), response.body.count <= 64 * 1024 else { return false }
+        return (try? JSONValue.parse(response.body))?["error"]?.stringValue == "invalid_dpop_proof"
     }
 
     /// A token endpoint's nonce challenge: `400` with `"error": "use_dpop_nonce"` (RFC 9449 §8).
     static func isTokenEndpointNonceChallenge(_ response: HTTPResponse) -> Bool {
         guard response.statusCode == 400, response.body.count <= 64 * 1024 else { return false }
         return (try? JSONValue.parse(response.body))?["error"]?.stringValue == "use_dpop_nonce"
+    }
+
+    /// A resource server's refusal of the proof: `401` with a `DPoP` challenge whose `error` is
+    /// `invalid_dpop_proof` (RFC 9449 §7.1), or with that `error` in a JSON body (glewlwyd).
+    static func isResourceProofRefusal(_ response: HTTPResponse) -> Bool {
+        guard response.statusCode == 401 else { return false }
+        if let challenge = response.header("WWW-Authenticate")?.lowercased(), challenge.contains("dpop"),
+            challenge.contains("invalid_dpop_proof")
+        {
+            return true
+        }
+        guard response.body.count <= 64 * 1024 else { return false }
+        return (try? JSONValue.parse(response.body))?["error"]?.stringValue == "invalid_dpop_proof"
     }
 
     /// A resource server's nonce challenge: `401` with a `DPoP` challenge whose `error` is

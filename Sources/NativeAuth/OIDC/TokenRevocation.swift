@@ -89,7 +89,8 @@ extension WebTokenClient {
         if let dpop {
             response = try await dpop.send(
                 httpRequest, refused: { WebSignInError($0, correlationId: request.correlationId) },
-                isNonceChallenge: DPoPSigner.isTokenEndpointNonceChallenge
+                isNonceChallenge: DPoPSigner.isTokenEndpointNonceChallenge,
+                isProofRefusal: DPoPSigner.isTokenEndpointProofRefusal
             ) { (proved) async throws(WebSignInError) in try await send(proved, request.correlationId) }
         } else {
             response = try await send(httpRequest, request.correlationId)

@@ -200,7 +200,8 @@ struct WebTokenClient: Sendable {
 
     /// Sends `request` and parses the answer. With `dpop`, the request carries a proof of
     /// possession of its key (RFC 9449 §5), again with the provider's nonce when it asks for one
-    /// (§8), and the answer must bind the tokens to the key (`token_type` `DPoP`).
+    /// (§8) or on the provider's clock when it refused a proof made on ours, and the answer must
+    /// bind the tokens to the key (`token_type` `DPoP`).
     func send(_ request: WebTokenRequest, dpop: DPoPSigner? = nil) async throws(WebSignInError) -> WebTokenAnswer {
         if EndpointPolicy.problem(with: request.tokenEndpoint, field: "token_endpoint") != nil {
             throw .invalidParameters(
@@ -222,7 +223,8 @@ struct WebTokenClient: Sendable {
         if let dpop {
             response = try await dpop.send(
                 httpRequest, refused: { WebSignInError($0, correlationId: request.correlationId) },
-                isNonceChallenge: DPoPSigner.isTokenEndpointNonceChallenge
+                isNonceChallenge: DPoPSigner.isTokenEndpointNonceChallenge,
+                isProofRefusal: DPoPSigner.isTokenEndpointProofRefusal
             ) { (proved) async throws(WebSignInError) in
                 try await WebHTTP.send(proved, to: .token, through: pipeline, correlationId: request.correlationId)
             }

@@ -39,9 +39,12 @@ final class WebProvider: Sendable {
         self.dpop = dpop
     }
 
-    /// The signer of `key`'s proofs, on the provider's clock.
+    /// The signer of `key`'s proofs, on the provider's clock, which a refused proof's answer may
+    /// correct.
     func signer(_ key: DPoPBoundKey, context: DPoPContext) -> DPoPSigner {
-        DPoPSigner(context: context, key: key, now: { [self] in providerNow() })
+        DPoPSigner(
+            context: context, key: key, now: { [self] in providerNow() },
+            noteServerDate: { [self] in noteServerDate($0) })
     }
 
     /// A new DPoP key for a sign-in, when the client uses DPoP.
