@@ -38,6 +38,35 @@ func ordersToken(_ account: UserAccountResult) async throws -> TokenResult? {
 }
 // snippet: end
 
+// The formatter leaves this alone: the sample keeps its comments as they are.
+// swift-format-ignore
+// snippet: biometrics-delegate
+@MainActor
+final class OrdersScreen: CredentialsDelegate {
+    private(set) var status = ""
+
+    func load(_ account: UserAccountResult) {
+        account.getAccessToken(scopes: ["api://contoso/orders.read"], delegate: self)
+    }
+
+    func onAccessTokenRetrieveCompleted(result: TokenResult) {
+        status = "Loading your orders…"  // call the API with result.accessToken
+    }
+
+    func onAccessTokenRetrieveError(error: RetrieveAccessTokenError) {
+        if error.isUserPresenceCancelled {
+            status = "Unlock to see your orders."  // the account is kept: offer a button to try again
+        } else if error.isUserPresenceLockedOut {
+            status = "Face ID is locked: use your passcode, then try again."
+        } else if error.isUserPresenceNotConfirmed {
+            status = "Could not confirm it is you; try again."
+        } else {
+            status = error.errorDescription ?? "No token."
+        }
+    }
+}
+// snippet: end
+
 @Suite(.timeLimit(.minutes(1)))
 struct BiometricsSnippetTests {
     /// A client on an emulated tenant whose refreshes ask `checker`, with ada@example.com signed in.
@@ -90,5 +119,20 @@ struct BiometricsSnippetTests {
         clock.advance(by: 3_600)  // the token expired: the next call refreshes, and asks
         #expect(try await ordersToken(account) == nil)
         #expect(try await client.currentAccount() == nil)
+    }
+
+    @MainActor
+    @Test func theDelegateScreenAsksAgainAfterACancelledPrompt() async throws {
+        let checker = ScriptedPresenceChecker([.refused(.cancelled), .refused(.lockedOut)])
+        let (_, clock, account) = try await signedIn(policy: .always, checker: checker)
+        clock.advance(by: 3_600)  // the cached token expired: loading refreshes, and asks
+        let screen = OrdersScreen()
+        screen.load(account)
+        try await requireUntil("the cancelled prompt") { !screen.status.isEmpty }
+        #expect(screen.status == "Unlock to see your orders.")
+        screen.load(account)
+        try await requireUntil("the locked-out prompt") { screen.status.hasPrefix("Face ID is locked") }
+        screen.load(account)
+        try await requireUntil("the token") { screen.status == "Loading your orders…" }
     }
 }
