@@ -10,7 +10,10 @@ extension NativeAuthClient {
     /// - Throws: ``SignInStartError``: an empty username or password is refused before any request.
     public func signIn(_ parameters: SignInParameters) async throws(SignInStartError) -> SignInStartResult {
         do {
-            return try await SignInFlow.start(parameters, client: core)
+            switch core.configuration.protocolVersion {
+            case .v1: return try await SignInFlow.start(parameters, client: core)
+            case .v2: return try await SignInFlowV2.start(parameters, client: core)
+            }
         } catch {
             throw SignInStartError(details: error.details).continuing(
                 core.context(

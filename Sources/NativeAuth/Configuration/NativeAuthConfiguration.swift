@@ -44,6 +44,11 @@ public struct NativeAuthConfiguration: Sendable {
             if let requestTimeout, !(requestTimeout > 0 && requestTimeout <= 600) { self.requestTimeout = oldValue }
         }
     }
+    /// The native authentication protocol the client speaks: ``NativeAuthProtocol/v1`` (the
+    /// default) or ``NativeAuthProtocol/v2``, Microsoft's server-driven protocol, which Microsoft
+    /// marks as experimental. With `.v2`, ``NativeAuthClient/signIn(_:)`` runs over V2 and hands
+    /// back the same states; the other flows still speak V1.
+    public var protocolVersion: NativeAuthProtocol = .v1
     /// Receives the SDK's log records; `nil` (the default) logs nothing.
     public var logger: (any NativeAuthLogger)?
     /// Run in order on every request to the tenant (native endpoints, and the browser sign-in's

@@ -5,6 +5,8 @@ import Foundation
 final class ClientCore: Sendable {
     let configuration: NativeAuthConfiguration
     let wire: WireClient
+    /// Builds the requests of native authentication V2; they go through ``wire``'s pipeline.
+    let v2Builder: V2RequestBuilder
     let accounts: AccountManager
     let log: Log
     let events = SessionEventHub()
@@ -20,6 +22,7 @@ final class ClientCore: Sendable {
                 retry: RetryPolicy(clock: configuration.clock, maximumWait: configuration.maximumRetryWait),
                 requestTimeout: configuration.requestTimeout),
             builder: RequestBuilder(configuration: configuration))
+        v2Builder = V2RequestBuilder(configuration: configuration)
         accounts = AccountManager(
             configuration: configuration, store: credentialStore, redeemer: NativeRefreshRedeemer(wire: wire), log: log,
             events: events)

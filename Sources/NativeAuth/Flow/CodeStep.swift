@@ -53,16 +53,20 @@ struct CodeStep: Sendable {
     let sentTo: String
     let channel: ChannelType
     let codeLength: Int?
+    /// The protocol the state's actions speak, with the links a V2 state follows.
+    let engine: StepEngine
 
-    init(core: StateCore, challenge: CodeChallenge) {
+    init(core: StateCore, challenge: CodeChallenge, engine: StepEngine = .v1) {
         self.core = core
         sentTo = challenge.sentTo
         channel = challenge.channel
         codeLength = challenge.codeLength
+        self.engine = engine
     }
 
-    init(flow: FlowContext, challenge: CodeChallenge) {
-        self.init(core: StateCore(flow: flow, token: challenge.continuationToken), challenge: challenge)
+    init(flow: FlowContext, challenge: CodeChallenge, engine: StepEngine = .v1) {
+        self.init(
+            core: StateCore(flow: flow, token: challenge.continuationToken), challenge: challenge, engine: engine)
     }
 
     /// Runs the state's action with the trimmed code; an empty code fails before anything is sent
@@ -88,6 +92,13 @@ struct CodeStep: Sendable {
             let sent = try await action.flow.requestCode(challenge(action.token), classify: classify)
             return CodeStep(flow: action.flow, challenge: sent)
         }
+    }
+
+    /// Asks for a new code with `body`, which makes the next code step (a V2 state's resend).
+    func resend<E: DetailedError>(
+        as errorType: E.Type, _ body: (StateCore.Action) async throws(FlowError) -> CodeStep
+    ) async throws(E) -> CodeStep {
+        try await core.run(E.self, body)
     }
 
     /// `Name(sentTo: …, channel: …, codeLength: …)`: where the code went; never the code or token.

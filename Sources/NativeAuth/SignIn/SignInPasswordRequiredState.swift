@@ -3,8 +3,13 @@ public import Foundation
 /// The server wants the user's password to sign in.
 public final class SignInPasswordRequiredState: Sendable, CustomStringConvertible {
     let core: StateCore
+    /// The protocol the state's action speaks, with the link a V2 state follows.
+    let engine: StepEngine
 
-    init(core: StateCore) { self.core = core }
+    init(core: StateCore, engine: StepEngine = .v1) {
+        self.core = core
+        self.engine = engine
+    }
 
     /// The flow's correlation id.
     public var correlationId: UUID { core.flow.correlationId }
@@ -18,6 +23,9 @@ public final class SignInPasswordRequiredState: Sendable, CustomStringConvertibl
         try await core.run(PasswordRequiredError.self) { action throws(FlowError) in
             guard !password.isEmpty else {
                 throw action.flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
+            }
+            if case .v2(let context) = engine {
+                return try await SignInFlowV2.submitPassword(Secret(password), context: context, action: action)
             }
             return try await SignInFlow.exchange(
                 .tokenWithPassword(

@@ -1,0 +1,154 @@
+import Foundation
+
+/// The sign-in engine of native authentication V2 (Docs/NativeAuthV2.md): starts authorization,
+/// follows the `sign_in` link and then whatever each answer asks, and hands back the same states
+/// and results as ``SignInFlow``. The states call it from their actions when their
+/// ``StepEngine`` is `.v2`.
+enum SignInFlowV2 {
+    static func start(_ parameters: SignInParameters, client: ClientCore) async throws(FlowError)
+        -> SignInStartResult
+    {
+        typealias Failure = SignInStartError
+        let username = parameters.username.trimmingCharacters(in: .whitespacesAndNewlines)
+        var flow = client.flow(username: username, scopes: parameters.scopes, correlationId: parameters.correlationId)
+        flow.claims = try FlowContext.validClaims(parameters.claims, correlationId: flow.correlationId)
+        guard !username.isEmpty else {
+            throw flow.fail(.invalidUsername, note: "The username is empty; nothing was sent.")
+        }
+        if let password = parameters.password, password.isEmpty {
+            throw flow.fail(.invalidCredentials, note: "The password is empty; nothing was sent.")
+        }
+        let started = try await flow.v2(.startAuthorization)
+        guard case .started(let answer) = started else {
+            throw flow.unexpectedV2(field: "sign_in", value: "another answer")
+        }
+        let signIn = try flow.link(answer.signIn, relation: "sign_in")
+        let outcome = try await flow.v2(
+            .startSignIn(signIn, username: username, continuationToken: answer.continuationToken))
+        var next = try await step(outcome, flow: flow)
+        if case .passwordRequired(let token, let context) = next, let password = parameters.password {
+            let verified = try await flow.v2(
+                .verifyPassword(context.verify, continuationToken: token, password: Secret(password)))
+            next = try await step(verified, flow: flow)
+        }
+        switch next {
+        case .codeRequired(let challenge, let context):
+            let state = SignInCodeRequiredState(step: CodeStep(flow: flow, challenge: challenge, engine: .v2(context)))
+            return .codeRequired(
+                state, sentTo: challenge.sentTo, channelTargetType: challenge.channel,
+                codeLength: challenge.codeLength)
+        case .passwordRequired(let token, let context):
+            return .passwordRequired(
+                SignInPasswordRequiredState(core: StateCore(flow: flow, token: token), engine: .v2(context)))
+        case .completed(let account):
+            return .completed(account)
+        }
+    }
+
+    /// Where one answer leads.
+    enum Next: Sendable {
+        case codeRequired(CodeChallenge, V2StepContext)
+        case passwordRequired(Secret, V2StepContext)
+        case completed(UserAccountResult)
+    }
+
+    /// Follows an answer until it asks the user for something or the journey is done. A first
+    /// factor's `challenge` is followed at once (an email method: the code is sent); `verify`
+    /// becomes a state; `continue` resumes authorization and keeps the account.
+    static func step(_ outcome: V2Outcome, flow: FlowContext) async throws(FlowError) -> Next {
+        var outcome = outcome
+        // A challenge is followed once; a second one in a row is not an answer this engine follows.
+        var challenged = false
+        while true {
+            switch outcome {
+            case .journeyComplete(let token, _):
+                let answer = try await flow.finishV2(continuationToken: token)
+                return .completed(await SignInFlow.signedIn(answer, flow: flow))
+            case .interaction(let envelope) where envelope.action == .challenge && !challenged:
+                challenged = true
+                outcome = try await challenge(envelope, flow: flow)
+            case .interaction(let envelope) where envelope.action == .verify:
+                return try verifyStep(envelope, flow: flow)
+            case .interaction(let envelope):
+                throw flow.unexpectedV2(field: "action", value: envelope.action.map { "\($0)" } ?? "none")
+            default:
+                throw flow.unexpectedV2(field: "state", value: "another answer")
+            }
+        }
+    }
+
+    /// Follows the `challenge` link of the first email method. A second factor is not served over
+    /// V2 yet: the browser finishes it, as for any step the native flow cannot take.
+    private static func challenge(_ envelope: V2Envelope, flow: FlowContext) async throws(FlowError) -> V2Outcome {
+        if envelope.authenticationFactor == .multiFactor {
+            throw FlowError(
+                .browserRequired, correlationId: flow.correlationId,
+                note: "A second factor is not supported over native authentication V2 yet.")
+        }
+        let href =
+            envelope.methods.first { $0.type?.lowercased() == "email" && $0.links["challenge"] != nil }?
+            .links["challenge"] ?? envelope.links["challenge"]
+        let link = try flow.link(href, relation: "challenge")
+        guard let token = envelope.continuationToken else {
+            throw flow.unexpectedV2(field: "continuationToken", value: "none")
+        }
+        return try await flow.v2(.challenge(link, continuationToken: token))
+    }
+
+    /// A `verify` answer: a password to ask for, or a code that was sent.
+    private static func verifyStep(_ envelope: V2Envelope, flow: FlowContext) throws(FlowError) -> Next {
+        guard let token = envelope.continuationToken else {
+            throw flow.unexpectedV2(field: "continuationToken", value: "none")
+        }
+        let verify = try flow.link(envelope.href("verify"), relation: "verify")
+        let resend = try envelope.href("resend").map { href throws(FlowError) in
+            try flow.link(href, relation: "resend")
+        }
+        let context = V2StepContext(verify: verify, resend: resend, methodId: envelope.methodId)
+        let type = envelope.methodType?.lowercased()
+        if type == "password" { return .passwordRequired(token, context) }
+        let challenge = CodeChallenge(
+            continuationToken: token, channel: ChannelType(wire: type ?? "email"), sentTo: envelope.hint ?? "",
+            codeLength: envelope.codeLength, interval: nil)
+        return .codeRequired(challenge, context)
+    }
+
+    /// The result of a state's V2 action: the account, or an answer the states cannot take yet.
+    static func result(of outcome: V2Outcome, flow: FlowContext) async throws(FlowError) -> SignInResult {
+        switch try await step(outcome, flow: flow) {
+        case .completed(let account): return .completed(account)
+        case .codeRequired, .passwordRequired:
+            throw flow.unexpectedV2(field: "action", value: "verify")
+        }
+    }
+
+    /// Submits a code at the state's `verify` link.
+    static func submitCode(_ code: Secret, context: V2StepContext, action: StateCore.Action) async throws(FlowError)
+        -> SignInResult
+    {
+        let outcome = try await action.flow.v2(.verifyCode(context.verify, continuationToken: action.token, code: code))
+        return try await result(of: outcome, flow: action.flow)
+    }
+
+    /// Submits a password at the state's `verify` link.
+    static func submitPassword(_ password: Secret, context: V2StepContext, action: StateCore.Action)
+        async throws(FlowError) -> SignInResult
+    {
+        let outcome = try await action.flow.v2(
+            .verifyPassword(context.verify, continuationToken: action.token, password: password),
+            wrongPasswordIsInvalidPassword: true)
+        return try await result(of: outcome, flow: action.flow)
+    }
+
+    /// Asks for a new code at the state's `resend` link; the answer is the next code step.
+    static func resend(context: V2StepContext, action: StateCore.Action) async throws(FlowError) -> CodeStep {
+        guard let resend = context.resend else {
+            throw action.flow.unexpectedV2(field: "_links.resend", value: "none")
+        }
+        let outcome = try await action.flow.v2(.resend(resend, continuationToken: action.token))
+        guard case .codeRequired(let challenge, let next) = try await step(outcome, flow: action.flow) else {
+            throw action.flow.unexpectedV2(field: "action", value: "another answer")
+        }
+        return CodeStep(flow: action.flow, challenge: challenge, engine: .v2(next))
+    }
+}
