@@ -22,7 +22,7 @@ struct FailingKey: DPoPKey {
     func sign(_ input: Data) async throws -> Data { throw Refused() }
 }
 
-@Suite("DPoP proofs (RFC 9449 §4.2)")
+@Suite("DPoP proofs (RFC 9449 §4.2)", .timeLimit(.minutes(1)))
 struct DPoPProofTests {
     static func parts(_ jwt: String) throws -> (header: JSONValue, payload: JSONValue, signature: Data) {
         let pieces = jwt.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
