@@ -129,6 +129,11 @@ struct DPoPClientTests {
         #expect(proof.claims["htm"]?.stringValue == "GET")
         #expect(proof.claims["htu"]?.stringValue == "https://api.example.com/orders")
         #expect(proof.claims["ath"]?.stringValue == DPoPProof.accessTokenHash("bound-access"))
+        // A request's description never shows the token or the proof.
+        let described = String(describing: authorized) + String(reflecting: authorized)
+        let proofHeader = try #require(authorized.header("DPoP"))
+        #expect(!described.contains("bound-access"))
+        #expect(!described.contains(proofHeader))
         var urlRequest = URLRequest(url: api)
         urlRequest.httpMethod = "DELETE"
         let authorizedURL = try await account.authorize(urlRequest)
