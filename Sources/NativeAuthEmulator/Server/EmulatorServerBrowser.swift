@@ -173,25 +173,9 @@ public struct EmulatorServerBrowser: ExternalUserAgent, Sendable, CustomStringCo
     private func filledIn(
         _ fields: [(name: String, value: String)], html: String, origin: Origin, response: HTTPResponse
     ) async throws -> [(name: String, value: String)] {
-        var fields = fields
-        switch action {
-        case .close:
-            throw ExternalUserAgentError.cancelled
-        case .cancel:
-            fields.append(("action", "cancel"))
-        case .signIn(let password):
-            if let index = fields.firstIndex(where: { $0.name == "username" }), let username {
-                fields[index].value = username
-            }
-            if let index = fields.firstIndex(where: { $0.name == "password" }) {
-                fields[index].value = password ?? ""
-            }
-            if let index = fields.firstIndex(where: { $0.name == "code" }) {
-                fields[index].value = try await code(shownOn: html, origin: origin, response: response)
-            }
-            fields.append(("action", "signin"))
+        try await action.filling(fields, username: username) {
+            try await code(shownOn: html, origin: origin, response: response)
         }
-        return fields
     }
 
     /// The newest code the server sent to the address a code page names (masked, as

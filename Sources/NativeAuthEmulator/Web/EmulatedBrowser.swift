@@ -108,27 +108,13 @@ public struct EmulatedBrowser: ExternalUserAgent, Sendable, CustomStringConverti
                 throw EmulatedBrowserError(page.message ?? "The tenant answered \(response.statusCode).", response)
             }
             if let error = page.error { throw EmulatedBrowserError(error, response) }
-            var fields = form.fields
-            switch action {
-            case .close:
-                throw ExternalUserAgentError.cancelled
-            case .cancel:
-                fields.append(("action", "cancel"))
-            case .signIn(let password):
-                if let index = fields.firstIndex(where: { $0.name == "username" }), let username {
-                    fields[index].value = username
+            let mark = outboxMark
+            let fields = try await action.filling(form.fields, username: username) { () async throws in
+                let outbox = tenant.outbox
+                guard outbox.count > mark, let code = outbox.last?.code else {
+                    throw EmulatedBrowserError("The page asks for a code, and no code was sent.", response)
                 }
-                if let index = fields.firstIndex(where: { $0.name == "password" }) {
-                    fields[index].value = password ?? ""
-                }
-                if let index = fields.firstIndex(where: { $0.name == "code" }) {
-                    let outbox = tenant.outbox
-                    guard outbox.count > outboxMark, let code = outbox.last?.code else {
-                        throw EmulatedBrowserError("The page asks for a code, and no code was sent.", response)
-                    }
-                    fields[index].value = code
-                }
-                fields.append(("action", "signin"))
+                return code
             }
             guard let target = URL(string: form.action, relativeTo: request.url)?.absoluteURL else {
                 throw EmulatedBrowserError("The form has no usable action.", response)
@@ -240,5 +226,34 @@ struct EmulatedPage: Sendable {
         text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
             .replacingOccurrences(of: "&amp;", with: "&")
+    }
+}
+
+extension EmulatedBrowser.Action {
+    /// The sign-in page's fields as a user fills them in, with the button they press: the username
+    /// (when given), the password, the code `code` reads when the page asks for one; or Cancel.
+    /// Closing throws `ExternalUserAgentError.cancelled`. Shared by both emulated browsers.
+    func filling(
+        _ fields: [(name: String, value: String)], username: String?, code: () async throws -> String
+    ) async throws -> [(name: String, value: String)] {
+        var fields = fields
+        switch self {
+        case .close:
+            throw ExternalUserAgentError.cancelled
+        case .cancel:
+            fields.append(("action", "cancel"))
+        case .signIn(let password):
+            if let index = fields.firstIndex(where: { $0.name == "username" }), let username {
+                fields[index].value = username
+            }
+            if let index = fields.firstIndex(where: { $0.name == "password" }) {
+                fields[index].value = password ?? ""
+            }
+            if let index = fields.firstIndex(where: { $0.name == "code" }) {
+                fields[index].value = try await code()
+            }
+            fields.append(("action", "signin"))
+        }
+        return fields
     }
 }
