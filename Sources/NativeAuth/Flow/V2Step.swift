@@ -8,15 +8,31 @@ enum StepEngine: Sendable {
     case v2(V2StepContext)
 }
 
-/// The links of a V2 answer a state follows next, already checked by the resolver. Never shown:
-/// a state's description names none of them.
+/// What a V2 state follows next: the links of the answer that made it, each already checked by
+/// the resolver, by relation (`verify`, `resend`, `update`, `poll`, `submitAttributes`, or a
+/// method's id for a method's `challenge` link). Never shown: a state's description names none of
+/// them.
 struct V2StepContext: Sendable {
-    /// Where the code or password is verified.
-    let verify: V2Link
-    /// Where a new code is asked for, when the answer offered it.
-    let resend: V2Link?
+    /// The checked links, by relation.
+    let links: [String: V2Link]
     /// The method in play (opaque).
     let methodId: String?
+
+    init(links: [String: V2Link], methodId: String? = nil) {
+        self.links = links
+        self.methodId = methodId
+    }
+
+    /// The link of `relation`; a missing one is an unexpected answer, and nothing is sent.
+    func link(_ relation: String, flow: FlowContext) throws(FlowError) -> V2Link {
+        guard let link = links[relation] else {
+            throw FlowError(
+                details: NativeAuthErrorDetails(
+                    .unexpectedResponse, correlationId: flow.correlationId,
+                    unexpected: UnexpectedAnswer(problem: .missingField("_links.\(relation)"))))
+        }
+        return link
+    }
 }
 
 extension FlowContext {

@@ -28,7 +28,8 @@ enum SignInFlowV2 {
         var next = try await step(outcome, flow: flow)
         if case .passwordRequired(let token, let context) = next, let password = parameters.password {
             let verified = try await flow.v2(
-                .verifyPassword(context.verify, continuationToken: token, password: Secret(password)))
+                .verifyPassword(
+                    try context.link("verify", flow: flow), continuationToken: token, password: Secret(password)))
             next = try await step(verified, flow: flow)
         }
         switch next {
@@ -100,11 +101,9 @@ enum SignInFlowV2 {
         guard let token = envelope.continuationToken else {
             throw flow.unexpectedV2(field: "continuationToken", value: "none")
         }
-        let verify = try flow.link(envelope.href("verify"), relation: "verify")
-        let resend = try envelope.href("resend").map { href throws(FlowError) in
-            try flow.link(href, relation: "resend")
-        }
-        let context = V2StepContext(verify: verify, resend: resend, methodId: envelope.methodId)
+        var links = ["verify": try flow.link(envelope.href("verify"), relation: "verify")]
+        if let resend = envelope.href("resend") { links["resend"] = try flow.link(resend, relation: "resend") }
+        let context = V2StepContext(links: links, methodId: envelope.methodId)
         let type = envelope.methodType?.lowercased()
         if type == "password" { return .passwordRequired(token, context) }
         let challenge = CodeChallenge(
@@ -126,7 +125,8 @@ enum SignInFlowV2 {
     static func submitCode(_ code: Secret, context: V2StepContext, action: StateCore.Action) async throws(FlowError)
         -> SignInResult
     {
-        let outcome = try await action.flow.v2(.verifyCode(context.verify, continuationToken: action.token, code: code))
+        let verify = try context.link("verify", flow: action.flow)
+        let outcome = try await action.flow.v2(.verifyCode(verify, continuationToken: action.token, code: code))
         return try await result(of: outcome, flow: action.flow)
     }
 
@@ -135,16 +135,15 @@ enum SignInFlowV2 {
         async throws(FlowError) -> SignInResult
     {
         let outcome = try await action.flow.v2(
-            .verifyPassword(context.verify, continuationToken: action.token, password: password),
+            .verifyPassword(
+                try context.link("verify", flow: action.flow), continuationToken: action.token, password: password),
             wrongPasswordIsInvalidPassword: true)
         return try await result(of: outcome, flow: action.flow)
     }
 
     /// Asks for a new code at the state's `resend` link; the answer is the next code step.
     static func resend(context: V2StepContext, action: StateCore.Action) async throws(FlowError) -> CodeStep {
-        guard let resend = context.resend else {
-            throw action.flow.unexpectedV2(field: "_links.resend", value: "none")
-        }
+        let resend = try context.link("resend", flow: action.flow)
         let outcome = try await action.flow.v2(.resend(resend, continuationToken: action.token))
         guard case .codeRequired(let challenge, let next) = try await step(outcome, flow: action.flow) else {
             throw action.flow.unexpectedV2(field: "action", value: "another answer")
