@@ -144,6 +144,10 @@ extension V2ServerError {
         var members: [String: JSONValue] = [
             "error": .string(code), "error_codes": .array(errorCodes.map { .number(Double($0)) }),
         ]
+        // An unknown first code stays unknown: a `null` first entry, so the second is not read as first.
+        if firstCode == nil, !errorCodes.isEmpty {
+            members["error_codes"] = .array([.null] + errorCodes.map { .number(Double($0)) })
+        }
         if let innerCode { members["suberror"] = .string(innerCode) }
         if let message { members["error_description"] = .string(message) }
         if let traceId { members["trace_id"] = .string(traceId) }

@@ -10,9 +10,6 @@ import Foundation
 ///   "user not found".
 /// - A wrong password is `invalid_grant` with first code 50126 and no suberror, nothing else.
 extension ServerError {
-    /// The first error code, the only one the SDK classifies by.
-    var firstCode: Int? { errorCodes.first }
-
     func isError(_ value: String) -> Bool { error.caseInsensitiveCompare(value) == .orderedSame }
     func isSuberror(_ value: String) -> Bool { suberror?.caseInsensitiveCompare(value) == .orderedSame }
     /// `error` is `value` and the first error code is one of `codes`.

@@ -6,7 +6,13 @@ struct ServerError: Sendable, Equatable {
     let status: Int
     let error: String
     let suberror: String?
+    /// The representable codes of `error_codes`, in order; an entry that is not a representable
+    /// integer is left out.
     let errorCodes: [Int]
+    /// The first entry of `error_codes`, the only one the SDK classifies by; `nil` when there is
+    /// none or it is not a representable integer (it is then an unknown code, and the second entry
+    /// is never read in its place).
+    let firstCode: Int?
     let errorDescription: String?
     let errorURI: String?
     let traceId: String?
@@ -38,6 +44,7 @@ struct ServerError: Sendable, Equatable {
         self.error = error
         suberror = object.string("suberror").map(Self.capped).flatMap { $0.isEmpty ? nil : $0 }
         errorCodes = Array(object.intList("error_codes").prefix(Self.maximumCodes))
+        firstCode = object.firstListedInt("error_codes")
         errorDescription = object.string("error_description").map(Self.capped)
         errorURI = object.string("error_uri").map(Self.capped)
         traceId = object.string("trace_id").map(Self.capped)

@@ -49,6 +49,18 @@ struct WireObject: Sendable, Equatable {
     func array(_ key: String) -> [JSONValue]? { members[key]?.arrayValue }
     func object(_ key: String) -> WireObject? { members[key]?.objectValue.map(WireObject.init) }
 
+    /// The first entry of a list of integers (an array, or a single value), when it is a
+    /// representable integer. An entry that is not (such as 9223372036854775807, which does not fit
+    /// a double exactly) gives `nil`: the first code is then unknown, and the next entry never
+    /// stands in for it.
+    func firstListedInt(_ key: String) -> Int? {
+        switch members[key] {
+        case .array(let values): values.first?.intValue
+        case let value?: value.intValue
+        case nil: nil
+        }
+    }
+
     /// A list of integers: a JSON array of numbers or numeric strings, or a single number.
     func intList(_ key: String) -> [Int] {
         switch members[key] {

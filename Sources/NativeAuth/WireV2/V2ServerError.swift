@@ -17,6 +17,10 @@ struct V2ServerError: Sendable, Equatable {
     let message: String?
     /// `error_codes` (flat), else the `AADSTS` numbers found in the message, in order.
     let errorCodes: [Int]
+    /// The first code, the only one classified by (as ``ServerError/firstCode``): `nil` when the
+    /// first listed entry, or the first `AADSTS` number of the message, is not a representable
+    /// integer; the next one never stands in for it.
+    let firstCode: Int?
     let correlationId: String?
     let traceId: String?
     let timestamp: String?
@@ -34,7 +38,7 @@ struct V2ServerError: Sendable, Equatable {
             self.code = code
             innerCode = nested.object("innerError")?.string("code").map(ServerError.capped).flatMap(Self.nonEmpty)
             message = nested.string("message").map(ServerError.capped)
-            errorCodes = Self.stsCodes(in: nested.string("message") ?? "")
+            (errorCodes, firstCode) = Self.stsCodes(in: nested.string("message") ?? "")
             // [Android] and [JS] read `correlationId`, [iOS] `correlation_id`: either is taken.
             correlationId = (nested.string("correlationId") ?? nested.string("correlation_id")).map(ServerError.capped)
             traceId = (nested.string("traceId") ?? nested.string("trace_id")).map(ServerError.capped)
@@ -46,8 +50,14 @@ struct V2ServerError: Sendable, Equatable {
             innerCode = object.string("suberror").map(ServerError.capped).flatMap(Self.nonEmpty)
             let description = object.string("error_description")
             message = description.map(ServerError.capped)
-            let listed = Array(object.intList("error_codes").prefix(ServerError.maximumCodes))
-            errorCodes = listed.isEmpty ? Self.stsCodes(in: description ?? "") : listed
+            // A listed entry, representable or not, is the first code; only no list at all (or an
+            // empty one) sends the reader to the message.
+            if object.members["error_codes"].map({ $0.arrayValue.map { !$0.isEmpty } ?? true }) == true {
+                errorCodes = Array(object.intList("error_codes").prefix(ServerError.maximumCodes))
+                firstCode = object.firstListedInt("error_codes")
+            } else {
+                (errorCodes, firstCode) = Self.stsCodes(in: description ?? "")
+            }
             correlationId = (object.string("correlation_id") ?? object.string("correlationId")).map(ServerError.capped)
             traceId = (object.string("trace_id") ?? object.string("traceId")).map(ServerError.capped)
             timestamp = object.string("timestamp").map(ServerError.capped)
@@ -58,19 +68,21 @@ struct V2ServerError: Sendable, Equatable {
 
     /// The numbers after `AADSTS` in `text`, at most ``ServerError/maximumCodes`` of them, each of
     /// at most nine digits (the pattern [Android] reads them with).
-    static func stsCodes(in text: String) -> [Int] {
+    /// The first number is `nil` when the first `AADSTS` mark is followed by no digits or by more
+    /// than nine.
+    static func stsCodes(in text: String) -> (codes: [Int], first: Int?) {
         var codes: [Int] = []
+        var first: Int?? = .none
         var rest = Substring(text.prefix(4_096))
         while codes.count < ServerError.maximumCodes, let mark = rest.range(of: "AADSTS") {
             let digits = rest[mark.upperBound...].prefix(while: { $0.isASCII && $0.isNumber })
-            if !digits.isEmpty, digits.count <= 9, let code = Int(digits) { codes.append(code) }
+            let code = !digits.isEmpty && digits.count <= 9 ? Int(digits) : nil
+            if first == nil { first = .some(code) }
+            if let code { codes.append(code) }
             rest = rest[mark.upperBound...]
         }
-        return codes
+        return (codes, first ?? nil)
     }
-
-    /// The first error code, the only one classified by (as ``ServerError/firstCode``).
-    var firstCode: Int? { errorCodes.first }
 
     /// Whether `code` or `innerCode` is `name`, in its V2 camelCase spelling or the V1 snake_case
     /// one ([Android] accepts both): compared without case and underscores.

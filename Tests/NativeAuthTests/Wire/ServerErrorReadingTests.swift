@@ -40,6 +40,18 @@ struct ServerErrorReadingTests {
         #expect(!notFound.isUserNotFound)
     }
 
+    /// MSAL's own tests send 9223372036854775807 as an error code: not a representable integer,
+    /// still the first code (an unknown one). The code after it is never read as the first.
+    @Test(arguments: ["9223372036854775807", "\"9223372036854775807\"", "1.5", "null", "\"x\"", "{}"])
+    func anUnrepresentableFirstCodeIsUnknownNotSkipped(first: String) async throws {
+        let body = "{\"error\":\"invalid_grant\",\"error_codes\":[\(first),50126]}"
+        let error = try #require(await passwordUpFront(.json(400, body)))
+        #expect(!error.isInvalidCredentials, "\(first)")
+        #expect(error.errorCodes.last == 50126, "the representable codes stay visible")
+        let notFound = "{\"error\":\"invalid_grant\",\"error_codes\":[\(first),50034]}"
+        #expect(try #require(await passwordUpFront(.json(400, notFound))).isUserNotFound == false)
+    }
+
     @Test func aCodeUnderAnotherErrorIsNoOutcome() async throws {
         transport.then("initiate", .error("invalid_request", codes: [50034]))
         do {

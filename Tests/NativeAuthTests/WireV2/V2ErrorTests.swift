@@ -85,10 +85,30 @@ struct V2ErrorTests {
             refusal(hal(code: "invalidGrant", message: "AADSTS50126 then AADSTS50034"))?.kind == .invalidCredentials)
     }
 
+    @Test func anUnrepresentableFirstListedCodeIsUnknownNotSkipped() {
+        for first in ["9223372036854775807", "1e300", "null", "\"x\""] {
+            let body = "{\"error\":\"invalid_grant\",\"error_codes\":[\(first),50126]}"
+            let error = refusal(body)
+            #expect(error?.kind == .general, "\(first)")
+            #expect(error?.firstCode == nil)
+            #expect(error?.asServerError?.firstCode == nil, "the SDK's error keeps the first code unknown")
+            #expect(error?.asServerError?.errorCodes == [50126])
+        }
+        #expect(
+            refusal("{\"error\":\"invalid_grant\",\"error_codes\":[]," + "\"error_description\":\"AADSTS50126: x\"}")?
+                .kind == .invalidCredentials)
+    }
+
     @Test func codesFromAMessageAreBounded() {
-        #expect(V2ServerError.stsCodes(in: "AADSTS1234567890 AADSTS AADSTS-1 AADSTS42") == [42])
-        #expect(V2ServerError.stsCodes(in: String(repeating: "AADSTS1 ", count: 100)).count == ServerError.maximumCodes)
-        #expect(V2ServerError.stsCodes(in: "") == [])
+        let long = V2ServerError.stsCodes(in: "AADSTS1234567890 AADSTS AADSTS-1 AADSTS42")
+        #expect(long.codes == [42])
+        #expect(long.first == nil, "an over-long first number is an unknown first code, not the next one")
+        #expect(V2ServerError.stsCodes(in: "AADSTS50126: AADSTS50034").first == 50126)
+        #expect(
+            V2ServerError.stsCodes(in: String(repeating: "AADSTS1 ", count: 100)).codes.count
+                == ServerError.maximumCodes)
+        #expect(V2ServerError.stsCodes(in: "").codes == [])
+        #expect(V2ServerError.stsCodes(in: "").first == nil)
     }
 
     @Test func serverTextIsCappedAndSecretsStayHidden() throws {
