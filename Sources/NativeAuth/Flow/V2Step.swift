@@ -23,6 +23,10 @@ struct V2StepContext: Sendable {
         self.methodId = methodId
     }
 
+    /// The relation a method's `challenge` link is kept under, in a state that offers several
+    /// methods (a second factor): `challenge:` and the method's id.
+    static func challengeRelation(_ methodId: String) -> String { "challenge:\(methodId)" }
+
     /// The link of `relation`; a missing one is an unexpected answer, and nothing is sent.
     func link(_ relation: String, flow: FlowContext) throws(FlowError) -> V2Link {
         guard let link = links[relation] else {

@@ -5,10 +5,13 @@ public final class AwaitingMFAState: Sendable, CustomStringConvertible {
     let core: StateCore
     /// The user's methods, from the server.
     public let authMethods: [AuthMethod]
+    /// The protocol the state's action speaks; over V2, each method's checked `challenge` link.
+    let engine: StepEngine
 
-    init(core: StateCore, authMethods: [AuthMethod]) {
+    init(core: StateCore, authMethods: [AuthMethod], engine: StepEngine = .v1) {
         self.core = core
         self.authMethods = authMethods
+        self.engine = engine
     }
 
     /// The flow's correlation id.
@@ -19,7 +22,7 @@ public final class AwaitingMFAState: Sendable, CustomStringConvertible {
     /// - Returns: the state to submit the code on.
     /// - Throws: ``MFARequestChallengeError``; a blocked method leaves this state usable.
     public func requestChallenge(authMethod: AuthMethod) async throws(MFARequestChallengeError) -> MFARequiredState {
-        try await MFARequiredState.challenge(authMethod, on: core, methods: authMethods)
+        try await MFARequiredState.challenge(authMethod, on: core, methods: authMethods, engine: engine)
     }
 
     /// The methods offered; never the token.

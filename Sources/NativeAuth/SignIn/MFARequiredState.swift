@@ -14,11 +14,15 @@ public final class MFARequiredState: CodeRequiredState {
     public let authMethods: [AuthMethod]
     /// The method the code was sent to.
     let method: AuthMethod
+    /// Over V2, the `challenge` link of every method (to send a code again, or to another one);
+    /// `.v1` otherwise.
+    let methodLinks: StepEngine
 
-    init(step: CodeStep, method: AuthMethod, authMethods: [AuthMethod]) {
+    init(step: CodeStep, method: AuthMethod, authMethods: [AuthMethod], methodLinks: V2StepContext? = nil) {
         self.step = step
         self.method = method
         self.authMethods = authMethods
+        self.methodLinks = methodLinks.map { .v2($0) } ?? .v1
     }
 
     /// The flow's correlation id.
@@ -29,7 +33,7 @@ public final class MFARequiredState: CodeRequiredState {
     /// - Returns: a fresh state for the new code; this one is spent.
     /// - Throws: ``MFARequestChallengeError``.
     public func requestChallenge(authMethod: AuthMethod) async throws(MFARequestChallengeError) -> MFARequiredState {
-        try await Self.challenge(authMethod, on: core, methods: authMethods)
+        try await Self.challenge(authMethod, on: core, methods: authMethods, engine: methodLinks)
     }
 
     /// Sends a new code to the same method; the previous one stops working.
@@ -45,7 +49,12 @@ public final class MFARequiredState: CodeRequiredState {
     /// - Returns: where sign-in goes next.
     /// - Throws: ``MFASubmitChallengeError``; a wrong code leaves this state usable.
     public func submitChallenge(_ code: String) async throws(MFASubmitChallengeError) -> SignInResult {
-        try await step.submit(code, as: MFASubmitChallengeError.self) { code, action throws(FlowError) in
+        if case .v2(let context) = step.engine {
+            return try await step.submit(code, as: MFASubmitChallengeError.self) { code, action throws(FlowError) in
+                try await SignInFlowV2.submitCode(code, context: context, action: action)
+            }
+        }
+        return try await step.submit(code, as: MFASubmitChallengeError.self) { code, action throws(FlowError) in
             try await SignInFlow.exchange(
                 .tokenWithMFACode(continuationToken: action.token, code: code, scopes: action.flow.scopes),
                 flow: action.flow, classify: MFASubmitChallengeError.naming)
@@ -63,10 +72,14 @@ public final class MFARequiredState: CodeRequiredState {
     }
 
     /// Sends a code to `method` with the token of `core`'s state.
-    static func challenge(_ method: AuthMethod, on core: StateCore, methods: [AuthMethod])
+    static func challenge(_ method: AuthMethod, on core: StateCore, methods: [AuthMethod], engine: StepEngine)
         async throws(MFARequestChallengeError) -> MFARequiredState
     {
         try await core.run(MFARequestChallengeError.self) { action throws(FlowError) in
+            if case .v2(let methodLinks) = engine {
+                return try await SignInFlowV2.requestChallenge(
+                    method, methods: methods, methodLinks: methodLinks, action: action)
+            }
             let challenge = try await action.flow.requestCode(
                 .signInChallenge(continuationToken: action.token, methodId: method.id),
                 classify: MFARequestChallengeError.naming)

@@ -43,6 +43,10 @@ enum SignInFlowV2 {
                 SignInPasswordRequiredState(core: StateCore(flow: flow, token: token), engine: .v2(context)))
         case .completed(let account):
             return .completed(account)
+        case .awaitingMFA(let token, let methods, let context):
+            return .awaitingMFA(
+                AwaitingMFAState(core: StateCore(flow: flow, token: token), authMethods: methods, engine: .v2(context)),
+                methods: methods)
         }
     }
 
@@ -51,6 +55,9 @@ enum SignInFlowV2 {
         case codeRequired(CodeChallenge, V2StepContext)
         case passwordRequired(Secret, V2StepContext)
         case completed(UserAccountResult)
+        /// A second factor: the methods to choose from, and each method's `challenge` link under
+        /// the relation ``V2StepContext/challengeRelation(_:)`` names.
+        case awaitingMFA(Secret, [AuthMethod], V2StepContext)
     }
 
     /// Follows an answer until it asks the user for something or the journey is done. A first
@@ -65,6 +72,9 @@ enum SignInFlowV2 {
             case .journeyComplete(let token, _):
                 let answer = try await flow.finishV2(continuationToken: token)
                 return .completed(await SignInFlow.signedIn(answer, flow: flow))
+            case .interaction(let envelope)
+            where envelope.action == .challenge && envelope.authenticationFactor == .multiFactor:
+                return try secondFactor(envelope, flow: flow)
             case .interaction(let envelope) where envelope.action == .challenge && !challenged:
                 challenged = true
                 outcome = try await challenge(envelope, flow: flow)
@@ -78,14 +88,8 @@ enum SignInFlowV2 {
         }
     }
 
-    /// Follows the `challenge` link of the first email method. A second factor is not served over
-    /// V2 yet: the browser finishes it, as for any step the native flow cannot take.
+    /// Follows the `challenge` link of the first email method.
     private static func challenge(_ envelope: V2Envelope, flow: FlowContext) async throws(FlowError) -> V2Outcome {
-        if envelope.authenticationFactor == .multiFactor {
-            throw FlowError(
-                .browserRequired, correlationId: flow.correlationId,
-                note: "A second factor is not supported over native authentication V2 yet.")
-        }
         let href =
             envelope.methods.first { $0.type?.lowercased() == "email" && $0.links["challenge"] != nil }?
             .links["challenge"] ?? envelope.links["challenge"]
@@ -112,13 +116,68 @@ enum SignInFlowV2 {
         return .codeRequired(challenge, context)
     }
 
-    /// The result of a state's V2 action: the account, or an answer the states cannot take yet.
+    /// A `challenge` for the second factor (`multiFactor`): the user's code methods, in the
+    /// server's order, each with its checked `challenge` link. A method of a type the SDK cannot
+    /// send a code to (neither email nor SMS), or without a link, is skipped with a log, as MSAL
+    /// for iOS skips unsupported methods; with none left, the browser finishes the sign-in.
+    private static func secondFactor(_ envelope: V2Envelope, flow: FlowContext) throws(FlowError) -> Next {
+        guard let token = envelope.continuationToken else {
+            throw flow.unexpectedV2(field: "continuationToken", value: "none")
+        }
+        var methods: [AuthMethod] = []
+        var links: [String: V2Link] = [:]
+        for method in envelope.methods {
+            let channel = ChannelType(wire: method.type)
+            guard channel == .email || channel == .sms, let href = method.links["challenge"],
+                links[V2StepContext.challengeRelation(method.id)] == nil
+            else {
+                flow.client.log(
+                    .info, "second-factor method skipped", ["type": method.type ?? "none"],
+                    correlationId: flow.correlationId)
+                continue
+            }
+            links[V2StepContext.challengeRelation(method.id)] = try flow.link(href, relation: "challenge")
+            methods.append(
+                AuthMethod(id: method.id, challengeType: "oob", channelTargetType: channel, loginHint: method.hint ?? ""))
+        }
+        guard !methods.isEmpty else {
+            throw FlowError(
+                .browserRequired, correlationId: flow.correlationId,
+                note: "The server offered no second-factor method this SDK can send a code to.")
+        }
+        return .awaitingMFA(token, methods, V2StepContext(links: links))
+    }
+
+    /// The result of a state's V2 action: the account, a second factor to choose, or an answer the
+    /// states cannot take.
     static func result(of outcome: V2Outcome, flow: FlowContext) async throws(FlowError) -> SignInResult {
         switch try await step(outcome, flow: flow) {
         case .completed(let account): return .completed(account)
+        case .awaitingMFA(let token, let methods, let context):
+            return .awaitingMFA(
+                AwaitingMFAState(core: StateCore(flow: flow, token: token), authMethods: methods, engine: .v2(context)),
+                methods: methods)
         case .codeRequired, .passwordRequired:
             throw flow.unexpectedV2(field: "action", value: "verify")
         }
+    }
+
+    /// Sends a second-factor code to `method`: follows its `challenge` link with the state's
+    /// token. The answer must be a code `verify`; the state it makes keeps `methodLinks`, so the
+    /// user can ask for a code on another method from there.
+    static func requestChallenge(
+        _ method: AuthMethod, methods: [AuthMethod], methodLinks: V2StepContext, action: StateCore.Action
+    ) async throws(FlowError) -> MFARequiredState {
+        guard let link = methodLinks.links[V2StepContext.challengeRelation(method.id)] else {
+            throw action.flow.fail(.invalidArgument, note: "The server did not offer this method; nothing was sent.")
+        }
+        let outcome = try await action.flow.v2(.challenge(link, continuationToken: action.token))
+        guard case .interaction(let envelope) = outcome, envelope.action == .verify,
+            case .codeRequired(let challenge, let verify) = try verifyStep(envelope, flow: action.flow)
+        else { throw action.flow.unexpectedV2(field: "action", value: "another answer") }
+        return MFARequiredState(
+            step: CodeStep(flow: action.flow, challenge: challenge, engine: .v2(verify)), method: method,
+            authMethods: methods, methodLinks: methodLinks)
     }
 
     /// Submits a code at the state's `verify` link.
