@@ -138,7 +138,8 @@ enum SignInFlowV2 {
             }
             links[V2StepContext.challengeRelation(method.id)] = try flow.link(href, relation: "challenge")
             methods.append(
-                AuthMethod(id: method.id, challengeType: "oob", channelTargetType: channel, loginHint: method.hint ?? ""))
+                AuthMethod(
+                    id: method.id, challengeType: "oob", channelTargetType: channel, loginHint: method.hint ?? ""))
         }
         guard !methods.isEmpty else {
             throw FlowError(

@@ -31,11 +31,14 @@ struct ServedTenant {
     var port: UInt16 { server.port }
 
     /// A client of the server over real loopback HTTP, on the tenant's manual clock.
-    func client(store: any CredentialStore = InMemoryCredentialStore()) throws -> NativeAuthClient {
+    func client(
+        store: any CredentialStore = InMemoryCredentialStore(), protocol version: NativeAuthProtocol = .v1
+    ) throws -> NativeAuthClient {
         var configuration = try NativeAuthConfiguration(
             clientId: tenant.clientId, authority: server.authority,
             capabilities: [.mfaRequired, .registrationRequired])
         configuration.clock = harness.clock
+        configuration.protocolVersion = version
         return NativeAuthClient(configuration: configuration, transport: transport, credentialStore: store)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 /// Native Auth V2 over real loopback HTTP: relative hrefs resolve on the server's origin.
@@ -50,5 +51,24 @@ struct V2ServerTests {
             ])
         #expect(tokens.status == 200 && !tokens["access_token"].isEmpty, "\(tokens.text)")
         await served.server.stop()
+    }
+
+    @Test("the SDK over HTTP: password, then an SMS second factor with a resend, behind V1's states")
+    func sdkMFAWithResendOverHTTP() async throws {
+        let served = try ServedTenant()
+        defer { Task { await served.server.stop() } }
+        let client = try served.client(protocol: .v2)
+        let start = try await client.signIn(SignInParameters(username: Fixture.alan, password: Fixture.alanPassword))
+        guard case .awaitingMFA(let awaiting, let methods) = start else { throw TestFailure("expected awaitingMFA") }
+        #expect(methods.map(\.channelTargetType) == [.sms, .email])
+        let sms = try await awaiting.requestChallenge(authMethod: methods[0])
+        let resent = try await sms.resendCode()
+        let code = try #require(served.tenant.lastCode(sentTo: "+447700900123"))
+        guard case .completed(let account) = try await resent.submitChallenge(code) else {
+            throw TestFailure("expected completed")
+        }
+        #expect(account.account.username == Fixture.alan)
+        // authorize-challenge, start, password, sms challenge, resend, verify, resume, token.
+        #expect(served.tenant.receivedRequests.count == 8)
     }
 }

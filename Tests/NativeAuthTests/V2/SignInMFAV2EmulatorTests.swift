@@ -47,7 +47,8 @@ struct SignInMFAV2EmulatorTests {
             try await state.submitChallenge("00000000")
         }
         #expect(wrong.isInvalidChallenge)
-        guard case .completed(let account) = try await state.submitChallenge(harness.code(for: "alan.backup@example.com"))
+        guard
+            case .completed(let account) = try await state.submitChallenge(harness.code(for: "alan.backup@example.com"))
         else { throw TestFailure("expected completed") }
         #expect(account.account.username == "alan@example.com")
         // The waiting state was spent by the challenge it sent.
@@ -87,7 +88,9 @@ struct SignInMFAV2EmulatorTests {
         #expect(spent.isStateAlreadyUsed, "resending spends the state it was asked on")
         let old = try await #require(throws: MFASubmitChallengeError.self) { try await resent.submitChallenge(first) }
         #expect(old.isInvalidChallenge, "the first code stopped working")
-        guard case .completed = try await resent.submitChallenge(second) else { throw TestFailure("expected completed") }
+        guard case .completed = try await resent.submitChallenge(second) else {
+            throw TestFailure("expected completed")
+        }
     }
 
     @Test func anotherMethodFromTheCodeState() async throws {
