@@ -21,7 +21,8 @@
 // (--runs N, default 21): from the start of main to the cached access token in hand. With
 // --key-set, only the worst key set within the SDK's bounds (also part of the full run). With
 // --rsa, the portable RSA private key: 2048-bit key generation (N seeds, --runs N), RS256 signing and a
-// whole DPoP proof.
+// whole DPoP proof. With --protocols, only the SDK's sign-in over native authentication V2 against
+// its sign-in over V1 (ProtocolComparison.swift; also part of the full run).
 
 import Foundation
 import NativeAuth
@@ -48,6 +49,7 @@ struct Options {
     var coldStart = false
     var keySet = false
     var rsa = false
+    var protocols = false
     var runs = 21
 
     init(_ arguments: [String]) {
@@ -61,6 +63,7 @@ struct Options {
             case "--cold-start": coldStart = true
             case "--key-set": keySet = true
             case "--rsa": rsa = true
+            case "--protocols": protocols = true
             case "--runs": runs = max(1, iterator.next().flatMap(Int.init) ?? runs)
             case "--clients": clients = max(1, iterator.next().flatMap(Int.init) ?? clients)
             case "--seconds": seconds = max(0.5, iterator.next().flatMap(Double.init) ?? seconds)
@@ -233,6 +236,16 @@ if options.rsa {
         exit(1)
     }
 }
+if options.protocols {
+    do {
+        print(
+            ProtocolComparison.table(try await ProtocolComparison.run(rounds: options.rounds), rounds: options.rounds))
+        exit(0)
+    } catch {
+        print("benchmark failed: \(error)")
+        exit(1)
+    }
+}
 if options.coldStart {
     do {
         try await ColdStart.run(runs: options.runs)
@@ -257,6 +270,7 @@ print("swift-native-auth benchmarks: \(options.tokens) cached tokens, \(options.
 do {
     try await Comparison.runFromCommandLine()
     if CommandLine.arguments.contains("--compare-only") { exit(0) }
+    print(ProtocolComparison.table(try await ProtocolComparison.run(rounds: 15), rounds: 15))
     let (_, account, scopeSets) = try await signedInAccount(store: InMemoryCredentialStore(), tokens: options.tokens)
     print(
         try await measure(account, scopeSets: scopeSets, iterations: options.iterations).line(

@@ -91,26 +91,8 @@ enum JSONWriter {
         out.append(UInt8(ascii: "]"))
     }
 
-    /// A JSON string: `"` and `\` escaped, control characters as `\u00XX`, everything else as is.
-    static func string(_ value: String, _ out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                out.append(UInt8(ascii: "\\"))
-                out.append(byte)
-            case 0..<0x20:
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0x0F)])
-            default:
-                out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    /// A JSON string (``JSONValue/writeString(_:into:)``).
+    static func string(_ value: String, _ out: inout [UInt8]) { JSONValue.writeString(value, into: &out) }
 }
 
 /// Reads the store's JSON items by hand, with the SDK's own parser: the same documents and the

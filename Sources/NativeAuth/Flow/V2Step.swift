@@ -55,7 +55,7 @@ extension FlowContext {
         let response: HTTPResponse
         do {
             response = try await client.wire.pipeline.send(
-                builder.request(for: call, correlationId: correlationId), to: endpoint, readOnly: false,
+                builder.request(for: call, body: body, correlationId: correlationId), to: endpoint, readOnly: false,
                 correlationId: correlationId, metadata: ["fields": body.fieldNames.joined(separator: ",")])
         } catch {
             switch error {

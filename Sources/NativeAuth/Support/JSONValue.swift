@@ -63,38 +63,87 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
         objectValue?[key]
     }
 
-    /// The value written as compact JSON.
+    /// The value written as compact JSON, object keys sorted.
     public var description: String {
+        var out: [UInt8] = []
+        write(into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the value as compact JSON, object keys sorted, so one value always gives the same
+    /// bytes.
+    func write(into out: inout [UInt8]) {
         switch self {
-        case .string(let value): return JSONValue.quoted(value)
+        case .string(let value): Self.writeString(value, into: &out)
         case .number(let value):
-            if let int = intValue { return String(int) }
-            return value.isFinite ? String(value) : "null"
-        case .bool(let value): return value ? "true" : "false"
-        case .null: return "null"
-        case .array(let values): return "[" + values.map(\.description).joined(separator: ",") + "]"
+            if let int = intValue {
+                out.append(contentsOf: String(int).utf8)
+            } else {
+                out.append(contentsOf: (value.isFinite ? String(value) : "null").utf8)
+            }
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .array(let values):
+            out.append(UInt8(ascii: "["))
+            for (index, value) in values.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                value.write(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            let body = members.sortedKeys.map { JSONValue.quoted($0) + ":" + members[$0, default: .null].description }
-            return "{" + body.joined(separator: ",") + "}"
+            out.append(UInt8(ascii: "{"))
+            for (index, key) in members.sortedKeys.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Self.writeString(key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                members[key, default: .null].write(into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
         }
     }
 
+    /// `text` as a JSON string literal.
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
+        var out: [UInt8] = []
+        writeString(text, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `text` as a JSON string literal, byte by byte: `"` and `\` escaped, line feed,
+    /// carriage return and tab as `\n`, `\r`, `\t`, other control characters as `\u00XX`,
+    /// everything else (all of UTF-8 above them) as it is.
+    static func writeString(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        // Most text (tokens, names) needs no escape: one copy instead of a check per byte appended.
+        let plain =
+            text.utf8.withContiguousStorageIfAvailable { bytes in
+                !bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+            } ?? false
+        if plain {
+            out.append(contentsOf: text.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                out.append(UInt8(ascii: "\\"))
+                out.append(byte)
+            case UInt8(ascii: "\n"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case UInt8(ascii: "\r"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case UInt8(ascii: "\t"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                out.append(contentsOf: "\\u00".utf8)
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0x0F)])
+            default:
+                out.append(byte)
             }
         }
-        return out + "\""
+        out.append(UInt8(ascii: "\""))
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }
 
 /// Why a body is not JSON.

@@ -94,7 +94,10 @@ struct V2Body: Sendable, Equatable {
     /// A JSON object body. Keys are written sorted (``JSONValue/description``), so the same call
     /// always sends the same bytes.
     init(json members: [String: JSONValue]) {
-        data = Data(JSONValue.object(members).description.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(members.values.reduce(64) { $0 + ($1.stringValue?.utf8.count ?? 16) + 24 })
+        JSONValue.object(members).write(into: &bytes)
+        data = Data(bytes)
         contentType = "application/json"
         fieldNames = members.sortedKeys
     }
@@ -178,7 +181,11 @@ struct V2RequestBuilder: Sendable {
     }
 
     func request(for call: V2Call, correlationId: UUID) -> HTTPRequest {
-        let body = body(for: call)
+        request(for: call, body: body(for: call), correlationId: correlationId)
+    }
+
+    /// The request of `call` with its `body` already built.
+    func request(for call: V2Call, body: V2Body, correlationId: UUID) -> HTTPRequest {
         var headers = base.headers(correlationId: correlationId)
         headers["Content-Type"] = body.contentType
         return HTTPRequest(method: method(for: call), url: url(for: call), headers: headers, body: body.data)

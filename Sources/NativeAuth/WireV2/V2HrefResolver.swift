@@ -75,7 +75,7 @@ struct V2HrefResolver: Sendable {
         guard !href.allSatisfy(\.isWhitespace) else { throw .blank }
         guard href.utf8.count <= Self.maximumLength else { throw .malformed }
         // White space, controls and backslashes (which some parsers read as `/`) are never valid.
-        guard href.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && $0 != "\\" }) else {
+        guard href.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else {
             throw .malformed
         }
         guard !href.contains("#") else { throw .fragment }
@@ -100,9 +100,8 @@ struct V2HrefResolver: Sendable {
         guard Self.isValid(rest, extra: "/"), query.map({ Self.isValid($0, extra: "/?") }) ?? true else {
             throw .malformed
         }
-        for segment in rest.split(separator: "/", omittingEmptySubsequences: false) {
-            let decoded = segment.removingPercentEncoding ?? String(segment)
-            guard decoded != ".", decoded != ".." else { throw .dotSegment }
+        for segment in rest.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            guard !Self.isDotSegment(segment) else { throw .dotSegment }
         }
         guard let graft = Self.apiTail(of: rest) else { throw .noAPISegment }
         var components = URLComponents()
@@ -181,11 +180,37 @@ struct V2HrefResolver: Sendable {
         return rest
     }
 
+    /// Whether a path segment is `.` or `..`, its dots percent-encoded or not (`%2e`, `%2E`).
+    private static func isDotSegment(_ segment: Substring.UTF8View.SubSequence) -> Bool {
+        var dots = 0
+        var index = segment.startIndex
+        while index < segment.endIndex {
+            if segment[index] == UInt8(ascii: ".") {
+                index = segment.index(after: index)
+            } else if segment[index] == UInt8(ascii: "%"), segment.distance(from: index, to: segment.endIndex) >= 3,
+                segment[segment.index(index, offsetBy: 1)] == UInt8(ascii: "2"),
+                segment[segment.index(index, offsetBy: 2)] | 0x20 == UInt8(ascii: "e")
+            {
+                index = segment.index(index, offsetBy: 3)
+            } else {
+                return false
+            }
+            dots += 1
+            if dots > 2 { return false }
+        }
+        return dots == 1 || dots == 2
+    }
+
     /// The path from its first `/api/` or `/oauth2/` segment on.
     private static func apiTail(of path: Substring) -> String? {
-        let marks = ["/api/", "/oauth2/"].compactMap { path.range(of: $0)?.lowerBound }
-        guard let start = marks.min() else { return nil }
-        return String(path[start...])
+        let bytes = Array(path.utf8)
+        let marks = [Array("/api/".utf8), Array("/oauth2/".utf8)]
+        for start in bytes.indices {
+            for mark in marks where bytes[start...].starts(with: mark) {
+                return String(decoding: bytes[start...], as: UTF8.self)
+            }
+        }
+        return nil
     }
 
     /// Whether `text` holds only RFC 3986 path characters (and `extra`), with well-formed escapes.
@@ -201,14 +226,19 @@ struct V2HrefResolver: Sendable {
                 index += 3
                 continue
             }
-            let character = Character(Unicode.Scalar(byte))
-            let allowed =
-                character.isASCII && (character.isLetter || character.isNumber)
-                || "-._~!$&'()*+,;=:@".contains(character) || extra.contains(character)
+            let allowed = byte < 0x80 && (pathCharacters[Int(byte)] || extra.utf8.contains(byte))
             guard allowed else { return false }
             index += 1
         }
         return true
+    }
+
+    /// RFC 3986 `pchar` without `%`: unreserved and sub-delimiters, `:` and `@`, by ASCII code.
+    private static let pathCharacters: [Bool] = (0..<128).map { code in
+        let byte = UInt8(code)
+        return (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "-._~!$&'()*+,;=:@".utf8.contains(byte)
     }
 
     private static func isHex(_ byte: UInt8) -> Bool {
