@@ -161,6 +161,10 @@ struct ResetPasswordV2EmulatorTests {
         }
         #expect(error.isBrowserRequired)
         #expect(harness.tenant.outbox.isEmpty)
+        let browser = EmulatedBrowser(tenant: harness.tenant, password: EmulatorHarness.password)
+        let account = try await error.continueInBrowser(
+            redirectURI: URL(string: "msauth.com.example.app://auth")!, using: browser)
+        #expect(account.account.username == Self.browserUser)
     }
 
     @Test func resendSendsANewCodeAndSpendsTheOldState() async throws {
