@@ -8,7 +8,10 @@ extension NativeAuthClient {
         -> ResetPasswordStartResult
     {
         do {
-            return try await ResetPasswordFlow.start(parameters, client: core)
+            switch core.configuration.protocolVersion {
+            case .v1: return try await ResetPasswordFlow.start(parameters, client: core)
+            case .v2: return try await ResetPasswordFlowV2.start(parameters, client: core)
+            }
         } catch {
             throw ResetPasswordStartError(details: error.details).continuing(
                 core.context(username: parameters.username, scopes: [], correlationId: error.correlationId))

@@ -22,7 +22,12 @@ public final class ResetPasswordCodeRequiredState: CodeRequiredState {
     /// - Returns: the state to submit the new password on.
     /// - Throws: ``VerifyCodeError``; a wrong or empty code leaves this state usable.
     public func submitCode(_ code: String) async throws(VerifyCodeError) -> ResetPasswordRequiredState {
-        try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
+        if case .v2(let context) = step.engine {
+            return try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
+                try await ResetPasswordFlowV2.submitCode(code, context: context, action: action)
+            }
+        }
+        return try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
             let token = try await action.flow.requestToken(
                 .resetPasswordContinue(continuationToken: action.token, code: code),
                 classify: VerifyCodeError.namingContinue)
@@ -35,7 +40,13 @@ public final class ResetPasswordCodeRequiredState: CodeRequiredState {
     /// - Returns: a fresh state for the new code; this one is spent.
     /// - Throws: ``ResendCodeError``.
     public func resendCode() async throws(ResendCodeError) -> ResetPasswordCodeRequiredState {
-        ResetPasswordCodeRequiredState(
+        if case .v2(let context) = step.engine {
+            return ResetPasswordCodeRequiredState(
+                step: try await step.resend(as: ResendCodeError.self) { action throws(FlowError) in
+                    try await ResetPasswordFlowV2.resend(context: context, action: action)
+                })
+        }
+        return ResetPasswordCodeRequiredState(
             step: try await step.resend(as: ResendCodeError.self) { .resetPasswordChallenge(continuationToken: $0) })
     }
 
@@ -46,10 +57,17 @@ public final class ResetPasswordCodeRequiredState: CodeRequiredState {
 /// The code was accepted: submit the new password.
 public final class ResetPasswordRequiredState: Sendable, CustomStringConvertible {
     let core: StateCore
+    /// The protocol the state's action speaks, with the `update` link a V2 state follows.
+    let engine: StepEngine
     /// Set while a submitted reset is still running on the server.
     private let pendingInterval = Locked<Int?>(nil)
+    /// Set while a submitted V2 update is still running on the server: the poll to resume.
+    private let pendingPoll = Locked<ResetPasswordFlowV2.PendingPoll?>(nil)
 
-    init(core: StateCore) { self.core = core }
+    init(core: StateCore, engine: StepEngine = .v1) {
+        self.core = core
+        self.engine = engine
+    }
 
     /// The flow's correlation id.
     public var correlationId: UUID { core.flow.correlationId }
@@ -61,13 +79,18 @@ public final class ResetPasswordRequiredState: Sendable, CustomStringConvertible
     /// - Throws: ``PasswordRequiredError``. A password the policy refuses, a failed reset
     ///   (``PasswordRequiredError/isPasswordResetFailed``) and a cancellation leave this state
     ///   usable. When an earlier call was interrupted while the server was still resetting (a
-    ///   cancellation, a network failure, or no answer within six polls), the next call resumes
-    ///   waiting for that reset instead of submitting `password` again.
+    ///   cancellation, a network failure, or no answer within six polls, five over native
+    ///   authentication V2), the next call resumes waiting for that reset instead of submitting
+    ///   `password` again.
     public func submitPassword(_ password: String) async throws(PasswordRequiredError) -> SignInAfterResetPasswordState
     {
         try await core.run(PasswordRequiredError.self) { action throws(FlowError) in
             guard !password.isEmpty else {
                 throw action.flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
+            }
+            if case .v2(let context) = engine {
+                return try await ResetPasswordFlowV2.submit(
+                    password, context: context, action: action, core: core, pending: pendingPoll)
             }
             return try await ResetPasswordFlow.submit(
                 password, action: action, core: core, pendingInterval: pendingInterval)
@@ -81,8 +104,13 @@ public final class ResetPasswordRequiredState: Sendable, CustomStringConvertible
 /// The password was reset: sign the user in with one request.
 public final class SignInAfterResetPasswordState: Sendable, CustomStringConvertible {
     let core: StateCore
+    /// The protocol the state's action speaks: V2 resumes authorization and exchanges the code.
+    let engine: StepEngine
 
-    init(core: StateCore) { self.core = core }
+    init(core: StateCore, engine: StepEngine = .v1) {
+        self.core = core
+        self.engine = engine
+    }
 
     /// The flow's correlation id.
     public var correlationId: UUID { core.flow.correlationId }
@@ -121,6 +149,7 @@ public final class SignInAfterResetPasswordState: Sendable, CustomStringConverti
                     .signInUnavailable, correlationId: flow.correlationId,
                     note: "The password was changed, but the server gave no token for sign-in after the reset.")
             }
+            if case .v2 = engine { return try await ResetPasswordFlowV2.signIn(token: token, flow: flow) }
             return try await SignInFlow.exchange(
                 .tokenWithContinuationToken(continuationToken: token, username: flow.username, scopes: scopes),
                 flow: flow, classify: SignInAfterResetPasswordError.naming)

@@ -60,12 +60,22 @@ public enum EmulatorEndpoint: String, Sendable, CaseIterable {
     case v2MethodChallenge = "api/v2.0/auth/methods/{type}/{id}/challenge"
     /// `POST api/v2.0/auth/methods/{type}/{id}/verify`: a method's `verify` link in Native Auth V2 (JSON).
     case v2MethodVerify = "api/v2.0/auth/methods/{type}/{id}/verify"
+    /// `POST api/v2.0/resetpassword/start`: Native Auth V2's password-reset journey, the
+    /// `reset_password` link (JSON).
+    case v2ResetPasswordStart = "api/v2.0/resetpassword/start"
+    /// `PUT api/v2.0/auth/methods/password/{id}`: the password method's `update` link in Native
+    /// Auth V2's password reset, which takes the new password (JSON; `PUT` only).
+    case v2PasswordUpdate = "api/v2.0/auth/methods/password/{id}"
+    /// `POST api/v2.0/auth/methods/password/{id}/pollUpdate`: the `poll` link of a password update
+    /// in Native Auth V2 (JSON).
+    case v2PasswordPollUpdate = "api/v2.0/auth/methods/password/{id}/pollUpdate"
 
     /// The HTTP method the endpoint answers: `GET` for ``resource``, ``openIDConfiguration``,
-    /// ``keys``, ``authorize`` and ``logout``; `POST` for all others.
+    /// ``keys``, ``authorize`` and ``logout``; `PUT` for ``v2PasswordUpdate``; `POST` for all others.
     public var method: String {
         switch self {
         case .resource, .openIDConfiguration, .keys, .authorize, .logout: "GET"
+        case .v2PasswordUpdate: "PUT"
         default: "POST"
         }
     }

@@ -29,6 +29,9 @@ struct Flow: Sendable {
         // second-factor method list or code; the journey done (the token resumes authorization).
         case authorizationStarted, firstFactorOffered, firstFactorCodeSent, passwordRequested
         case secondFactorOffered, secondFactorCodeSent, journeyFinished
+        // Native Auth V2 password reset: the email method offered, its code sent, the new password
+        // asked for, the update being polled (then `journeyFinished`).
+        case recoveryOffered, recoveryCodeSent, newPasswordRequested, passwordUpdating
     }
 
     var kind: Kind

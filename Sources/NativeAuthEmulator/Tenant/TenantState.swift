@@ -142,7 +142,8 @@ struct TenantState: Sendable {
         case .resetSubmit: return try resetSubmit(call)
         case .resetPollCompletion: return try resetPollCompletion(call)
         case .resource, .openIDConfiguration, .keys, .authorize, .login, .logout, .pushedAuthorizationRequest,
-            .authorizeChallenge, .v2SignInStart, .v2MethodChallenge, .v2MethodVerify:
+            .authorizeChallenge, .v2SignInStart, .v2MethodChallenge, .v2MethodVerify, .v2ResetPasswordStart,
+            .v2PasswordUpdate, .v2PasswordPollUpdate:
             throw .invalidParameter("endpoint", "this endpoint takes no form")
         }
     }

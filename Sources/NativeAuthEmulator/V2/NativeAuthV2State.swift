@@ -22,6 +22,7 @@ extension EmulatorEndpoint {
     var isNativeAuthV2: Bool {
         switch self {
         case .authorizeChallenge, .v2SignInStart, .v2MethodChallenge, .v2MethodVerify: true
+        case .v2ResetPasswordStart, .v2PasswordUpdate, .v2PasswordPollUpdate: true
         default: false
         }
     }
@@ -30,7 +31,7 @@ extension EmulatorEndpoint {
     /// path, percent-encoded), each placeholder standing for one non-empty segment; `nil` when none does.
     init?(pathWithSegments path: String) {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        let candidates: [EmulatorEndpoint] = [.v2MethodChallenge, .v2MethodVerify]
+        let candidates = EmulatorEndpoint.allCases.filter { $0.rawValue.contains("{") }
         let match = candidates.first { endpoint in
             let pattern = endpoint.rawValue.split(separator: "/", omittingEmptySubsequences: false)
             guard pattern.count == segments.count else { return false }

@@ -19,6 +19,9 @@ extension TenantState {
         }
         do throws(HALError) {
             let body = try V2RequestBody(call.request)
+            if let answer = try v2ResetPasswordAnswer(call, body: body) {
+                return jsonResponse(status: 200, body: answer, call: call)
+            }
             let answer: JSONObject
             switch call.endpoint {
             case .v2SignInStart: answer = try v2SignInStart(call, body: body)
@@ -33,9 +36,9 @@ extension TenantState {
     }
 
     /// Start (a `client_id` and no `continuation_token`): a new authorization, answered 401 with
-    /// `error: InsufficientAuthorization`, its `continuation_token` and the `sign_in` link. Resume
-    /// (a `continuation_token` of a finished journey; `client_id` optional, as the MSAL clients
-    /// send none): 200 with the `code`.
+    /// `error: InsufficientAuthorization`, its `continuation_token` and the `sign_in` and
+    /// `reset_password` links. Resume (a `continuation_token` of a finished journey; `client_id`
+    /// optional, as the MSAL clients send none): 200 with the `code`.
     private mutating func authorizeChallenge(_ incoming: Call) throws(APIError) -> HTTPResponse {
         var call = incoming
         try readForm(&call)
@@ -60,6 +63,7 @@ extension TenantState {
             "error_description": "Authentication is required: follow a journey link with the continuation token.",
             "continuation_token": .string(token),
             "sign_in": .string("/\(environment.tenantId)/\(EmulatorEndpoint.v2SignInStart.rawValue)"),
+            "reset_password": .string("/\(environment.tenantId)/\(EmulatorEndpoint.v2ResetPasswordStart.rawValue)"),
             "timestamp": .string(Encoding.errorTimestamp(call.now)),
             "trace_id": .string(traceId),
             "correlation_id": .string(correlationId),

@@ -1,0 +1,38 @@
+import Foundation
+import NativeAuth
+import NativeAuthEmulator
+import NativeAuthTestSupport
+import Testing
+
+/// A V2 password reset by the SDK over real loopback HTTP: the `PUT` of the new password, the polls
+/// and the code exchange go through the server like every other route.
+@Suite("Native Auth V2: password reset over HTTP", .timeLimit(.minutes(1)))
+struct V2ResetPasswordServerTests {
+    @Test("the SDK resets a password over HTTP and signs in with it")
+    func resetOverHTTP() async throws {
+        let served = try ServedTenant()
+        var configuration = try NativeAuthConfiguration(
+            clientId: served.tenant.clientId, authority: served.server.authority)
+        configuration.protocolVersion = .v2
+        configuration.clock = TestClock()  // the polls' sleeps return at once
+        let client = NativeAuthClient(
+            configuration: configuration, transport: served.transport, credentialStore: InMemoryCredentialStore())
+
+        guard
+            case .codeRequired(let codeState, _, _, _) = try await client.resetPassword(
+                ResetPasswordParameters(username: Fixture.ada))
+        else { throw TestFailure("expected codeRequired") }
+        let code = try #require(served.tenant.lastCode(sentTo: Fixture.ada))
+        let password = try await codeState.submitCode(code)
+        let newPassword = "Difference-Engine-1822"
+        guard case .completed(let account) = try await password.submitPassword(newPassword).signIn() else {
+            throw TestFailure("expected completed")
+        }
+        #expect(account.account.username == Fixture.ada)
+        #expect(served.tenant.user(named: Fixture.ada)?.password == newPassword)
+        let methods = served.tenant.receivedRequests.map(\.method)
+        #expect(methods.filter { $0 == "PUT" }.count == 1)
+        #expect(served.tenant.receivedRequests.filter { $0.url.path.hasSuffix("/pollUpdate") }.count == 3)
+        await served.server.stop()
+    }
+}
