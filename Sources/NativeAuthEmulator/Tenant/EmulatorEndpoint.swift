@@ -60,6 +60,10 @@ public enum EmulatorEndpoint: String, Sendable, CaseIterable {
     case v2MethodChallenge = "api/v2.0/auth/methods/{type}/{id}/challenge"
     /// `POST api/v2.0/auth/methods/{type}/{id}/verify`: a method's `verify` link in Native Auth V2 (JSON).
     case v2MethodVerify = "api/v2.0/auth/methods/{type}/{id}/verify"
+    /// `POST api/v2.0/signup/start`: Native Auth V2's sign-up journey, the `sign_up` link (JSON).
+    case v2SignUpStart = "api/v2.0/signup/start"
+    /// `POST api/v2.0/signup/submitattributes`: the `submitAttributes` link of a V2 sign-up (JSON).
+    case v2SignUpSubmitAttributes = "api/v2.0/signup/submitattributes"
 
     /// The HTTP method the endpoint answers: `GET` for ``resource``, ``openIDConfiguration``,
     /// ``keys``, ``authorize`` and ``logout``; `POST` for all others.

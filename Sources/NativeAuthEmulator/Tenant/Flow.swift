@@ -29,6 +29,8 @@ struct Flow: Sendable {
         // second-factor method list or code; the journey done (the token resumes authorization).
         case authorizationStarted, firstFactorOffered, firstFactorCodeSent, passwordRequested
         case secondFactorOffered, secondFactorCodeSent, journeyFinished
+        // Native Auth V2 sign-up: attributes asked before the code, the code sent, more asked after it.
+        case signUpAttributesRequested, signUpCodeSent, signUpMoreRequested
     }
 
     var kind: Kind

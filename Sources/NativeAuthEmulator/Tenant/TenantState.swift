@@ -144,6 +144,8 @@ struct TenantState: Sendable {
         case .resource, .openIDConfiguration, .keys, .authorize, .login, .logout, .pushedAuthorizationRequest,
             .authorizeChallenge, .v2SignInStart, .v2MethodChallenge, .v2MethodVerify:
             throw .invalidParameter("endpoint", "this endpoint takes no form")
+        case .v2SignUpStart, .v2SignUpSubmitAttributes:
+            throw .invalidParameter("endpoint", "this endpoint takes no form")
         }
     }
 
