@@ -10,7 +10,10 @@ extension NativeAuthClient {
     ///   be encoded, is refused before any request.
     public func signUp(_ parameters: SignUpParameters) async throws(SignUpStartError) -> SignUpStartResult {
         do {
-            return try await SignUpFlow.start(parameters, client: core)
+            switch core.configuration.protocolVersion {
+            case .v1: return try await SignUpFlow.start(parameters, client: core)
+            case .v2: return try await SignUpFlowV2.start(parameters, client: core)
+            }
         } catch {
             throw SignUpStartError(details: error.details).continuing(
                 core.context(username: parameters.username, scopes: [], correlationId: error.correlationId))

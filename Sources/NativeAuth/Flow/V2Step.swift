@@ -158,6 +158,9 @@ extension V2ServerError {
         if let correlationId { members["correlation_id"] = .string(correlationId) }
         if let timestamp { members["timestamp"] = .string(timestamp) }
         if let continuationToken { members["continuation_token"] = .string(continuationToken.reveal) }
+        if !invalidAttributeIds.isEmpty {
+            members["invalid_attributes"] = .array(invalidAttributeIds.map(JSONValue.string))
+        }
         return ServerError(status: status, object: WireObject(members))
     }
 }

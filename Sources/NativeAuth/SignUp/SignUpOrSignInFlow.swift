@@ -20,7 +20,10 @@ enum SignUpOrSignInFlow {
             username: username, scopes: parameters.scopes, correlationId: correlationId, claims: claims)
         let started: SignInStartResult
         do {
-            started = try await SignInFlow.start(signIn, client: client)
+            switch client.configuration.protocolVersion {
+            case .v1: started = try await SignInFlow.start(signIn, client: client)
+            case .v2: started = try await SignInFlowV2.start(signIn, client: client)
+            }
         } catch  where error.details.kind == .userNotFound {
             return try await signUp(parameters, username: username, claims: claims, flow: flow)
         }
@@ -47,7 +50,10 @@ enum SignUpOrSignInFlow {
             username: username, attributes: parameters.attributes, correlationId: flow.correlationId)
         let started: SignUpStartResult
         do {
-            started = try await SignUpFlow.start(signUp, client: flow.client)
+            switch flow.client.configuration.protocolVersion {
+            case .v1: started = try await SignUpFlow.start(signUp, client: flow.client)
+            case .v2: started = try await SignUpFlowV2.start(signUp, client: flow.client)
+            }
         } catch {
             throw refused(error)
         }

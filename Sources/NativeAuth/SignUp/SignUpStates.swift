@@ -21,7 +21,12 @@ public final class SignUpCodeRequiredState: CodeRequiredState {
     /// - Returns: the user was created, or the password or attributes the server wants next.
     /// - Throws: ``VerifyCodeError``; a wrong or empty code leaves this state usable.
     public func submitCode(_ code: String) async throws(VerifyCodeError) -> SignUpResult {
-        try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
+        if case .v2(let context) = step.engine {
+            return try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
+                try await SignUpFlowV2.submitCode(code, context: context, action: action)
+            }
+        }
+        return try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
             try await SignUpFlow.proceed(
                 .signUpContinueWithCode(continuationToken: action.token, code: code), flow: action.flow,
                 classify: SignUpFlow.common)
@@ -33,7 +38,13 @@ public final class SignUpCodeRequiredState: CodeRequiredState {
     /// - Returns: a fresh state for the new code; this one is spent.
     /// - Throws: ``ResendCodeError``.
     public func resendCode() async throws(ResendCodeError) -> SignUpCodeRequiredState {
-        SignUpCodeRequiredState(
+        if case .v2(let context) = step.engine {
+            return SignUpCodeRequiredState(
+                step: try await step.resend(as: ResendCodeError.self) { action throws(FlowError) in
+                    try await SignUpFlowV2.resend(context: context, action: action)
+                })
+        }
+        return SignUpCodeRequiredState(
             step: try await step.resend(as: ResendCodeError.self) { .signUpChallenge(continuationToken: $0) })
     }
 
@@ -44,8 +55,13 @@ public final class SignUpCodeRequiredState: CodeRequiredState {
 /// The server wants a password for the new user.
 public final class SignUpPasswordRequiredState: Sendable, CustomStringConvertible {
     let core: StateCore
+    /// The protocol the state's action speaks, with the link a V2 state follows.
+    let engine: StepEngine
 
-    init(core: StateCore) { self.core = core }
+    init(core: StateCore, engine: StepEngine = .v1) {
+        self.core = core
+        self.engine = engine
+    }
 
     /// The flow's correlation id.
     public var correlationId: UUID { core.flow.correlationId }
@@ -59,6 +75,10 @@ public final class SignUpPasswordRequiredState: Sendable, CustomStringConvertibl
         try await core.run(PasswordRequiredError.self) { action throws(FlowError) in
             guard !password.isEmpty else {
                 throw action.flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
+            }
+            if case .v2(let context) = engine {
+                return try await SignUpFlowV2.submit(
+                    [:], password: Secret(password), context: context, action: action)
             }
             return try await SignUpFlow.proceed(
                 .signUpContinueWithPassword(continuationToken: action.token, password: Secret(password)),
@@ -76,10 +96,13 @@ public final class SignUpAttributesRequiredState: Sendable, CustomStringConverti
     let core: StateCore
     /// The attributes the server asked for, with their type and pattern.
     public let requiredAttributes: [RequiredAttribute]
+    /// The protocol the state's action speaks, with the link a V2 state follows.
+    let engine: StepEngine
 
-    init(core: StateCore, requiredAttributes: [RequiredAttribute]) {
+    init(core: StateCore, requiredAttributes: [RequiredAttribute], engine: StepEngine = .v1) {
         self.core = core
         self.requiredAttributes = requiredAttributes
+        self.engine = engine
     }
 
     /// The flow's correlation id.
@@ -92,6 +115,10 @@ public final class SignUpAttributesRequiredState: Sendable, CustomStringConverti
     ///   leave this state usable.
     public func submitAttributes(_ attributes: UserAttributes) async throws(AttributesRequiredError) -> SignUpResult {
         try await core.run(AttributesRequiredError.self) { action throws(FlowError) in
+            if case .v2(let context) = engine {
+                return try await SignUpFlowV2.submit(
+                    try action.flow.members(attributes), password: nil, context: context, action: action)
+            }
             let json = try action.flow.encode(attributes) ?? "{}"
             return try await SignUpFlow.proceed(
                 .signUpContinueWithAttributes(continuationToken: action.token, attributes: json), flow: action.flow,
@@ -108,9 +135,12 @@ public final class SignUpAttributesRequiredState: Sendable, CustomStringConverti
 /// The user was created: sign them in with one request.
 public final class SignInAfterSignUpState: Sendable, CustomStringConvertible {
     let core: StateCore
+    /// The protocol the sign-in speaks: V2 resumes authorization with the token.
+    let engine: StepEngine
 
-    init(flow: FlowContext, token: Secret?) {
+    init(flow: FlowContext, token: Secret?, engine: StepEngine = .v1) {
         core = StateCore(flow: flow, token: token ?? Secret(""))
+        self.engine = engine
     }
 
     /// The flow's correlation id.
@@ -148,6 +178,7 @@ public final class SignInAfterSignUpState: Sendable, CustomStringConvertible {
                     .signInUnavailable, correlationId: flow.correlationId,
                     note: "The user was created, but the server gave no token for sign-in after sign-up.")
             }
+            if case .v2 = engine { return try await SignUpFlowV2.signIn(token: token, flow: flow) }
             return try await SignInFlow.exchange(
                 .tokenWithContinuationToken(continuationToken: token, username: flow.username, scopes: scopes),
                 flow: flow, classify: SignInAfterSignUpError.naming)

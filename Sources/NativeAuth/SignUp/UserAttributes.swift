@@ -126,6 +126,11 @@ public struct UserAttributes: Sendable, Hashable, ExpressibleByDictionaryLiteral
 
     /// The attributes as one JSON object for the form, or why they cannot be encoded.
     func encoded() -> Result<String, AttributeEncodingProblem> {
+        jsonMembers().map { JSONValue.object($0).description }
+    }
+
+    /// The attributes as the members of a JSON object, or why they cannot be encoded.
+    func jsonMembers() -> Result<[String: JSONValue], AttributeEncodingProblem> {
         var members: [String: JSONValue] = [:]
         for (name, value) in values {
             guard Self.isValidName(name) else { return .failure(.invalidName(name)) }
@@ -135,7 +140,7 @@ public struct UserAttributes: Sendable, Hashable, ExpressibleByDictionaryLiteral
             }
             members[name] = json
         }
-        return .success(JSONValue.object(members).description)
+        return .success(members)
     }
 
     static func isValidName(_ name: String) -> Bool {

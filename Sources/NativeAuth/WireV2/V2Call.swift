@@ -28,8 +28,9 @@ enum V2Call: Sendable {
     case updatePassword(V2Link, continuationToken: Secret, newPassword: Secret)
     /// JSON: `continuationToken`.
     case poll(V2Link, continuationToken: Secret)
-    /// JSON: `continuationToken`, `attributes` (an object: attribute id → value).
-    case submitAttributes(V2Link, continuationToken: Secret, attributes: [String: JSONValue])
+    /// JSON: `continuationToken`, `attributes` (an object: attribute id → value). A sign-up's
+    /// password travels as the `password` attribute, kept a ``Secret`` until the body is written.
+    case submitAttributes(V2Link, continuationToken: Secret, attributes: [String: JSONValue], password: Secret? = nil)
     /// Step 4, form: `grant_type=authorization_code`, `code`, `client_id`, `client_info=true`,
     /// `scope` when there are scopes, `claims` when given ("Step 4: the token exchange, and PKCE").
     case exchangeCode(code: Secret, scopes: [String], claims: String?)
@@ -146,7 +147,8 @@ struct V2RequestBuilder: Sendable {
             return V2Body(json: ["continuationToken": .string(token.reveal), "password": .string(password.reveal)])
         case .updatePassword(_, let token, let password):
             return V2Body(json: ["continuationToken": .string(token.reveal), "newPassword": .string(password.reveal)])
-        case .submitAttributes(_, let token, let attributes):
+        case .submitAttributes(_, let token, var attributes, let password):
+            if let password { attributes["password"] = .string(password.reveal) }
             return V2Body(json: ["continuationToken": .string(token.reveal), "attributes": .object(attributes)])
         }
         return V2Body(form: form)
@@ -170,7 +172,7 @@ struct V2RequestBuilder: Sendable {
         case .startSignIn(let link, _, _), .startSignUp(let link, _), .startResetPassword(let link, _, _),
             .challenge(let link, _), .resend(let link, _), .verifyCode(let link, _, _),
             .verifyPassword(let link, _, _), .updatePassword(let link, _, _), .poll(let link, _),
-            .submitAttributes(let link, _, _):
+            .submitAttributes(let link, _, _, _):
             link.url
         }
     }

@@ -26,6 +26,9 @@ struct V2ServerError: Sendable, Equatable {
     let timestamp: String?
     /// A continuation token some error answers carry (`continuationToken`, or `continuation_token`).
     let continuationToken: Secret?
+    /// `error.innerError.details` (HAL shape only): what each refused value was, and which
+    /// attributes it names (Docs/NativeAuthV2.md, "Sign-up").
+    let details: [V2ErrorDetail]
 
     /// Reads an error body: the HAL shape when `error` is an object with a string `code`, the
     /// flat shape when `error` is a string; `nil` otherwise.
@@ -43,6 +46,7 @@ struct V2ServerError: Sendable, Equatable {
             correlationId = (nested.string("correlationId") ?? nested.string("correlation_id")).map(ServerError.capped)
             traceId = (nested.string("traceId") ?? nested.string("trace_id")).map(ServerError.capped)
             timestamp = nested.string("timestamp").map(ServerError.capped)
+            details = V2ErrorDetail.list(nested.object("innerError"))
         } else {
             guard let code = object.string("error").map(ServerError.capped), !code.isEmpty else { return nil }
             shape = .oauth
@@ -61,6 +65,7 @@ struct V2ServerError: Sendable, Equatable {
             correlationId = (object.string("correlation_id") ?? object.string("correlationId")).map(ServerError.capped)
             traceId = (object.string("trace_id") ?? object.string("traceId")).map(ServerError.capped)
             timestamp = object.string("timestamp").map(ServerError.capped)
+            details = []
         }
     }
 
@@ -116,6 +121,7 @@ struct V2ServerError: Sendable, Equatable {
         }
         if names("invalidUserNameOrPassword") || firstCode == 50126 { return .invalidCredentials }
         if names("userNotFound") || firstCode == 50034 { return .userNotFound }
+        if let signUpKind { return signUpKind }
         return .general
     }
 }

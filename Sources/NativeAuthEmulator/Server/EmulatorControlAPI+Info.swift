@@ -44,6 +44,7 @@ extension EmulatorControlAPI {
             "resetJobOutcome": .string(settings.resetJobOutcome.rawValue),
             "mfaRequiredForAll": .bool(settings.mfaRequiredForAll),
             "signUpEnabled": .bool(settings.signUpEnabled),
+            "signUpCollectsPassword": .bool(settings.signUpCollectsPassword),
             "blockedMethodIds": .array(settings.blockedMethodIds.sorted().map(JSON.string)),
             "serverClockOffset": .double(settings.serverClockOffset),
             "includeOptionalFields": .bool(settings.includeOptionalFields),

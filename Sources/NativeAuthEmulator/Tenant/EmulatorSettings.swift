@@ -64,6 +64,12 @@ public struct EmulatorSettings: Sendable, Equatable {
     /// answers `unauthorized_client` (Entra's answer for a user flow with sign-up turned off is
     /// not documented; Docs/Protocol.md says what the SDK reads from any such refusal).
     public var signUpEnabled: Bool = true
+    /// Whether the V2 sign-up journey's user flow is email with password (`true`) or email
+    /// one-time code (`false`): with a password, `collectAttributes` lists `password` and the user
+    /// is created only once one is given. V1 sign-up asks for a password when the client offers the
+    /// `password` challenge type instead. With sign-up off (``signUpEnabled``), the
+    /// `authorize-challenge` answer carries no `sign_up` link and `api/v2.0/signup/start` answers 404.
+    public var signUpCollectsPassword: Bool = true
     /// The shortest password accepted (`password_too_short` below it).
     public var passwordMinLength: Int = 8
     /// The longest password accepted (`password_too_long` above it).

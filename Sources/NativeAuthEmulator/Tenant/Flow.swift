@@ -32,6 +32,8 @@ struct Flow: Sendable {
         // Native Auth V2 password reset: the email method offered, its code sent, the new password
         // asked for, the update being polled (then `journeyFinished`).
         case recoveryOffered, recoveryCodeSent, newPasswordRequested, passwordUpdating
+        // Native Auth V2 sign-up: attributes asked before the code, the code sent, more asked after it.
+        case signUpAttributesRequested, signUpCodeSent, signUpMoreRequested
     }
 
     var kind: Kind

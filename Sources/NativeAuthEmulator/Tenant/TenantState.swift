@@ -145,6 +145,8 @@ struct TenantState: Sendable {
             .authorizeChallenge, .v2SignInStart, .v2MethodChallenge, .v2MethodVerify, .v2ResetPasswordStart,
             .v2PasswordUpdate, .v2PasswordPollUpdate:
             throw .invalidParameter("endpoint", "this endpoint takes no form")
+        case .v2SignUpStart, .v2SignUpSubmitAttributes:
+            throw .invalidParameter("endpoint", "this endpoint takes no form")
         }
     }
 

@@ -14,6 +14,8 @@ struct HALError: Error, Sendable, Equatable {
     var aadsts: Int
     /// The message without its `AADSTSnnnnn: ` prefix.
     var message: String
+    /// `error.innerError.details`, written only with an `innerCode`.
+    var details: [HALErrorDetail] = []
 
     init(_ code: String, inner: String? = nil, aadsts: Int, _ message: String) {
         self.code = code
@@ -75,7 +77,11 @@ extension TenantState {
             "traceId": .string(traceId),
             "correlationId": .string(correlationId),
         ]
-        if let inner = error.innerCode { object["innerError"] = .object(["code": .string(inner)]) }
+        if let inner = error.innerCode {
+            var innerError: JSONObject = ["code": .string(inner)]
+            if !error.details.isEmpty { innerError["details"] = .array(error.details.map { .object($0.json) }) }
+            object["innerError"] = .object(innerError)
+        }
         return jsonResponse(status: error.status, body: ["error": .object(object)], call: call)
     }
 }

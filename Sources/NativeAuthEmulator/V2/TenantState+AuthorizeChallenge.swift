@@ -22,6 +22,7 @@ extension TenantState {
             if let answer = try v2ResetPasswordAnswer(call, body: body) {
                 return jsonResponse(status: 200, body: answer, call: call)
             }
+            if let signUp = try v2SignUpResponse(call, body: body) { return signUp }
             let answer: JSONObject
             switch call.endpoint {
             case .v2SignInStart: answer = try v2SignInStart(call, body: body)
@@ -36,9 +37,10 @@ extension TenantState {
     }
 
     /// Start (a `client_id` and no `continuation_token`): a new authorization, answered 401 with
-    /// `error: InsufficientAuthorization`, its `continuation_token` and the `sign_in` and
-    /// `reset_password` links. Resume (a `continuation_token` of a finished journey; `client_id`
-    /// optional, as the MSAL clients send none): 200 with the `code`.
+    /// `error: InsufficientAuthorization`, its `continuation_token`, the `sign_in` and
+    /// `reset_password` links and, with sign-up on, the `sign_up` link. Resume (a
+    /// `continuation_token` of a finished journey; `client_id` optional, as the MSAL clients send
+    /// none): 200 with the `code`.
     private mutating func authorizeChallenge(_ incoming: Call) throws(APIError) -> HTTPResponse {
         var call = incoming
         try readForm(&call)
@@ -58,7 +60,7 @@ extension TenantState {
         let token = store(flow, replacing: nil, now: call.now)
         let traceId = Encoding.randomUUID(from: random)
         let correlationId = call.correlationId ?? Encoding.randomUUID(from: random)
-        let body: JSONObject = [
+        var body: JSONObject = [
             "error": "InsufficientAuthorization",
             "error_description": "Authentication is required: follow a journey link with the continuation token.",
             "continuation_token": .string(token),
@@ -68,6 +70,7 @@ extension TenantState {
             "trace_id": .string(traceId),
             "correlation_id": .string(correlationId),
         ]
+        if settings.signUpEnabled { body["sign_up"] = .string(v2SignUpHref) }
         return jsonResponse(status: 401, body: body, call: call)
     }
 

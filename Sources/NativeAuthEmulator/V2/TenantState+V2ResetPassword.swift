@@ -97,7 +97,7 @@ extension TenantState {
                 newPassword, username: user.username,
                 previous: user.passwordHistory + (user.password.map { [$0] } ?? []))
         } catch {
-            throw .passwordPolicy(error)
+            throw .resetPasswordPolicy(error)
         }
         flow.newPassword = newPassword
         flow.polls = 0
@@ -190,9 +190,8 @@ extension HALError {
 
     /// A new password the tenant's policy refuses: `invalidRequest` with the violation, in its V2
     /// camelCase spelling, as `innerError.code` (`password_too_weak` becomes `passwordTooWeak`).
-    static func passwordPolicy(_ error: APIError) -> HALError {
-        let words = (error.suberror ?? "password_is_invalid").split(separator: "_")
-        let inner = (words.first.map(String.init) ?? "") + words.dropFirst().map { $0.capitalized }.joined()
-        return HALError("invalidRequest", inner: inner, aadsts: 120002, error.message)
+    static func resetPasswordPolicy(_ error: APIError) -> HALError {
+        HALError(
+            "invalidRequest", inner: camelCase(error.suberror ?? "password_is_invalid"), aadsts: 120002, error.message)
     }
 }

@@ -7,7 +7,9 @@ import Testing
 /// (Docs/NativeAuthV2.md, "Step 1", "Step 3", "Step 4").
 @Suite("Native Auth V2: authorize-challenge and the code", .timeLimit(.minutes(1)))
 struct V2AuthorizeChallengeTests {
-    @Test("start: 401 InsufficientAuthorization with a continuation token and the sign_in and reset_password links")
+    @Test(
+        "start: 401 InsufficientAuthorization with a continuation token and the sign_in, sign_up and reset_password links"
+    )
     func start() async throws {
         let harness = Harness()
         let reply = try await harness.startAuthorization()
@@ -15,7 +17,8 @@ struct V2AuthorizeChallengeTests {
         #expect(!reply["continuation_token"].isEmpty)
         #expect(reply["sign_in"] == "/\(harness.tenant.tenantId)/api/v2.0/signin/start")
         #expect(reply["reset_password"] == "/\(harness.tenant.tenantId)/api/v2.0/resetpassword/start")
-        #expect(!reply.has("sign_up") && !reply.has("_links"))
+        #expect(reply["sign_up"] == "/\(harness.tenant.tenantId)/api/v2.0/signup/start")
+        #expect(!reply.has("_links"))
         #expect(reply.has("error_description") && reply.has("trace_id") && reply.has("timestamp"))
         #expect(reply["correlation_id"] == "corr-v2")
         #expect(reply.response.header("Content-Type")?.hasPrefix("application/json") == true)
