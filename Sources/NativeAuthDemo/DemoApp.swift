@@ -131,7 +131,10 @@ final class DemoApp {
     /// the account has one and the app supports passwords).
     func signInWithCode() async throws(EndOfInput) {
         let username = try Prompt.text("Email address: ")
-        switch await startSignIn(SignInParameters(username: username, scopes: scopes)) {
+        var parameters = SignInParameters(username: username, scopes: scopes)
+        // Over V2, the user chooses when the server offers several first factors.
+        parameters.selectsAuthMethod = client.configuration.protocolVersion == .v2
+        switch await startSignIn(parameters) {
         case .started(let start, let steps): finishSignIn(try await steps.continueFrom(start))
         case .inBrowser(let account): finishSignIn(account)
         case .failed: return

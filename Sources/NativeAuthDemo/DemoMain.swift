@@ -19,8 +19,10 @@ struct DemoMain {
         case .help:
             Terminal.say(Options.usage)
             return
-        case .emulator(let scopes, let storage):
-            app = emulatorApp(scopes: scopes.isEmpty ? ["api://demo/notes.read"] : scopes, storage: storage)
+        case .emulator(let scopes, let storage, let protocolVersion):
+            app = emulatorApp(
+                scopes: scopes.isEmpty ? ["api://demo/notes.read"] : scopes, storage: storage,
+                protocolVersion: protocolVersion)
         case .serve(let serveOptions):
             exit(await ServeCommand.run(serveOptions))
         case .web(let issuer, let clientId, let scopes, let port, let storage):
@@ -29,9 +31,10 @@ struct DemoMain {
         case .webDevice(let issuer, let clientId, let scopes, let storage):
             await WebDeviceDemo.run(issuer: issuer, clientId: clientId, scopes: scopes, storage: storage)
             return
-        case .tenant(let authority, let clientId, let resource, let scopes, let storage):
+        case .tenant(let authority, let clientId, let resource, let scopes, let storage, let protocolVersion):
             app = tenantApp(
-                authority: authority, clientId: clientId, resource: resource, scopes: scopes, storage: storage)
+                authority: authority, clientId: clientId, resource: resource, scopes: scopes, storage: storage,
+                protocolVersion: protocolVersion)
         }
         Interrupt.installForRun()
         await app.greet()
@@ -64,9 +67,12 @@ struct DemoMain {
     /// The demo on the emulated tenant, in process. A browser sign-in serves the same tenant on
     /// 127.0.0.1 (see ``EmulatorBrowserRoute``); `browser` says how the sign-in page is shown.
     static func emulatorApp(
-        scopes: [String], storage: Options.Storage, browser: BrowserSettings = BrowserSettings()
+        scopes: [String], storage: Options.Storage, browser: BrowserSettings = BrowserSettings(),
+        protocolVersion: NativeAuthProtocol = .v1
     ) -> DemoApp {
         let tenant = EmulatorSetup.makeTenant()
+        // Over V2, a user with a password may choose an emailed code instead.
+        if protocolVersion == .v2 { tenant.configure { $0.nativeAuthV2FirstFactorChoice = true } }
         var snapshotFile: URL?
         if case .directory(let directory) = storage {
             snapshotFile = directory.appendingPathComponent("emulated-tenant.json")
@@ -74,7 +80,7 @@ struct DemoMain {
         }
         let printer = OutboxPrinter()
         let transport = EmailPrintingTransport(tenant: tenant, snapshotFile: snapshotFile, printer: printer)
-        let configuration: NativeAuthConfiguration
+        var configuration: NativeAuthConfiguration
         do {
             configuration = try NativeAuthConfiguration(
                 clientId: tenant.clientId, authority: tenant.authority, capabilities: capabilities)
@@ -82,7 +88,8 @@ struct DemoMain {
             Terminal.sayError("nativeauth: the emulated tenant's configuration is invalid: \(error.description)")
             exit(1)
         }
-        Terminal.say("Native authentication demo")
+        configuration.protocolVersion = protocolVersion
+        Terminal.say("Native authentication demo" + (protocolVersion == .v2 ? " (protocol V2)" : ""))
         Terminal.say(EmulatorSetup.banner(for: tenant))
         let store = credentialStore(storage)
         let route = EmulatorBrowserRoute(tenant: tenant, snapshotFile: snapshotFile, printer: printer, store: store)
@@ -93,12 +100,14 @@ struct DemoMain {
     }
 
     static func tenantApp(
-        authority: URL, clientId: String, resource: URL?, scopes: [String], storage: Options.Storage
+        authority: URL, clientId: String, resource: URL?, scopes: [String], storage: Options.Storage,
+        protocolVersion: NativeAuthProtocol = .v1
     ) -> DemoApp {
-        let configuration: NativeAuthConfiguration
+        var configuration: NativeAuthConfiguration
         do {
             configuration = try NativeAuthConfiguration(
                 clientId: clientId, authority: authority, capabilities: capabilities)
+            configuration.protocolVersion = protocolVersion
         } catch {
             Terminal.sayError("nativeauth: \(error.description)\n")
             Terminal.sayError(Options.usage)

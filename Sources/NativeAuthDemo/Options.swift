@@ -4,9 +4,11 @@ import NativeAuth
 /// What the command line asks for.
 enum Options: Equatable {
     /// Run on the in-process emulated tenant, asking for `scopes` (a demo scope when empty).
-    case emulator(scopes: [String], storage: Storage)
+    case emulator(scopes: [String], storage: Storage, protocolVersion: NativeAuthProtocol = .v1)
     /// Run on a real tenant.
-    case tenant(authority: URL, clientId: String, resource: URL?, scopes: [String], storage: Storage)
+    case tenant(
+        authority: URL, clientId: String, resource: URL?, scopes: [String], storage: Storage,
+        protocolVersion: NativeAuthProtocol = .v1)
     /// Sign in with OpenID Connect in the browser, against any provider.
     case web(issuer: URL, clientId: String, scopes: [String], port: UInt16?, storage: Storage)
     /// Sign in with the device code grant (RFC 8628), against any provider that offers it.
@@ -46,7 +48,7 @@ enum Options: Equatable {
 
     static let usage = """
         Usage: nativeauth [--authority URL --client-id ID [--resource URL]] [--scope SCOPE]...
-                          [--data-dir DIR | --in-memory]
+                          [--data-dir DIR | --in-memory] [--protocol v1|v2]
                nativeauth web --issuer URL --client-id ID [--scope SCOPE]... [--port N | --device]
                               [--data-dir DIR | --in-memory]
                nativeauth serve [--port N] [--seed FILE] [--latency MS] [--manual-clock]
@@ -72,6 +74,9 @@ enum Options: Equatable {
                              ~/.local/share/nativeauth-demo
           --in-memory        keep nothing: every run starts signed out with a fresh tenant
                              (not together with --data-dir)
+          --protocol v1|v2   the native authentication protocol: v1 (the default) or v2, the
+                             server-driven protocol Microsoft marks experimental (Docs/NativeAuthV2.md);
+                             on the emulator, v2 also lets a user with a password choose a code instead
           -h, --help         show this help
 
         --authority and --client-id go together. Input can be piped; the demo ends at end of input.
@@ -109,6 +114,7 @@ enum Options: Equatable {
         var resource: URL?
         var scopes: [String] = []
         var storageGiven: Storage?
+        var protocolVersion = NativeAuthProtocol.v1
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             let (name, inlineValue) = split(argument)
@@ -135,6 +141,12 @@ enum Options: Equatable {
                 scopes += try value().split(separator: " ").map(String.init)
             case "--data-dir", "--in-memory":
                 storageGiven = try parseStorage(name, inlineValue: inlineValue, after: storageGiven, value: value)
+            case "--protocol":
+                switch try value().lowercased() {
+                case "v1": protocolVersion = .v1
+                case "v2": protocolVersion = .v2
+                default: throw Invalid(reason: "--protocol takes v1 or v2.")
+                }
             default:
                 throw Invalid(reason: "Unknown argument '\(argument)'.")
             }
@@ -145,10 +157,11 @@ enum Options: Equatable {
             guard resource == nil else {
                 throw Invalid(reason: "--resource needs --authority and --client-id; the emulator has its own.")
             }
-            return .emulator(scopes: scopes, storage: storage)
+            return .emulator(scopes: scopes, storage: storage, protocolVersion: protocolVersion)
         case (let authority?, let clientId?):
             return .tenant(
-                authority: authority, clientId: clientId, resource: resource, scopes: scopes, storage: storage)
+                authority: authority, clientId: clientId, resource: resource, scopes: scopes, storage: storage,
+                protocolVersion: protocolVersion)
         case (nil, _):
             throw Invalid(reason: "--client-id needs --authority too.")
         case (_, nil):

@@ -33,10 +33,39 @@ struct SignInSteps {
             return try await chooseSecondFactor(state, methods: methods)
         case .strongAuthRegistrationRequired(let state, let methods):
             return try await registerMethod(state, methods: methods)
+        case .authMethodSelectionRequired(let state, let methods):
+            return try await chooseFirstFactor(state, methods: methods)
         @unknown default:
             Terminal.say("The server asked for a step this demo does not know; please sign in again.")
             return nil
         }
+    }
+
+    /// Asks which first factor to use, when the server offers several (native authentication V2).
+    func chooseFirstFactor(_ state: AuthMethodSelectionRequiredState, methods: [AuthMethod])
+        async throws(EndOfInput) -> UserAccountResult?
+    {
+        for _ in 1...Prompt.maximumTries {
+            guard
+                let method = try Prompt.choose(
+                    "How do you want to sign in?", from: methods,
+                    label: { $0.challengeType == "password" ? "The password" : Self.describe($0) })
+            else {
+                Terminal.say("Sign-in cancelled.")
+                return nil
+            }
+            let chosen: SignInStartResult
+            do {
+                chosen = try await state.selectAuthMethod(method)
+            } catch {
+                Terminal.say("❌ " + ErrorMessage.of(error))
+                if error.isStateStillUsable { continue }
+                return await ended(by: error)
+            }
+            return try await continueFrom(chosen)
+        }
+        Terminal.say("Too many tries; sign-in cancelled.")
+        return nil
     }
 
     /// Continues from what a code, a password or a second factor led to.

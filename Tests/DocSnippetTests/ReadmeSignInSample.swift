@@ -31,7 +31,7 @@ func signIn() async throws {
     case .completed(let result):
         // Only when a password was passed in SignInParameters and accepted at once.
         account = result
-    case .awaitingMFA, .strongAuthRegistrationRequired:
+    case .awaitingMFA, .strongAuthRegistrationRequired, .authMethodSelectionRequired:
         return  // see Docs/SignIn.md
     @unknown default:
         return  // an outcome added by a later version of the SDK

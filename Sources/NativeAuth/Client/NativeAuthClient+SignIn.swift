@@ -32,19 +32,7 @@ extension NativeAuthClient {
         reportToDelegate(correlationId: correlationId) { [parameters] () async throws(SignInStartError) in
             try await self.signIn(parameters)
         } deliver: { result in
-            switch result {
-            case .codeRequired(let state, let sentTo, let channel, let codeLength):
-                delegate.onSignInCodeRequired(
-                    newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
-            case .passwordRequired(let state):
-                delegate.onSignInPasswordRequired(newState: state)
-            case .completed(let account):
-                delegate.onSignInCompleted(result: account)
-            case .awaitingMFA(let state, _):
-                delegate.onSignInAwaitingMFA(newState: state)
-            case .strongAuthRegistrationRequired(let state, let methods):
-                delegate.onSignInStrongAuthMethodRegistration(authMethods: methods, newState: state)
-            }
+            result.deliver(to: delegate)
         } fail: { error in
             delegate.onSignInStartError(error: error)
         }

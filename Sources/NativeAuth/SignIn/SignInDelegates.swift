@@ -35,6 +35,9 @@ public protocol SignInStartDelegate: SignInResultDelegate {
         newState: SignInCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?)
     /// The password is needed; submit it on `newState`. Optional.
     func onSignInPasswordRequired(newState: SignInPasswordRequiredState)
+    /// The user chooses the first factor on `newState` (``SignInParameters/selectsAuthMethod``).
+    /// Optional.
+    func onSignInAuthMethodSelectionRequired(authMethods: [AuthMethod], newState: AuthMethodSelectionRequiredState)
 }
 
 extension SignInStartDelegate {
@@ -47,6 +50,34 @@ extension SignInStartDelegate {
     /// Optional; when left out, ``onSignInStartError(error:)`` reports it.
     public func onSignInPasswordRequired(newState: SignInPasswordRequiredState) {
         DelegateDispatch.missingMethod("onSignInPasswordRequired(newState:)")
+    }
+    /// Optional; when left out, ``onSignInStartError(error:)`` reports it.
+    public func onSignInAuthMethodSelectionRequired(
+        authMethods: [AuthMethod], newState: AuthMethodSelectionRequiredState
+    ) {
+        DelegateDispatch.missingMethod("onSignInAuthMethodSelectionRequired(authMethods:newState:)")
+    }
+}
+
+extension SignInStartResult {
+    /// Calls the delegate method for this result.
+    @MainActor
+    func deliver(to delegate: any SignInStartDelegate) {
+        switch self {
+        case .codeRequired(let state, let sentTo, let channel, let codeLength):
+            delegate.onSignInCodeRequired(
+                newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
+        case .passwordRequired(let state):
+            delegate.onSignInPasswordRequired(newState: state)
+        case .completed(let account):
+            delegate.onSignInCompleted(result: account)
+        case .awaitingMFA(let state, _):
+            delegate.onSignInAwaitingMFA(newState: state)
+        case .strongAuthRegistrationRequired(let state, let methods):
+            delegate.onSignInStrongAuthMethodRegistration(authMethods: methods, newState: state)
+        case .authMethodSelectionRequired(let state, let methods):
+            delegate.onSignInAuthMethodSelectionRequired(authMethods: methods, newState: state)
+        }
     }
 }
 

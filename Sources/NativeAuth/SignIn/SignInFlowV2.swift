@@ -25,13 +25,19 @@ enum SignInFlowV2 {
         let signIn = try flow.link(answer.signIn, relation: "sign_in")
         let outcome = try await flow.v2(
             .startSignIn(signIn, username: username, continuationToken: answer.continuationToken))
-        var next = try await step(outcome, flow: flow)
+        let choice = FirstFactorChoice(passwordGiven: parameters.password != nil, selects: parameters.selectsAuthMethod)
+        var next = try await step(outcome, flow: flow, choice: choice)
         if case .passwordRequired(let token, let context) = next, let password = parameters.password {
             let verified = try await flow.v2(
                 .verifyPassword(
                     try context.link("verify", flow: flow), continuationToken: token, password: Secret(password)))
             next = try await step(verified, flow: flow)
         }
+        return startResult(next, flow: flow)
+    }
+
+    /// The start result for where an answer led.
+    static func startResult(_ next: Next, flow: FlowContext) -> SignInStartResult {
         switch next {
         case .codeRequired(let challenge, let context):
             let state = SignInCodeRequiredState(step: CodeStep(flow: flow, challenge: challenge, engine: .v2(context)))
@@ -47,7 +53,20 @@ enum SignInFlowV2 {
             return .awaitingMFA(
                 AwaitingMFAState(core: StateCore(flow: flow, token: token), authMethods: methods, engine: .v2(context)),
                 methods: methods)
+        case .authMethodSelection(let token, let methods, let context):
+            return .authMethodSelectionRequired(
+                AuthMethodSelectionRequiredState(
+                    core: StateCore(flow: flow, token: token), authMethods: methods, methodLinks: context),
+                methods: methods)
         }
+    }
+
+    /// How the first factor is chosen when the server offers several.
+    struct FirstFactorChoice: Sendable {
+        /// The app gave a password up front: the password method is taken when offered.
+        var passwordGiven = false
+        /// The user chooses (``SignInParameters/selectsAuthMethod``).
+        var selects = false
     }
 
     /// Where one answer leads.
@@ -58,15 +77,21 @@ enum SignInFlowV2 {
         /// A second factor: the methods to choose from, and each method's `challenge` link under
         /// the relation ``V2StepContext/challengeRelation(_:)`` names.
         case awaitingMFA(Secret, [AuthMethod], V2StepContext)
+        /// Several first factors for the user to choose from, each method's `challenge` link kept
+        /// as for a second factor.
+        case authMethodSelection(Secret, [AuthMethod], V2StepContext)
     }
 
     /// Follows an answer until it asks the user for something or the journey is done. A first
     /// factor's `challenge` is followed at once (an email method: the code is sent); `verify`
     /// becomes a state; `continue` resumes authorization and keeps the account.
-    static func step(_ outcome: V2Outcome, flow: FlowContext) async throws(FlowError) -> Next {
+    static func step(
+        _ outcome: V2Outcome, flow: FlowContext, choice: FirstFactorChoice = FirstFactorChoice(),
+        challenged alreadyChallenged: Bool = false
+    ) async throws(FlowError) -> Next {
         var outcome = outcome
         // A challenge is followed once; a second one in a row is not an answer this engine follows.
-        var challenged = false
+        var challenged = alreadyChallenged
         while true {
             switch outcome {
             case .journeyComplete(let token, _):
@@ -77,7 +102,11 @@ enum SignInFlowV2 {
                 return try secondFactor(envelope, flow: flow)
             case .interaction(let envelope) where envelope.action == .challenge && !challenged:
                 challenged = true
-                outcome = try await challenge(envelope, flow: flow)
+                let methods = try firstFactors(envelope, flow: flow)
+                if choice.selects, methods.offered.count > 1, let token = envelope.continuationToken {
+                    return .authMethodSelection(token, methods.offered, methods.links)
+                }
+                outcome = try await challenge(envelope, chosen: choose(methods.offered, choice), flow: flow)
             case .interaction(let envelope) where envelope.action == .verify:
                 return try verifyStep(envelope, flow: flow)
             case .interaction(let envelope):
@@ -88,16 +117,63 @@ enum SignInFlowV2 {
         }
     }
 
-    /// Follows the `challenge` link of the first email method.
-    private static func challenge(_ envelope: V2Envelope, flow: FlowContext) async throws(FlowError) -> V2Outcome {
-        let href =
-            envelope.methods.first { $0.type?.lowercased() == "email" && $0.links["challenge"] != nil }?
-            .links["challenge"] ?? envelope.links["challenge"]
-        let link = try flow.link(href, relation: "challenge")
+    /// The first factors a `challenge` offers that the SDK can take (a password, an email or SMS
+    /// code, each with a `challenge` link), in the server's order, with their checked links; others
+    /// are skipped with a log.
+    private static func firstFactors(_ envelope: V2Envelope, flow: FlowContext) throws(FlowError)
+        -> (offered: [AuthMethod], links: V2StepContext)
+    {
+        var offered: [AuthMethod] = []
+        var links: [String: V2Link] = [:]
+        for method in envelope.methods {
+            let type = method.type?.lowercased() ?? ""
+            guard ["password", "email", "sms"].contains(type), let href = method.links["challenge"],
+                links[V2StepContext.challengeRelation(method.id)] == nil
+            else {
+                flow.client.log(
+                    .info, "first-factor method skipped", ["type": method.type ?? "none"],
+                    correlationId: flow.correlationId)
+                continue
+            }
+            links[V2StepContext.challengeRelation(method.id)] = try flow.link(href, relation: "challenge")
+            offered.append(
+                AuthMethod(
+                    id: method.id, challengeType: type == "password" ? "password" : "oob",
+                    channelTargetType: ChannelType(wire: type), loginHint: method.hint ?? ""))
+        }
+        return (offered, V2StepContext(links: links))
+    }
+
+    /// The method the SDK takes when the user does not choose, as MSAL for iOS does: the password
+    /// when one was given and it is offered, else the first code method, else the password.
+    private static func choose(_ offered: [AuthMethod], _ choice: FirstFactorChoice) -> AuthMethod? {
+        let password = offered.first { $0.challengeType == "password" }
+        if choice.passwordGiven, let password { return password }
+        return offered.first { $0.challengeType != "password" } ?? password
+    }
+
+    /// Follows the `challenge` link of the `chosen` method, else the answer's own `challenge` link.
+    private static func challenge(_ envelope: V2Envelope, chosen: AuthMethod?, flow: FlowContext)
+        async throws(FlowError) -> V2Outcome
+    {
+        let href = chosen.flatMap { chosen in envelope.methods.first { $0.id == chosen.id }?.links["challenge"] }
+        let link = try flow.link(href ?? envelope.links["challenge"], relation: "challenge")
         guard let token = envelope.continuationToken else {
             throw flow.unexpectedV2(field: "continuationToken", value: "none")
         }
         return try await flow.v2(.challenge(link, continuationToken: token))
+    }
+
+    /// Chooses a first factor on an ``AuthMethodSelectionRequiredState``: follows the method's
+    /// `challenge` link with the state's token, and goes on as a sign-in's start does.
+    static func select(_ method: AuthMethod, links: V2StepContext, action: StateCore.Action)
+        async throws(FlowError) -> SignInStartResult
+    {
+        guard let link = links.links[V2StepContext.challengeRelation(method.id)] else {
+            throw action.flow.fail(.invalidArgument, note: "The server did not offer this method; nothing was sent.")
+        }
+        let outcome = try await action.flow.v2(.challenge(link, continuationToken: action.token))
+        return startResult(try await step(outcome, flow: action.flow, challenged: true), flow: action.flow)
     }
 
     /// A `verify` answer: a password to ask for, or a code that was sent.
@@ -158,7 +234,7 @@ enum SignInFlowV2 {
             return .awaitingMFA(
                 AwaitingMFAState(core: StateCore(flow: flow, token: token), authMethods: methods, engine: .v2(context)),
                 methods: methods)
-        case .codeRequired, .passwordRequired:
+        case .codeRequired, .passwordRequired, .authMethodSelection:
             throw flow.unexpectedV2(field: "action", value: "verify")
         }
     }

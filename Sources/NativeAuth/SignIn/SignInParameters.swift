@@ -14,6 +14,12 @@ public struct SignInParameters: Sendable, CustomStringConvertible {
     /// sent as `claims` with the token request, for an authentication context or a claims
     /// challenge a resource asked for.
     public var claims: String?
+    /// Whether the user chooses the first factor when the server offers several (native
+    /// authentication V2 only): `signIn` then returns
+    /// ``SignInStartResult/authMethodSelectionRequired(_:methods:)``. When `false` (the default),
+    /// the SDK chooses as MSAL does: the password method when a password is given, else the first
+    /// email or SMS code method, else the password method.
+    public var selectsAuthMethod = false
 
     /// Creates sign-in parameters.
     public init(

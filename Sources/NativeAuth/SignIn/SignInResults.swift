@@ -11,6 +11,10 @@ public enum SignInStartResult: Sendable {
     case awaitingMFA(AwaitingMFAState, methods: [AuthMethod])
     /// The user must register a strong authentication method first.
     case strongAuthRegistrationRequired(RegisterStrongAuthState, methods: [AuthMethod])
+    /// The server offers several first factors (a password, an email or SMS code) and the app
+    /// asked to let the user choose (``SignInParameters/selectsAuthMethod``, native authentication
+    /// V2 only): choose one on the state.
+    case authMethodSelectionRequired(AuthMethodSelectionRequiredState, methods: [AuthMethod])
 }
 
 /// Where a submitted code, password or second factor leads.

@@ -34,8 +34,9 @@ enum SignUpOrSignInFlow {
                 codeLength: codeLength)
         case .passwordRequired(let state):
             return .passwordRequired(state)
-        case .completed, .awaitingMFA, .strongAuthRegistrationRequired:
-            // Only a password given up front signs in at once, and none is sent here.
+        case .completed, .awaitingMFA, .strongAuthRegistrationRequired, .authMethodSelectionRequired:
+            // Only a password given up front signs in at once, and none is sent here; nor does
+            // it ask the user to choose a first factor (the SDK chooses).
             throw FlowError(
                 .unexpectedResponse, correlationId: correlationId,
                 note: "Sign-in finished without a code or password step.")

@@ -58,6 +58,7 @@ extension EmulatorControlAPI {
             "dpopNonceLifetime": .double(settings.dpopNonceLifetime),
             "dpopProofLifetime": .double(settings.dpopProofLifetime),
             "nativeAuthV2": .bool(settings.nativeAuthV2),
+            "nativeAuthV2FirstFactorChoice": .bool(settings.nativeAuthV2FirstFactorChoice),
         ]
     }
 }

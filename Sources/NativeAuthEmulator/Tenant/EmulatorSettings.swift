@@ -141,6 +141,11 @@ public struct EmulatorSettings: Sendable, Equatable {
     /// the V1 paths, so V1 clients see no difference. When `false`, those paths answer 404, as a
     /// service without V2 would.
     public var nativeAuthV2: Bool = true
+    /// Whether a V2 `signin/start` offers the user every first-factor method to choose from (the
+    /// password, when the user has one, and an email code, each with its own `challenge` link)
+    /// instead of the one the tenant picks (the password when the user has one, else a code).
+    /// Off by default.
+    public var nativeAuthV2FirstFactorChoice: Bool = false
 
     /// Creates the default settings.
     public init() {}

@@ -17,7 +17,13 @@ extension TenantState {
             return Self.webFallbackAnswer
         }
         flow.username = user.username
-        let method = firstFactorMethod(of: user)
+        let offered = firstFactorMethods(of: user)
+        if offered.count > 1 {
+            flow.stage = .firstFactorOffered
+            return challengeAnswer(
+                token: store(flow, replacing: token, now: call.now), factor: .single, methods: offered)
+        }
+        let method = offered[0]
         flow.methodId = method.id
         if method.type == "password" {
             flow.stage = .passwordRequested
@@ -39,11 +45,17 @@ extension TenantState {
             return Self.webFallbackAnswer
         }
         let first = flow.stage == .firstFactorOffered || flow.stage == .firstFactorCodeSent
-        let methods = first ? [firstFactorMethod(of: user)] : secondFactorMethods(of: user)
+        let methods = first ? firstFactorMethods(of: user) : secondFactorMethods(of: user)
         guard let path = V2MethodPath(call.request.url),
-            let method = methods.first(where: { $0.id == path.id && $0.type == path.type }),
-            let address = method.address
+            let method = methods.first(where: { $0.id == path.id && $0.type == path.type })
         else { throw .unknownMethod }
+        guard let address = method.address else {
+            // The password method, chosen among several: its `verify` answer asks for the password.
+            guard first, flow.stage == .firstFactorOffered else { throw .unknownMethod }
+            flow.methodId = method.id
+            flow.stage = .passwordRequested
+            return passwordVerifyAnswer(token: store(flow, replacing: token, now: call.now), method: method)
+        }
         flow.code = sendCode(to: address, purpose: first ? "signIn" : "mfa", now: call.now)
         flow.methodId = method.id
         flow.stage = first ? .firstFactorCodeSent : .secondFactorCodeSent
@@ -59,7 +71,8 @@ extension TenantState {
         guard let user = user(named: flow.username) else { throw .userNotFound }
         let method: V2Method? =
             flow.stage == .secondFactorCodeSent
-            ? secondFactorMethods(of: user).first { $0.id == flow.methodId } : firstFactorMethod(of: user)
+            ? secondFactorMethods(of: user).first { $0.id == flow.methodId }
+            : firstFactorMethods(of: user).first { $0.id == flow.methodId }
         guard let method, let path = V2MethodPath(call.request.url), path.id == method.id, path.type == method.type,
             method.id == flow.methodId
         else { throw .unknownMethod }

@@ -34,6 +34,17 @@ extension TenantState {
         return V2Method(id: Encoding.stableUUID("v2-email:\(key)"), type: "email", address: user.username)
     }
 
+    /// The first-factor methods `signin/start` offers `user`: with
+    /// ``EmulatorSettings/nativeAuthV2FirstFactorChoice``, the password (when the user has one)
+    /// and an email code; otherwise the one ``firstFactorMethod(of:)`` picks.
+    func firstFactorMethods(of user: EmulatedUser) -> [V2Method] {
+        guard settings.nativeAuthV2FirstFactorChoice else { return [firstFactorMethod(of: user)] }
+        let key = "\(environment.tenantId):\(user.username.lowercased())"
+        let email = V2Method(id: Encoding.stableUUID("v2-email:\(key)"), type: "email", address: user.username)
+        guard user.password != nil else { return [email] }
+        return [firstFactorMethod(of: user), email]
+    }
+
     /// The second-factor methods of `user`: its ``EmulatedUser/mfaMethods``.
     func secondFactorMethods(of user: EmulatedUser) -> [V2Method] {
         user.mfaMethods.map { V2Method(id: $0.id, type: $0.channel, address: $0.address) }
@@ -44,10 +55,14 @@ extension TenantState {
         let list: [JSON] = methods.map { method in
             var object: JSONObject = ["id": .string(method.id), "type": .string(method.type)]
             if let address = method.address { object["hint"] = .string(Encoding.maskedLabel(address)) }
-            object["_links"] = .object([
-                "challenge": href(V2MethodPath.path(type: method.type, id: method.id, action: "challenge")),
-                "verify": href(V2MethodPath.path(type: method.type, id: method.id, action: "verify")),
-            ])
+            var links: JSONObject = [
+                "challenge": href(V2MethodPath.path(type: method.type, id: method.id, action: "challenge"))
+            ]
+            // A password method's `verify` link comes with the answer to its `challenge`.
+            if method.address != nil {
+                links["verify"] = href(V2MethodPath.path(type: method.type, id: method.id, action: "verify"))
+            }
+            object["_links"] = .object(links)
             return .object(object)
         }
         return [

@@ -31,6 +31,8 @@ struct SignInScreenLogic {
                 trace.append("mfa(\(methods.map(\.channelTargetType)))")
             case .strongAuthRegistrationRequired:
                 trace.append("registration")
+            case .authMethodSelectionRequired:
+                trace.append("selection")
             }
         } catch let error as SignInStartError {
             trace.append("start error: userNotFound=\(error.isUserNotFound) browser=\(error.isBrowserRequired)")
