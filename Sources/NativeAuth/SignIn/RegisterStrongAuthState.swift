@@ -15,10 +15,13 @@ public final class RegisterStrongAuthState: Sendable, CustomStringConvertible {
     let core: StateCore
     /// The kinds of method the user can register.
     public let authMethods: [AuthMethod]
+    /// The protocol the state's action speaks; over V2, each method's checked `enroll` link.
+    let engine: StepEngine
 
-    init(core: StateCore, authMethods: [AuthMethod]) {
+    init(core: StateCore, authMethods: [AuthMethod], engine: StepEngine = .v1) {
         self.core = core
         self.authMethods = authMethods
+        self.engine = engine
     }
 
     /// The flow's correlation id.
@@ -33,19 +36,24 @@ public final class RegisterStrongAuthState: Sendable, CustomStringConvertible {
     public func challengeAuthMethod(authMethod: AuthMethod, verificationContact: String)
         async throws(RegisterStrongAuthChallengeError) -> RegisterStrongAuthChallengeResult
     {
-        try await Self.challenge(authMethod, contact: verificationContact, on: core, methods: authMethods)
+        try await Self.challenge(
+            authMethod, contact: verificationContact, on: core, methods: authMethods, engine: engine)
     }
 
     /// Registers `contact` for `method` with the token of `core`'s state.
-    static func challenge(_ method: AuthMethod, contact: String, on core: StateCore, methods: [AuthMethod])
-        async throws(RegisterStrongAuthChallengeError) -> RegisterStrongAuthChallengeResult
-    {
+    static func challenge(
+        _ method: AuthMethod, contact: String, on core: StateCore, methods: [AuthMethod], engine: StepEngine
+    ) async throws(RegisterStrongAuthChallengeError) -> RegisterStrongAuthChallengeResult {
         typealias Failure = RegisterStrongAuthChallengeError
         return try await core.run(Failure.self) { action throws(FlowError) in
             let flow = action.flow
             let contact = contact.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !contact.isEmpty else {
                 throw flow.fail(.invalidInput, note: "The contact is empty; nothing was sent.")
+            }
+            if case .v2(let links) = engine {
+                return try await SignInFlowV2.enroll(
+                    method, contact: contact, methods: methods, links: links, action: action)
             }
             let outcome = try await flow.step(
                 .registerChallenge(
@@ -92,12 +100,19 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
     /// The method and contact being registered.
     let method: AuthMethod
     let contact: String
+    /// Over V2, every method's `enroll` link (to send the code again, or register another
+    /// contact); `.v1` otherwise.
+    let registration: StepEngine
 
-    init(step: CodeStep, method: AuthMethod, contact: String, authMethods: [AuthMethod]) {
+    init(
+        step: CodeStep, method: AuthMethod, contact: String, authMethods: [AuthMethod],
+        registration: V2StepContext? = nil
+    ) {
         self.step = step
         self.method = method
         self.contact = contact
         self.authMethods = authMethods
+        self.registration = registration.map { .v2($0) } ?? .v1
     }
 
     /// The flow's correlation id.
@@ -108,6 +123,11 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
     /// - Throws: ``RegisterStrongAuthSubmitChallengeError``; a wrong code leaves this state usable.
     public func submitChallenge(_ code: String) async throws(RegisterStrongAuthSubmitChallengeError) -> SignInResult {
         typealias Failure = RegisterStrongAuthSubmitChallengeError
+        if case .v2(let context) = step.engine {
+            return try await step.submit(code, as: Failure.self) { code, action throws(FlowError) in
+                try await SignInFlowV2.activate(code, context: context, action: action)
+            }
+        }
         return try await step.submit(code, as: Failure.self) { code, action throws(FlowError) in
             .completed(
                 try await Self.complete(
@@ -130,7 +150,7 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
         async throws(RegisterStrongAuthChallengeError) -> RegisterStrongAuthChallengeResult
     {
         try await RegisterStrongAuthState.challenge(
-            authMethod, contact: verificationContact, on: core, methods: authMethods)
+            authMethod, contact: verificationContact, on: core, methods: authMethods, engine: registration)
     }
 
     /// Sends a new code to the same contact.

@@ -33,11 +33,11 @@ enum SignInFlowV2 {
                     try context.link("verify", flow: flow), continuationToken: token, password: Secret(password)))
             next = try await step(verified, flow: flow)
         }
-        return startResult(next, flow: flow)
+        return try startResult(next, flow: flow)
     }
 
     /// The start result for where an answer led.
-    static func startResult(_ next: Next, flow: FlowContext) -> SignInStartResult {
+    static func startResult(_ next: Next, flow: FlowContext) throws(FlowError) -> SignInStartResult {
         switch next {
         case .codeRequired(let challenge, let context):
             let state = SignInCodeRequiredState(step: CodeStep(flow: flow, challenge: challenge, engine: .v2(context)))
@@ -58,6 +58,14 @@ enum SignInFlowV2 {
                 AuthMethodSelectionRequiredState(
                     core: StateCore(flow: flow, token: token), authMethods: methods, methodLinks: context),
                 methods: methods)
+        case .registrationRequired(let token, let methods, let context):
+            return .strongAuthRegistrationRequired(
+                RegisterStrongAuthState(
+                    core: StateCore(flow: flow, token: token), authMethods: methods, engine: .v2(context)),
+                methods: methods)
+        case .activationRequired:
+            // An activation answers a registration's `enroll`, never a sign-in's start.
+            throw flow.unexpectedV2(field: "action", value: "activate")
         }
     }
 
@@ -80,6 +88,11 @@ enum SignInFlowV2 {
         /// Several first factors for the user to choose from, each method's `challenge` link kept
         /// as for a second factor.
         case authMethodSelection(Secret, [AuthMethod], V2StepContext)
+        /// A method to register first (JIT): the methods, each method's `enroll` link under
+        /// `enroll:` and its id.
+        case registrationRequired(Secret, [AuthMethod], V2StepContext)
+        /// The code sent to the contact being registered, and the `activate` link.
+        case activationRequired(CodeChallenge, V2StepContext)
     }
 
     /// Follows an answer until it asks the user for something or the journey is done. A first
@@ -109,6 +122,10 @@ enum SignInFlowV2 {
                 outcome = try await challenge(envelope, chosen: choose(methods.offered, choice), flow: flow)
             case .interaction(let envelope) where envelope.action == .verify:
                 return try verifyStep(envelope, flow: flow)
+            case .interaction(let envelope) where envelope.action == .enroll:
+                return try SignInFlowV2.registration(envelope, flow: flow)
+            case .interaction(let envelope) where envelope.action == .activate:
+                return try SignInFlowV2.activation(envelope, flow: flow)
             case .interaction(let envelope):
                 throw flow.unexpectedV2(field: "action", value: envelope.action.map { "\($0)" } ?? "none")
             default:
@@ -173,7 +190,7 @@ enum SignInFlowV2 {
             throw action.flow.fail(.invalidArgument, note: "The server did not offer this method; nothing was sent.")
         }
         let outcome = try await action.flow.v2(.challenge(link, continuationToken: action.token))
-        return startResult(try await step(outcome, flow: action.flow, challenged: true), flow: action.flow)
+        return try startResult(try await step(outcome, flow: action.flow, challenged: true), flow: action.flow)
     }
 
     /// A `verify` answer: a password to ask for, or a code that was sent.
@@ -234,7 +251,12 @@ enum SignInFlowV2 {
             return .awaitingMFA(
                 AwaitingMFAState(core: StateCore(flow: flow, token: token), authMethods: methods, engine: .v2(context)),
                 methods: methods)
-        case .codeRequired, .passwordRequired, .authMethodSelection:
+        case .registrationRequired(let token, let methods, let context):
+            return .strongAuthRegistrationRequired(
+                RegisterStrongAuthState(
+                    core: StateCore(flow: flow, token: token), authMethods: methods, engine: .v2(context)),
+                methods: methods)
+        case .codeRequired, .passwordRequired, .authMethodSelection, .activationRequired:
             throw flow.unexpectedV2(field: "action", value: "verify")
         }
     }

@@ -31,6 +31,12 @@ enum V2Call: Sendable {
     /// JSON: `continuationToken`, `attributes` (an object: attribute id → value). A sign-up's
     /// password travels as the `password` attribute, kept a ``Secret`` until the body is written.
     case submitAttributes(V2Link, continuationToken: Secret, attributes: [String: JSONValue], password: Secret? = nil)
+    /// JSON: `continuationToken`, `target` (the contact to register), to a method's `enroll` link
+    /// ("Registering a method (JIT)").
+    case enroll(V2Link, continuationToken: Secret, target: String)
+    /// JSON: `continuationToken`, `code` (not `otp`: the source sends the code of an activation as
+    /// `code`), to the `activate` link.
+    case activate(V2Link, continuationToken: Secret, code: Secret)
     /// Step 4, form: `grant_type=authorization_code`, `code`, `client_id`, `client_info=true`,
     /// `scope` when there are scopes, `claims` when given ("Step 4: the token exchange, and PKCE").
     case exchangeCode(code: Secret, scopes: [String], claims: String?)
@@ -42,7 +48,7 @@ enum V2Call: Sendable {
         case .resumeAuthorization: .resumeAuthorization
         case .exchangeCode: .token
         case .startSignIn, .startSignUp, .startResetPassword, .challenge, .resend, .verifyCode, .verifyPassword,
-            .updatePassword, .poll, .submitAttributes:
+            .updatePassword, .poll, .submitAttributes, .enroll, .activate:
             .interaction
         }
     }
@@ -62,6 +68,8 @@ enum V2Call: Sendable {
         case .updatePassword: "update"
         case .poll: "poll"
         case .submitAttributes: "submitAttributes"
+        case .enroll: "enroll"
+        case .activate: "activate"
         case .exchangeCode: "token"
         }
     }
@@ -147,6 +155,10 @@ struct V2RequestBuilder: Sendable {
             return V2Body(json: ["continuationToken": .string(token.reveal), "password": .string(password.reveal)])
         case .updatePassword(_, let token, let password):
             return V2Body(json: ["continuationToken": .string(token.reveal), "newPassword": .string(password.reveal)])
+        case .enroll(_, let token, let target):
+            return V2Body(json: ["continuationToken": .string(token.reveal), "target": .string(target)])
+        case .activate(_, let token, let code):
+            return V2Body(json: ["continuationToken": .string(token.reveal), "code": .string(code.reveal)])
         case .submitAttributes(_, let token, var attributes, let password):
             if let password { attributes["password"] = .string(password.reveal) }
             return V2Body(json: ["continuationToken": .string(token.reveal), "attributes": .object(attributes)])
@@ -172,7 +184,7 @@ struct V2RequestBuilder: Sendable {
         case .startSignIn(let link, _, _), .startSignUp(let link, _), .startResetPassword(let link, _, _),
             .challenge(let link, _), .resend(let link, _), .verifyCode(let link, _, _),
             .verifyPassword(let link, _, _), .updatePassword(let link, _, _), .poll(let link, _),
-            .submitAttributes(let link, _, _, _):
+            .submitAttributes(let link, _, _, _), .enroll(let link, _, _), .activate(let link, _, _):
             link.url
         }
     }

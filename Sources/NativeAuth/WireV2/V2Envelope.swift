@@ -18,14 +18,19 @@ enum V2State: Sendable, Equatable {
     }
 }
 
-/// `action` of a HAL answer. `enroll`, `register` and `activate` ([iOS] only, not described) and
-/// any other value are kept as ``unknown(_:)``: the outcome is then ``V2Outcome/unsupportedAction(_:)``.
+/// `action` of a HAL answer. `enroll` (or `register`) and `activate` are method registration, read
+/// as far as their one source goes (Docs/NativeAuthV2.md, "Registering a method (JIT)"); any other
+/// value is kept as ``unknown(_:)``: the outcome is then ``V2Outcome/unsupportedAction(_:)``.
 enum V2Action: Sendable, Equatable {
     case challenge
     case verify
     case update
     case poll
     case collectAttributes
+    /// `enroll` or `register`: a method to register, each with an `enroll` (or `register`) link.
+    case enroll
+    /// `activate`: the code sent to the contact being registered, at the `activate` link.
+    case activate
     case unknown(String)
 
     init(wire: String) {
@@ -35,6 +40,8 @@ enum V2Action: Sendable, Equatable {
         case "update": self = .update
         case "poll": self = .poll
         case "collectattributes": self = .collectAttributes
+        case "enroll", "register": self = .enroll
+        case "activate": self = .activate
         default: self = .unknown(ServerError.capped(wire))
         }
     }
@@ -47,6 +54,8 @@ enum V2Action: Sendable, Equatable {
         case .update: "update"
         case .poll: "poll"
         case .collectAttributes: "submitAttributes"
+        case .enroll: "enroll"
+        case .activate: "activate"
         case .unknown: nil
         }
     }
@@ -201,6 +210,8 @@ struct V2Envelope: Sendable, Equatable {
 
     /// Whether `relation` is offered anywhere: at the top level or by a method.
     func offers(_ relation: String) -> Bool {
-        links[relation] != nil || methods.contains { $0.links[relation] != nil }
+        // The source reads a method's registration link as `enroll` or `register`.
+        let names = relation == "enroll" ? ["enroll", "register"] : [relation]
+        return names.contains { name in links[name] != nil || methods.contains { $0.links[name] != nil } }
     }
 }

@@ -122,6 +122,10 @@ struct V2ServerError: Sendable, Equatable {
         if names("invalidUserNameOrPassword") || firstCode == 50126 { return .invalidCredentials }
         if names("userNotFound") || firstCode == 50034 { return .userNotFound }
         if let signUpKind { return signUpKind }
+        // Method registration: V1's numbers for a contact that is not valid and a blocked method,
+        // read from the message as every V2 `AADSTS` number is (no V2 source names these).
+        if firstCode == 901_001 { return .invalidInput }
+        if firstCode == 550_024 { return .methodBlocked }
         return .general
     }
 }

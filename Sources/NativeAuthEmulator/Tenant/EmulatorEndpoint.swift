@@ -60,6 +60,12 @@ public enum EmulatorEndpoint: String, Sendable, CaseIterable {
     case v2MethodChallenge = "api/v2.0/auth/methods/{type}/{id}/challenge"
     /// `POST api/v2.0/auth/methods/{type}/{id}/verify`: a method's `verify` link in Native Auth V2 (JSON).
     case v2MethodVerify = "api/v2.0/auth/methods/{type}/{id}/verify"
+    /// `POST api/v2.0/auth/methods/{type}/{id}/enroll`: a method's `enroll` link in Native Auth
+    /// V2's method registration, which takes the contact (JSON).
+    case v2MethodEnroll = "api/v2.0/auth/methods/{type}/{id}/enroll"
+    /// `POST api/v2.0/auth/methods/{type}/{id}/activate`: the `activate` link of a method being
+    /// registered, which takes the code sent to the contact (JSON).
+    case v2MethodActivate = "api/v2.0/auth/methods/{type}/{id}/activate"
     /// `POST api/v2.0/resetpassword/start`: Native Auth V2's password-reset journey, the
     /// `reset_password` link (JSON).
     case v2ResetPasswordStart = "api/v2.0/resetpassword/start"

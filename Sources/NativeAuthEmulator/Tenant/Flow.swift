@@ -34,6 +34,8 @@ struct Flow: Sendable {
         case recoveryOffered, recoveryCodeSent, newPasswordRequested, passwordUpdating
         // Native Auth V2 sign-up: attributes asked before the code, the code sent, more asked after it.
         case signUpAttributesRequested, signUpCodeSent, signUpMoreRequested
+        // Native Auth V2 method registration (JIT): the methods offered, the code sent to the contact.
+        case registrationOffered, registrationCodeSent
     }
 
     var kind: Kind

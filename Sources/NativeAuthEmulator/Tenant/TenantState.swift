@@ -145,7 +145,7 @@ struct TenantState: Sendable {
             .authorizeChallenge, .v2SignInStart, .v2MethodChallenge, .v2MethodVerify, .v2ResetPasswordStart,
             .v2PasswordUpdate, .v2PasswordPollUpdate:
             throw .invalidParameter("endpoint", "this endpoint takes no form")
-        case .v2SignUpStart, .v2SignUpSubmitAttributes:
+        case .v2SignUpStart, .v2SignUpSubmitAttributes, .v2MethodEnroll, .v2MethodActivate:
             throw .invalidParameter("endpoint", "this endpoint takes no form")
         }
     }

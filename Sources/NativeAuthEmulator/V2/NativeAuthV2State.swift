@@ -22,6 +22,7 @@ extension EmulatorEndpoint {
     var isNativeAuthV2: Bool {
         switch self {
         case .authorizeChallenge, .v2SignInStart, .v2MethodChallenge, .v2MethodVerify: true
+        case .v2MethodEnroll, .v2MethodActivate: true
         case .v2ResetPasswordStart, .v2PasswordUpdate, .v2PasswordPollUpdate: true
         case .v2SignUpStart, .v2SignUpSubmitAttributes: true
         default: false

@@ -28,6 +28,8 @@ extension TenantState {
             case .v2SignInStart: answer = try v2SignInStart(call, body: body)
             case .v2MethodChallenge: answer = try v2MethodChallenge(call, body: body)
             case .v2MethodVerify: answer = try v2MethodVerify(call, body: body)
+            case .v2MethodEnroll: answer = try v2MethodEnroll(call, body: body)
+            case .v2MethodActivate: answer = try v2MethodActivate(call, body: body)
             default: throw .malformed("this endpoint takes no JSON body")
             }
             return jsonResponse(status: 200, body: answer, call: call)

@@ -87,14 +87,18 @@ extension TenantState {
     }
 
     /// After the first factor: a second-factor `challenge` (`multiFactor`) for a user with MFA
-    /// methods; `webFallbackRequired` for one who must register a method first (V2's registration
-    /// actions are not described); `state: continue` otherwise.
+    /// methods; `action: enroll` for one who must register a method first
+    /// (TenantState+V2Registration.swift); `state: continue` otherwise.
     private mutating func afterV2FirstFactor(
         _ call: Call, token: String, flow: Flow, user: EmulatedUser
     ) -> JSONObject {
         if user.requiresMethodRegistration || (settings.mfaRequiredForAll && user.mfaMethods.isEmpty) {
-            discard(token)
-            return Self.webFallbackAnswer
+            var flow = flow
+            flow.code = nil
+            flow.methodId = nil
+            flow.stage = .registrationOffered
+            return enrollAnswer(
+                token: store(flow, replacing: token, now: call.now), methods: registrationMethods(of: user))
         }
         guard !user.mfaMethods.isEmpty else { return finishJourney(call, token: token, flow: flow) }
         var flow = flow

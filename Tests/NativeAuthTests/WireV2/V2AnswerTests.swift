@@ -217,7 +217,7 @@ struct V2AnswerTests {
             return
         }
         #expect(state == "somethingNew")
-        for action in ["enroll", "register", "activate", "dance"] {
+        for action in ["dance", "somethingNew"] {
             let body = #"{"state":"interactionRequired","action":""# + action + #"","continuationToken":"c"}"#
             guard case .unsupportedAction(let value) = F.outcome(body, .interaction) else {
                 Issue.record("not unsupported: \(action)")
@@ -225,6 +225,19 @@ struct V2AnswerTests {
             }
             #expect(value == action)
         }
+        // Method registration's actions are known: without their link they are malformed.
+        for (action, relation) in [("enroll", "enroll"), ("register", "enroll"), ("activate", "activate")] {
+            let body = #"{"state":"interactionRequired","action":""# + action + #"","continuationToken":"c"}"#
+            #expect(problem(F.outcome(body, .interaction)) == .missingField("_links.\(relation)"), "\(action)")
+        }
+        let register =
+            #"{"state":"interactionRequired","action":"register","continuationToken":"c","#
+            + #""_embedded":{"methods":[{"id":"m","type":"email","_links":{"register":{"href":"/t/api/v2.0/r"}}}]}}"#
+        guard case .interaction(let envelope) = F.outcome(register, .interaction) else {
+            Issue.record("a register answer with a method's register link is an interaction")
+            return
+        }
+        #expect(envelope.action == .enroll)
         #expect(F.outcome(#"{"state":"somethingNew"}"#, .interaction).errorKind == .unexpectedResponse)
     }
 
