@@ -34,6 +34,8 @@ func start(client: NativeAuthClient, email: String) async throws -> UserAccountR
         return try await secondFactor(state, methods: methods)
     case .strongAuthRegistrationRequired(let state, let methods):
         return try await registerMethod(state, methods: methods)
+    case .authMethodSelectionRequired:
+        return nil  // only when SignInParameters.selectsAuthMethod asks for it (V2)
     @unknown default:
         return nil
     }
