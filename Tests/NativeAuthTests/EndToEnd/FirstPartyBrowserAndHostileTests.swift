@@ -69,6 +69,18 @@ struct FirstPartyBrowserAndHostileTests {
         #expect(account.account.username == FirstPartyFixture.browserUser)
     }
 
+    @Test func anExpiredRequestURIIsNotShownAndANewBrowserSignInStarts() async throws {
+        tenant.configure { $0.redirectURIs = [FirstPartyFixture.redirect.absoluteString] }
+        let state = try await browserRequired(try fixture.client())
+        #expect(state.hasRequestURI)
+        fixture.harness.clock.advance(by: 60)  // the request_uri's expires_in
+        let account = try await state.continueInBrowser(using: browser)
+        #expect(account.account.username == FirstPartyFixture.browserUser)
+        let authorize = try #require(tenant.receivedRequests.first { $0.url.path.hasSuffix("/authorize") })
+        let names = URLComponents(url: authorize.url, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name) ?? []
+        #expect(!names.contains("request_uri") && names.contains("code_challenge") && names.contains("state"))
+    }
+
     @Test(
         "every hostile answer of the challenge endpoint is a typed error, and nothing is stored",
         arguments: HostileAnswer.allCases)
@@ -112,6 +124,22 @@ struct FirstPartyBrowserAndHostileTests {
         guard case .completed = try await state.submitCode(try fixture.harness.code(for: "grace@example.com")) else {
             throw TestFailure("expected a sign-in")
         }
+    }
+
+    @Test func aSecondActionWhileOneRunsIsRefusedAndSendsNothing() async throws {
+        let gate = GatedTransport(tenant)
+        let client = try fixture.client(transport: gate)
+        guard case .challengeRequired(let state) = try await client.signInFirstParty(username: "grace@example.com")
+        else { throw TestFailure("expected a challenge") }
+        let code = try fixture.harness.code(for: "grace@example.com")
+        gate.close()
+        let first = Task { try await state.submitCode(code) }
+        await gate.waitUntilHeld(1)
+        let busy = try await #require(throws: WebSignInError.self) { try await state.submitCode(code) }
+        #expect(busy.isStateBusy)
+        #expect(gate.heldCount == 1, "the refused action sent nothing")
+        gate.open()
+        guard case .completed = try await first.value else { throw TestFailure("expected a sign-in") }
     }
 
     @Test func withDPoPEveryChallengeRequestAndTheCodeAreBoundToOneKey() async throws {

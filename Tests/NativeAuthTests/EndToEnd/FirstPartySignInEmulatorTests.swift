@@ -30,14 +30,14 @@ struct FirstPartyFixture {
         tenant.configure { $0.authorizationChallengeEndpoint = endpoint }
     }
 
-    func client(dpop: DPoPConfiguration? = nil) throws -> WebAuthClient {
+    func client(dpop: DPoPConfiguration? = nil, transport: (any HTTPTransport)? = nil) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
         configuration.clock = harness.clock
         configuration.logger = harness.logger
         configuration.dpop = dpop
         return try WebAuthClient(
-            issuer: tenant.issuer, clientId: tenant.clientId, redirectURI: Self.redirect, transport: tenant,
-            credentialStore: store, configuration: configuration)
+            issuer: tenant.issuer, clientId: tenant.clientId, redirectURI: Self.redirect,
+            transport: transport ?? tenant, credentialStore: store, configuration: configuration)
     }
 
     /// The form fields of the `index`th request to the challenge endpoint, by name.
