@@ -7,6 +7,8 @@ import Foundation
 /// 1. the URL is the redirect URI (scheme, host, port and path), else ``WebSignInError/isInvalidCallback``;
 /// 2. no response parameter appears twice (RFC 6749 §3.1), else ``WebSignInError/isInvalidCallback``;
 /// 3. `state` equals the one sent, compared in constant time, else ``WebSignInError/isStateMismatch``;
+///    for a request that sent none (one a provider made from a first-party sign-in, answered
+///    `redirect_to_web` with a `request_uri`), the callback must carry none either;
 /// 4. `iss` (RFC 9207) equals the issuer when present, and is present when the provider announces
 ///    it, else ``WebSignInError/isIssuerMismatch``;
 /// 5. an `error` becomes its typed error with `error_description` and `error_uri` kept
@@ -18,7 +20,7 @@ struct AuthorizationCallback: Sendable, Equatable {
     let issuer: String?
 
     init(
-        url: URL, redirectURI: URL, expectedState: Secret, expectedIssuer: String, issuerRequired: Bool,
+        url: URL, redirectURI: URL, expectedState: Secret?, expectedIssuer: String, issuerRequired: Bool,
         correlationId: UUID?
     ) throws(WebSignInError) {
         func invalid(_ note: String) -> WebSignInError {
@@ -44,8 +46,14 @@ struct AuthorizationCallback: Sendable, Equatable {
             }
         }
 
-        guard let state = values["state"], OAuthRandom.constantTimeEqual(state, expectedState.reveal) else {
-            throw WebSignInError(.stateMismatch, correlationId: correlationId)
+        if let expectedState {
+            guard let state = values["state"], OAuthRandom.constantTimeEqual(state, expectedState.reveal) else {
+                throw WebSignInError(.stateMismatch, correlationId: correlationId)
+            }
+        } else if values["state"] != nil {
+            throw WebSignInError(
+                .stateMismatch, note: "The request sent no state, and the response has one.",
+                correlationId: correlationId)
         }
         if let issuer = values["iss"] {
             guard issuer == expectedIssuer else {

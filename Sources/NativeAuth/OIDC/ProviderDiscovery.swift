@@ -219,6 +219,7 @@ actor ProviderDiscovery {
             userinfoEndpoint: try document.url("userinfo_endpoint"))
         metadata.introspectionEndpoint = try document.url("introspection_endpoint")
         metadata.pushedAuthorizationRequestEndpoint = try document.url("pushed_authorization_request_endpoint")
+        metadata.authorizationChallengeEndpoint = try document.url("authorization_challenge_endpoint")
         metadata.scopesSupported = try document.strings("scopes_supported")
         metadata.responseTypesSupported = try document.strings("response_types_supported")
         metadata.responseModesSupported = try document.strings("response_modes_supported")

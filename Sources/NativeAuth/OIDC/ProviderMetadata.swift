@@ -31,6 +31,10 @@ public struct ProviderMetadata: Sendable, Equatable {
     /// (`pushed_authorization_request_endpoint`, RFC 9126 §5); see
     /// ``WebAuthConfiguration/pushedAuthorizationRequests``.
     public var pushedAuthorizationRequestEndpoint: URL?
+    /// Where a first-party app signs a user in with no browser
+    /// (`authorization_challenge_endpoint`, OAuth 2.0 for First-Party Applications §8); see
+    /// ``WebAuthClient/signInFirstParty(_:)``. `nil` when the provider publishes none.
+    public var authorizationChallengeEndpoint: URL?
 
     /// `scopes_supported`; `nil` when the provider does not say.
     public var scopesSupported: [String]?
@@ -110,6 +114,7 @@ public struct ProviderMetadata: Sendable, Equatable {
             ("device_authorization_endpoint", deviceAuthorizationEndpoint), ("userinfo_endpoint", userinfoEndpoint),
             ("introspection_endpoint", introspectionEndpoint),
             ("pushed_authorization_request_endpoint", pushedAuthorizationRequestEndpoint),
+            ("authorization_challenge_endpoint", authorizationChallengeEndpoint),
         ]
         for (name, url) in optional { if let url { all.append((name, url)) } }
         return all

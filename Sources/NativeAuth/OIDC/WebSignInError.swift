@@ -68,6 +68,7 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
         case pushedRequestExpired
         case stateBusy
         case stateSpent
+        case invalidSession
         case proofOfPossession(DPoPProblem)
     }
 
@@ -211,7 +212,9 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
     public var isInvalidParameters: Bool { code == .invalidParameters }
 
     /// The authorization code, PKCE verifier or refresh token was refused at the token endpoint
-    /// (`invalid_grant`, or a provider's equivalent): start a new sign-in.
+    /// (`invalid_grant`, or a provider's equivalent): start a new sign-in. At an authorization
+    /// challenge endpoint (``WebAuthClient/signInFirstParty(_:)``) it is a refused password or
+    /// code: the user may try again.
     public var isInvalidGrant: Bool { code == .invalidGrant }
 
     /// The provider says the app is misconfigured (`invalid_client`, `unauthorized_client`,
@@ -224,7 +227,7 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
     /// the more specific questions above narrow it) or a server failure (a 5xx status).
     public var isServerError: Bool {
         switch code {
-        case .accessDenied, .interactionRequired, .invalidGrant, .configuration, .server: true
+        case .accessDenied, .interactionRequired, .invalidGrant, .configuration, .server, .invalidSession: true
         case .expired, .pushedRequestExpired: serverError != nil
         default: false
         }
@@ -254,6 +257,11 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
 
     /// This state was already used to the end (signed in, refused or expired); nothing was sent.
     public var isStateAlreadyUsed: Bool { code == .stateSpent }
+
+    /// The provider no longer knows the first-party sign-in's `auth_session` (`invalid_session`,
+    /// OAuth 2.0 for First-Party Applications §5.2.2.1): it is invalid, expired or revoked. Start
+    /// a new sign-in.
+    public var isInvalidSession: Bool { code == .invalidSession }
 
     // MARK: Descriptions
 
@@ -287,6 +295,7 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
         case .pushedRequestExpired: "The pushed authorization request expired or was already used; start a new sign-in."
         case .stateBusy: "Another action on this state is still in progress."
         case .stateSpent: "This state was already used; start a new sign-in."
+        case .invalidSession: "The provider no longer knows this sign-in's session; start a new sign-in."
         case .proofOfPossession(let problem): problem.sentence
         }
     }
@@ -363,6 +372,8 @@ extension WebSignInError {
         let code: Code
         switch error.lowercased() {
         case "access_denied": code = .accessDenied
+        // OAuth 2.0 for First-Party Applications §5.2.2.1: the `auth_session` is no longer valid.
+        case "invalid_session": code = .invalidSession
         // RFC 9449 §5, §8: the DPoP proof was refused (`use_dpop_nonce` only after its one retry).
         case "invalid_dpop_proof", "use_dpop_nonce": code = .proofOfPossession(.proofRefused)
         // RFC 9126 §4, RFC 9101 §6.2: the `request_uri` of a pushed request expired or was used.

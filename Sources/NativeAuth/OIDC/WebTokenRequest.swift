@@ -3,7 +3,9 @@ import Foundation
 /// A grant the web client redeems at the token endpoint.
 enum WebGrant: Sendable, Equatable {
     /// RFC 6749 §4.1.3 with RFC 7636 §4.5: the code from the callback and the PKCE verifier.
-    case authorizationCode(code: Secret, redirectURI: URL, verifier: Secret)
+    /// `redirectURI` is `nil` for a code whose authorization request carried none (a code from
+    /// an authorization challenge endpoint, First-Party Applications §6): no `redirect_uri` is sent.
+    case authorizationCode(code: Secret, redirectURI: URL?, verifier: Secret)
     /// RFC 6749 §6: `scopes` narrows the grant; `nil` keeps the scopes first granted.
     case refreshToken(Secret, scopes: [String]?)
     /// RFC 8628 §3.4: the device code of a device authorization answer.
@@ -33,7 +35,7 @@ struct WebTokenRequest: Sendable {
         switch grant {
         case .authorizationCode(let code, let redirectURI, let verifier):
             form.add("code", secret: code)
-            form.add("redirect_uri", redirectURI.absoluteString)
+            if let redirectURI { form.add("redirect_uri", redirectURI.absoluteString) }
             form.add("client_id", clientId)
             form.add("code_verifier", secret: verifier)
         case .refreshToken(let token, let scopes):

@@ -35,7 +35,7 @@ public protocol RequestInterceptor: Sendable {
 /// Native authentication endpoints are named by their path below the authority, such as
 /// `oauth2/v2.0/initiate` or `signup/v1.0/start`; web sign-in endpoints by their role in the
 /// provider's metadata: ``discovery``, ``token``, ``deviceAuthorization``, ``revocation``,
-/// ``registration``, ``jwks`` and ``pushedAuthorizationRequest``.
+/// ``registration``, ``jwks``, ``pushedAuthorizationRequest`` and ``authorizationChallenge``.
 public struct RequestEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// The endpoint's name.
     public let name: String
@@ -60,6 +60,8 @@ public struct RequestEndpoint: Sendable, Hashable, CustomStringConvertible {
     public static let jwks = RequestEndpoint("jwks")
     /// The pushed authorization request endpoint (RFC 9126).
     public static let pushedAuthorizationRequest = RequestEndpoint("pushed_authorization_request")
+    /// The authorization challenge endpoint of OAuth 2.0 for First-Party Applications.
+    public static let authorizationChallenge = RequestEndpoint("authorization_challenge")
 }
 
 /// A request on its way to the transport, as a ``RequestInterceptor`` sees it.

@@ -129,9 +129,23 @@ final class WebProvider: Sendable {
         // Made before the browser opens: a key that cannot be made fails the sign-in at once.
         let key = try await newDPoPKey(metadata, correlationId: correlationId)
         let url = try await browserURL(for: request, metadata: metadata)
-        let callbackURL: URL
+        let callbackURL = try await show(url, redirectURI: redirectURI, using: agent, correlationId: correlationId)
+        let callback = try request.callback(from: callbackURL)
+        let (answer, claims) = try await redeem(
+            callback.code, redirectURI: request.redirectURI, verifier: request.pkce.verifier, nonce: request.nonce,
+            maxAge: request.maxAge, metadata: metadata, correlationId: correlationId, dpopKey: key)
+        return (TokenAnswer(answer), claims, correlationId, key?.storedForm)
+    }
+
+    /// Lets `agent` show `url` and returns the URL the browser came back with.
+    ///
+    /// - Throws: ``WebSignInError/isCancelled`` when the user closed the browser or the task was
+    ///   cancelled, ``WebSignInError/isInvalidCallback`` when the agent failed otherwise.
+    func show(_ url: URL, redirectURI: URL, using agent: any ExternalUserAgent, correlationId: UUID)
+        async throws(WebSignInError) -> URL
+    {
         do {
-            callbackURL = try await agent.authorize(url: url, redirectURI: redirectURI)
+            return try await agent.authorize(url: url, redirectURI: redirectURI)
         } catch let error as ExternalUserAgentError where error.isCancelled {
             throw WebSignInError(.cancelled, correlationId: correlationId, underlyingError: error)
         } catch is CancellationError {
@@ -141,9 +155,26 @@ final class WebProvider: Sendable {
                 .invalidCallback, note: "The browser did not return to the app.", correlationId: correlationId,
                 underlyingError: error)
         }
-        let callback = try request.callback(from: callbackURL)
-        let answer = try await tokens.exchange(
-            callback, for: request, tokenEndpoint: metadata.tokenEndpoint,
+    }
+
+    /// Redeems an authorization code at the token endpoint with its PKCE verifier and checks the
+    /// answer's ID token: the one path every code takes, from a browser's callback or from a
+    /// first-party sign-in's authorization challenge endpoint. Stores nothing.
+    ///
+    /// - Parameters:
+    ///   - redirectURI: the authorization request's `redirect_uri`; `nil` when it had none (no
+    ///     `redirect_uri` is sent then, RFC 6749 §4.1.3).
+    ///   - nonce: the request's `nonce`, which the ID token must carry; `nil` when none was sent.
+    ///   - dpopKey: the sign-in's DPoP key, when the client binds its tokens to one.
+    func redeem(
+        _ code: Secret, redirectURI: URL?, verifier: Secret, nonce: Secret?, maxAge: Int?, metadata: ProviderMetadata,
+        correlationId: UUID, dpopKey key: DPoPBoundKey?
+    ) async throws(WebSignInError) -> (WebTokenAnswer, Claims) {
+        let answer = try await tokens.send(
+            WebTokenRequest(
+                tokenEndpoint: metadata.tokenEndpoint, clientId: clientId,
+                grant: .authorizationCode(code: code, redirectURI: redirectURI, verifier: verifier),
+                correlationId: correlationId),
             dpop: key.flatMap { key in dpop.map { signer(key, context: $0) } })
         noteServerDate(answer.serverDate)
         guard let idToken = answer.idToken else {
@@ -152,9 +183,8 @@ final class WebProvider: Sendable {
         let claims = try await validate(
             idToken, metadata: metadata,
             expecting: .init(
-                nonce: request.nonce, subject: nil, accessToken: answer.accessToken, maxAge: request.maxAge,
-                now: providerNow()))
-        return (TokenAnswer(answer), claims, correlationId, key?.storedForm)
+                nonce: nonce, subject: nil, accessToken: answer.accessToken, maxAge: maxAge, now: providerNow()))
+        return (answer, claims)
     }
 
     /// The URL to show for `request`: its own, or, once pushed (RFC 9126), the authorization

@@ -57,6 +57,7 @@ extension EmulatorControlAPI {
             "dpopNonces": .bool(settings.dpopNonces),
             "dpopNonceLifetime": .double(settings.dpopNonceLifetime),
             "dpopProofLifetime": .double(settings.dpopProofLifetime),
+            "authorizationChallengeEndpoint": .bool(settings.authorizationChallengeEndpoint),
             "nativeAuthV2": .bool(settings.nativeAuthV2),
             "nativeAuthV2FirstFactorChoice": .bool(settings.nativeAuthV2FirstFactorChoice),
         ]

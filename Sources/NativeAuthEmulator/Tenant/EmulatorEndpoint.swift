@@ -53,6 +53,12 @@ public enum EmulatorEndpoint: String, Sendable, CaseIterable {
     /// answered 401 with a continuation token and the journey links) and its resume
     /// (`continuation_token`, answered with a `code`). Served when ``EmulatorSettings/nativeAuthV2`` is on.
     case authorizeChallenge = "oauth2/v2.0/authorize-challenge"
+    /// `POST oauth2/v2.0/first-party/authorize-challenge`: the authorization challenge endpoint of
+    /// OAuth 2.0 for First-Party Applications (`username`, `password`, `otp`, `auth_session`;
+    /// answered with an `authorization_code` or the draft's error answers), served when
+    /// ``EmulatorSettings/authorizationChallengeEndpoint`` is on. Not Native Auth V2's
+    /// ``authorizeChallenge``.
+    case authorizationChallenge = "oauth2/v2.0/first-party/authorize-challenge"
     /// `POST api/v2.0/signin/start`: Native Auth V2's sign-in journey, the `sign_in` link (JSON).
     case v2SignInStart = "api/v2.0/signin/start"
     /// `POST api/v2.0/auth/methods/{type}/{id}/challenge`: a method's `challenge` (and `resend`)

@@ -135,6 +135,15 @@ public struct EmulatorSettings: Sendable, Equatable {
     /// §11.1); a proof's `jti` is remembered as long as the proof could be accepted.
     public var dpopProofLifetime: TimeInterval = 60
 
+    /// Whether the tenant serves OAuth 2.0 for First-Party Applications
+    /// (draft-ietf-oauth-first-party-apps): the discovery document names
+    /// ``EmulatorEndpoint/authorizationChallenge`` as its `authorization_challenge_endpoint`, which
+    /// answers `username` and `password` (or a one-time code after `insufficient_authorization`)
+    /// with an authorization code. Off by default, as Entra, whose discovery document names no
+    /// such endpoint: its native authentication is the API of Docs/Protocol.md and
+    /// Docs/NativeAuthV2.md. When `false`, the path answers 404.
+    public var authorizationChallengeEndpoint: Bool = false
+
     /// Whether the tenant serves Native Auth V2, the server-driven protocol of Docs/NativeAuthV2.md:
     /// ``EmulatorEndpoint/authorizeChallenge``, the sign-in journey's links under `api/v2.0/`, and
     /// the `authorization_code` grant of the codes they lead to. On by default: its paths are not

@@ -105,6 +105,9 @@ struct TenantState: Sendable {
         if endpoint == .pushedAuthorizationRequest {
             return .response(pushAuthorizationRequest(call))
         }
+        if endpoint == .authorizationChallenge {
+            return .response(authorizationChallenge(call))
+        }
         if endpoint.isNativeAuthV2 {
             return .response(nativeAuthV2Response(call))
         }
@@ -142,7 +145,8 @@ struct TenantState: Sendable {
         case .resetSubmit: return try resetSubmit(call)
         case .resetPollCompletion: return try resetPollCompletion(call)
         case .resource, .openIDConfiguration, .keys, .authorize, .login, .logout, .pushedAuthorizationRequest,
-            .authorizeChallenge, .v2SignInStart, .v2MethodChallenge, .v2MethodVerify, .v2ResetPasswordStart,
+            .authorizationChallenge, .authorizeChallenge, .v2SignInStart, .v2MethodChallenge, .v2MethodVerify,
+            .v2ResetPasswordStart,
             .v2PasswordUpdate, .v2PasswordPollUpdate:
             throw .invalidParameter("endpoint", "this endpoint takes no form")
         case .v2SignUpStart, .v2SignUpSubmitAttributes, .v2MethodEnroll, .v2MethodActivate:

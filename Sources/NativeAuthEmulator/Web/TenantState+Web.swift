@@ -11,6 +11,8 @@ struct WebSignInState: Sendable {
     /// Pushed authorization requests by `request_uri`, kept a lifetime past their expiry so a
     /// second use or a late one is recognised.
     var pushed: [String: PushedAuthorizationRequest] = [:]
+    /// First-party sign-ins waiting for a one-time code, by `auth_session`.
+    var challengeSessions: [String: AuthorizationChallengeSession] = [:]
 }
 
 /// An authorization request the tenant accepted: what the code it leads to is bound to.
@@ -29,6 +31,9 @@ struct AcceptedAuthorizationRequest: Sendable {
     /// The `dpop_jkt` of the request (RFC 9449 §10), when DPoP is on: the code is then redeemed
     /// only with a proof of that key.
     var dpopKey: String? = nil
+    /// Whether the request named its redirect URI; one made from a first-party sign-in did not, and
+    /// its code is redeemed without `redirect_uri` (First-Party Applications §6; RFC 6749 §4.1.3).
+    var redirectURIInRequest = true
 }
 
 /// A sign-in page being filled in.
@@ -104,7 +109,9 @@ extension TenantState {
     /// Served over HTTP, the endpoints are on the server's origin instead (see ``webBase(_:)``).
     /// With ``EmulatorSettings/pushedAuthorizationRequests`` on, it names the pushed authorization
     /// request endpoint and says whether pushed requests are required (RFC 9126 §5), which Entra's does not;
-    /// with ``EmulatorSettings/dpop`` on, it lists `dpop_signing_alg_values_supported` (RFC 9449 §5.1).
+    /// with ``EmulatorSettings/dpop`` on, it lists `dpop_signing_alg_values_supported` (RFC 9449 §5.1);
+    /// with ``EmulatorSettings/authorizationChallengeEndpoint`` on, it names
+    /// `authorization_challenge_endpoint` (OAuth 2.0 for First-Party Applications §8).
     func discoveryDocument(_ call: Call) -> JSONObject {
         var document: JSONObject = [
             "token_endpoint": .string(webURL(.token, call)),
@@ -136,6 +143,10 @@ extension TenantState {
         if settings.pushedAuthorizationRequests != .off {
             document["pushed_authorization_request_endpoint"] = .string(webURL(.pushedAuthorizationRequest, call))
             document["require_pushed_authorization_requests"] = .bool(settings.pushedAuthorizationRequests == .required)
+        }
+        if settings.authorizationChallengeEndpoint {
+            // OAuth 2.0 for First-Party Applications §8.
+            document["authorization_challenge_endpoint"] = .string(webURL(.authorizationChallenge, call))
         }
         if settings.dpop != .off {
             // RFC 9449 §5.1: the algorithms the tenant verifies proofs with.

@@ -13,7 +13,8 @@ extension TenantState {
     /// goes back to the redirect URI as `error=…&error_description=…&state=…`. With
     /// ``EmulatorSettings/pushedAuthorizationRequests`` on, a `request_uri` stands for the pushed
     /// request's parameters (see ``authorizePushed(_:query:call:)``); when they are required, a
-    /// request without one goes back with `invalid_request` (RFC 9126 §4).
+    /// request without one goes back with `invalid_request` (RFC 9126 §4). So does the `request_uri`
+    /// of a first-party sign-in's `redirect_to_web` answer, with ``EmulatorSettings/authorizationChallengeEndpoint`` on.
     mutating func authorize(_ call: Call) -> HTTPResponse {
         let query: FormBody
         do throws(FormBody.Malformed) {
@@ -21,7 +22,9 @@ extension TenantState {
         } catch {
             return errorPage(.malformedBody(error.reason), call)
         }
-        if settings.pushedAuthorizationRequests != .off, let requestURI = query["request_uri"] {
+        if settings.pushedAuthorizationRequests != .off || settings.authorizationChallengeEndpoint,
+            let requestURI = query["request_uri"]
+        {
             return authorizePushed(requestURI, query: query, call: call)
         }
         let correlationId = query["client-request-id"] ?? call.correlationId

@@ -6,7 +6,8 @@ import NativeAuth
 extension TenantState {
     /// `grant_type=authorization_code` on `oauth2/v2.0/token`: the code must be one the tenant
     /// issued, unused and unexpired on the tenant's clock, the `redirect_uri` the one it was issued
-    /// for, and the `code_verifier` must hash to its S256 challenge. The answer is the same as a
+    /// for (none for a code of the authorization challenge endpoint, or of a browser sign-in it sent
+    /// on with a `request_uri`), and the `code_verifier` must hash to its S256 challenge. The answer is the same as a
     /// native sign-in's, but its ID token is RS256-signed and carries the request's `nonce`; so
     /// are the ID tokens of every refresh of its refresh token.
     ///
@@ -20,8 +21,10 @@ extension TenantState {
         guard !issued.redeemed else { throw .authorizationCodeRedeemed }
         guard call.now < issued.expiresAt else { throw .expiredAuthorizationCode }
         let redirectURI = call.form["redirect_uri"] ?? ""
-        guard redirectURI == issued.request.redirectURI else {
-            throw .redirectURIMismatch(redirectURI, issued: issued.request.redirectURI)
+        // RFC 6749 §4.1.3: `redirect_uri` exactly when the authorization request had one.
+        let expected = issued.request.redirectURIInRequest ? issued.request.redirectURI : ""
+        guard redirectURI == expected else {
+            throw .redirectURIMismatch(redirectURI, issued: expected)
         }
         let verifier = call.form["code_verifier"] ?? ""
         guard Self.verifier(verifier, matches: issued.request.codeChallenge) else { throw .codeVerifierMismatch }

@@ -73,6 +73,7 @@ struct ServerReferenceDocTests {
         let served = try ServedTenant()
         _ = try await served.harness.startSignIn(Fixture.grace)  // a code for GET /codes/{address}
         served.harness.tenant.configure { $0.pushedAuthorizationRequests = .offered }  // else `par` answers 404
+        served.harness.tenant.configure { $0.authorizationChallengeEndpoint = true }  // else 404 too
         let samples = [
             "{authority}": served.server.authority.absoluteString, "{username}": Fixture.ada,
             "{address}": Fixture.grace, "{type}": "email", "{id}": "m-1",

@@ -1,0 +1,123 @@
+import AuthSupport
+public import Foundation
+
+/// A first-party sign-in the provider answered with `redirect_to_web` (the draft's §5.2.2.1.1):
+/// the user goes on in a browser. Call ``continueInBrowser(using:)`` with the app's
+/// ``ExternalUserAgent``.
+///
+/// When the answer carried a `request_uri`, the browser is shown the authorization endpoint with
+/// only `client_id` and that `request_uri` (the draft's §5.2.2.1.1, as RFC 9126 §4 describes), and
+/// the code that comes back is redeemed with the verifier of the first request's PKCE challenge.
+/// Without one (or once it expired or was tried), the client starts a new browser sign-in with PKCE
+/// (``WebAuthClient/signIn(_:using:)``, with the username as `login_hint` and the same scopes).
+///
+/// Single-flight and single-use: a second call while one runs fails with
+/// ``WebSignInError/isStateBusy``; after a sign-in, or a failure the browser cannot recover from,
+/// ``WebSignInError/isStateAlreadyUsed``. A cancellation (the user closed the browser) or no
+/// answer leaves it usable: the next call starts a new browser sign-in.
+public final class FirstPartyBrowserRequiredState: Sendable, CustomStringConvertible, CustomReflectable {
+    /// The provider's `error_description`, when it sent one: text for the developer, not the user.
+    public let message: String?
+    /// The username the sign-in started with, the browser's `login_hint` when it starts anew.
+    public var username: String { signIn.username }
+    /// The sign-in's correlation id, sent as `client-request-id` with every request.
+    public var correlationId: UUID { signIn.correlationId }
+
+    /// A `request_uri` of the answer, and when it expires on the client's clock.
+    struct RequestURI: Sendable {
+        let value: String
+        let expiresAt: Date?
+    }
+
+    private enum Phase: Sendable { case ready, busy, spent }
+
+    private let signIn: FirstPartySignIn
+    private let phase = Locked<Phase>(.ready)
+    /// Cleared once the browser was shown it: a `request_uri` is good once.
+    private let requestURI: Locked<RequestURI?>
+
+    init(signIn: FirstPartySignIn, requestURI: RequestURI?, message: String?) {
+        self.signIn = signIn
+        self.requestURI = Locked(requestURI)
+        self.message = message
+    }
+
+    /// Whether the provider's answer carried a `request_uri` that the next
+    /// ``continueInBrowser(using:)`` will show.
+    public var hasRequestURI: Bool { requestURI.current != nil }
+
+    /// Continues the sign-in in the browser that `agent` shows, and signs the user in.
+    ///
+    /// - Returns: the signed-in account, stored as any browser sign-in's.
+    /// - Throws: ``WebSignInError``: ``WebSignInError/isCancelled`` when the user closed the
+    ///   browser (the state stays usable), ``WebSignInError/isAccessDenied``,
+    ///   ``WebSignInError/isStateMismatch``, ``WebSignInError/isExpired`` when the provider refused
+    ///   the `request_uri` as expired or used, ``WebSignInError/isInvalidIDToken``,
+    ///   ``WebSignInError/isStateBusy``, ``WebSignInError/isStateAlreadyUsed``, … what
+    ///   ``WebAuthClient/signIn(_:using:)`` throws.
+    public func continueInBrowser(using agent: any ExternalUserAgent) async throws(WebSignInError)
+        -> UserAccountResult
+    {
+        let refusal: WebSignInError? = phase.withLock { phase in
+            switch phase {
+            case .busy: return WebSignInError(.stateBusy, correlationId: correlationId)
+            case .spent: return WebSignInError(.stateSpent, correlationId: correlationId)
+            case .ready:
+                phase = .busy
+                return nil
+            }
+        }
+        if let refusal { throw refusal }
+        do {
+            let account = try await run(agent)
+            phase.withLock { $0 = .spent }
+            return account
+        } catch {
+            phase.withLock { $0 = FirstPartySignIn.isRetryable(error) ? .ready : .spent }
+            throw error.with(correlationId: correlationId)
+        }
+    }
+
+    private func run(_ agent: any ExternalUserAgent) async throws(WebSignInError) -> UserAccountResult {
+        let client = signIn.client
+        let now = client.provider.clock.now()
+        let pushed = requestURI.withLock { current in
+            defer { current = nil }
+            return current
+        }
+        guard let pushed, pushed.expiresAt.map({ now < $0 }) ?? true else {
+            let parameters = WebSignInParameters(
+                scopes: signIn.scopes, loginHint: signIn.username, correlationId: correlationId)
+            return try await client.signIn(parameters, using: agent)
+        }
+        let metadata = signIn.metadata
+        if EndpointPolicy.problem(with: metadata.authorizationEndpoint, field: "authorization_endpoint") != nil {
+            throw .invalidParameters(
+                "The authorization endpoint must be https (http for loopback hosts only).",
+                correlationId: correlationId)
+        }
+        guard
+            let url = AuthorizationRequest.url(
+                metadata.authorizationEndpoint, adding: [("client_id", client.clientId), ("request_uri", pushed.value)])
+        else {
+            throw WebSignInError(
+                .unexpectedResponse, note: "The authorization URL could not be built with the 'request_uri'.",
+                correlationId: correlationId)
+        }
+        let callbackURL = try await client.provider.show(
+            url, redirectURI: client.redirectURI, using: agent, correlationId: correlationId)
+        // No `state` or `nonce` went with the request the provider made of the first-party one.
+        let callback = try AuthorizationCallback(
+            url: callbackURL, redirectURI: client.redirectURI, expectedState: nil, expectedIssuer: metadata.issuer,
+            issuerRequired: metadata.authorizationResponseIssParameterSupported, correlationId: correlationId)
+        return try await signIn.complete(code: callback.code, redirectURI: nil)
+    }
+
+    /// Whether a `request_uri` is waiting; never its value.
+    public var description: String {
+        "FirstPartyBrowserRequiredState(username: \(username), requestURI: \(hasRequestURI ? "yes" : "no"))"
+    }
+
+    /// Shows the description only.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}

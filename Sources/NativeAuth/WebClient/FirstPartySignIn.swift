@@ -1,0 +1,151 @@
+import Foundation
+
+/// What every step of one first-party sign-in shares: the client, the provider's metadata and
+/// endpoint, the PKCE verifier of the first request, the scopes and the correlation id.
+///
+/// It reads each answer of the authorization challenge endpoint into the next result, redeems an
+/// authorization code through the browser sign-in's own path (``WebProvider/redeem(_:redirectURI:verifier:nonce:maxAge:metadata:correlationId:dpopKey:)``)
+/// and stores the account as a browser sign-in does.
+struct FirstPartySignIn: Sendable {
+    let client: WebAuthClient
+    let metadata: ProviderMetadata
+    let endpoint: URL
+    let pkce: PKCE
+    let scopes: [String]
+    let username: String
+    let correlationId: UUID
+    /// The sign-in's DPoP key: every challenge request and the token request prove it (§9.5.1).
+    let dpopKey: DPoPBoundKey?
+
+    /// What one request led to.
+    enum Step: Sendable {
+        case next(FirstPartySignInResult)
+        /// The request failed. `authSession` is the `auth_session` its answer carried, if any;
+        /// `usable` says whether the step can be tried again (a wrong code, a cancellation, no
+        /// answer, a transient server failure), always false once a code was issued.
+        case failed(WebSignInError, authSession: Secret?, usable: Bool)
+    }
+
+    var provider: WebProvider { client.provider }
+
+    private var signer: DPoPSigner? {
+        dpopKey.flatMap { key in provider.dpop.map { provider.signer(key, context: $0) } }
+    }
+
+    /// Sends `request` and reads its answer; on a code, redeems it and stores the account.
+    func run(_ request: AuthorizationChallengeRequest) async -> Step {
+        let sentAt = provider.clock.now()
+        let answer: AuthorizationChallengeAnswer
+        do {
+            answer = try await request.send(
+                through: provider.pipeline, authentication: provider.tokens.authentication, dpop: signer)
+        } catch {
+            return .failed(error, authSession: nil, usable: Self.isRetryable(error))
+        }
+        switch answer {
+        case .authorizationCode(let code):
+            do {
+                return .next(.completed(try await complete(code: code, redirectURI: nil)))
+            } catch {
+                return .failed(error, authSession: nil, usable: false)
+            }
+        case .insufficientAuthorization(let authSession, let otpRequired, let parameters, let description):
+            return .next(
+                .challengeRequired(
+                    FirstPartyChallengeState(
+                        signIn: self, authSession: authSession, isCodeRequired: otpRequired, parameters: parameters,
+                        message: description)))
+        case .redirectToWeb(let requestURI, let expiresIn, _, let description):
+            let pushed = requestURI.map { uri in
+                FirstPartyBrowserRequiredState.RequestURI(
+                    value: uri, expiresAt: expiresIn.map { sentAt.addingTimeInterval(TimeInterval($0)) })
+            }
+            return .next(
+                .browserRequired(FirstPartyBrowserRequiredState(signIn: self, requestURI: pushed, message: description))
+            )
+        case .failed(let error, let authSession):
+            return .failed(
+                error.with(correlationId: correlationId), authSession: authSession,
+                usable: error.isInvalidGrant || Self.isRetryable(error))
+        }
+    }
+
+    /// Redeems `code` with this sign-in's verifier, checks the ID token (no `nonce` was sent) and
+    /// stores the account, replacing any earlier one of the client.
+    func complete(code: Secret, redirectURI: URL?) async throws(WebSignInError) -> UserAccountResult {
+        let (answer, claims) = try await provider.redeem(
+            code, redirectURI: redirectURI, verifier: pkce.verifier, nonce: nil, maxAge: nil, metadata: metadata,
+            correlationId: correlationId, dpopKey: dpopKey)
+        let record = await client.accounts.signedIn(
+            TokenAnswer(answer), username: claims.preferredUsername ?? claims.string("email") ?? username,
+            scopes: scopes, correlationId: correlationId, dpopKey: dpopKey?.storedForm)
+        return UserAccountResult(record: record, manager: client.accounts)
+    }
+
+    /// A failure that says nothing about the sign-in itself: a cancellation, no answer, or a
+    /// server failure (a 429 or 5xx, `server_error`, `temporarily_unavailable`).
+    static func isRetryable(_ error: WebSignInError) -> Bool {
+        if error.isCancelled || error.isNetworkError { return true }
+        guard error.code == .server else { return false }
+        if let status = error.httpStatusCode, status == 429 || status >= 500 { return true }
+        return ["server_error", "temporarily_unavailable"].contains(error.serverError?.lowercased() ?? "")
+    }
+}
+
+extension WebAuthClient {
+    /// Signs the user in on the app's own screens, with no browser, at a provider that publishes
+    /// an `authorization_challenge_endpoint` (OAuth 2.0 for First-Party Applications,
+    /// draft-ietf-oauth-first-party-apps).
+    ///
+    /// The first request sends `username` (and `password` when given), the scopes and a PKCE
+    /// challenge. The provider answers with an authorization code, which the SDK redeems with the
+    /// verifier and checks as a browser sign-in's (the ID token's signature, issuer, audience,
+    /// times); or asks for more (``FirstPartySignInResult/challengeRequired(_:)``, with the
+    /// `auth_session` carried by the state); or sends the user to a browser
+    /// (``FirstPartySignInResult/browserRequired(_:)``). The account is the same
+    /// ``UserAccountResult`` as a browser sign-in's, stored, refreshed and reported the same way.
+    ///
+    /// - Throws: ``WebSignInError``: ``WebSignInError/isUnsupported`` when the provider publishes
+    ///   no `authorization_challenge_endpoint` (only discovery was sent),
+    ///   ``WebSignInError/isInvalidParameters`` (nothing sent), ``WebSignInError/isInvalidGrant``
+    ///   for a refused username or password (try again), ``WebSignInError/isAccessDenied``,
+    ///   ``WebSignInError/isNetworkError``, ``WebSignInError/isCancelled``,
+    ///   ``WebSignInError/isUnexpectedResponse``, ``WebSignInError/isInvalidIDToken``, …
+    ///   Nothing is stored on a failure.
+    public func signInFirstParty(_ parameters: FirstPartySignInParameters)
+        async throws(WebSignInError) -> FirstPartySignInResult
+    {
+        let correlationId = parameters.correlationId ?? UUID()
+        var parameters = parameters
+        parameters.correlationId = correlationId
+        try parameters.validate()
+        let metadata = try await provider.discovery.metadata(correlationId: correlationId)
+        guard let endpoint = metadata.authorizationChallengeEndpoint else {
+            throw WebSignInError(
+                .unsupported, note: "The provider publishes no authorization_challenge_endpoint.",
+                correlationId: correlationId)
+        }
+        let signIn = FirstPartySignIn(
+            client: self, metadata: metadata, endpoint: endpoint, pkce: PKCE(), scopes: parameters.scopes,
+            username: parameters.username, correlationId: correlationId,
+            dpopKey: try await provider.newDPoPKey(metadata, correlationId: correlationId))
+        let request = AuthorizationChallengeRequest.initial(
+            endpoint: endpoint, clientId: clientId, scopes: parameters.scopeList, pkce: signIn.pkce,
+            username: parameters.username, password: parameters.password.map(Secret.init),
+            additional: parameters.additionalParameters, correlationId: correlationId)
+        switch await signIn.run(request) {
+        case .next(let result): return result
+        case .failed(let error, _, _): throw error.with(correlationId: correlationId)
+        }
+    }
+
+    /// Signs the user in with a username and, when given, a password; see
+    /// ``signInFirstParty(_:)``.
+    ///
+    /// - Throws: what ``signInFirstParty(_:)`` throws.
+    public func signInFirstParty(username: String, password: String? = nil, scopes: [String] = [])
+        async throws(WebSignInError) -> FirstPartySignInResult
+    {
+        try await signInFirstParty(FirstPartySignInParameters(username: username, password: password, scopes: scopes))
+    }
+}
