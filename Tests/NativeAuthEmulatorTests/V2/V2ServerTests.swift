@@ -71,4 +71,50 @@ struct V2ServerTests {
         // authorize-challenge, start, password, sms challenge, resend, verify, resume, token.
         #expect(served.tenant.receivedRequests.count == 8)
     }
+
+    @Test("the SDK over HTTP on V2: a chosen first factor, a method registered, a browser-only user in the browser")
+    func sdkChoiceRegistrationAndBrowserOverHTTP() async throws {
+        let served = try ServedTenant { $0.nativeAuthV2FirstFactorChoice = true }
+        defer { Task { await served.server.stop() } }
+        let client = try served.client(protocol: .v2)
+
+        // The first factor, chosen: an emailed code instead of the password.
+        var parameters = SignInParameters(username: Fixture.ada)
+        parameters.selectsAuthMethod = true
+        guard case .authMethodSelectionRequired(let choice, let methods) = try await client.signIn(parameters) else {
+            throw TestFailure("expected authMethodSelectionRequired")
+        }
+        guard case .codeRequired(let code, _, .email, _) = try await choice.selectAuthMethod(methods[1]) else {
+            throw TestFailure("expected codeRequired")
+        }
+        guard case .completed = try await code.submitCode(try #require(served.tenant.lastCode(sentTo: Fixture.ada)))
+        else { throw TestFailure("expected completed") }
+
+        // A method registered first (JIT), then signed in.
+        let linus = try await client.signIn(SignInParameters(username: Fixture.linus, password: Fixture.linusPassword))
+        guard case .strongAuthRegistrationRequired(let registration, let kinds) = linus else {
+            throw TestFailure("expected strongAuthRegistrationRequired")
+        }
+        guard
+            case .verificationRequired(let verification, _, _, _) = try await registration.challengeAuthMethod(
+                authMethod: kinds[0], verificationContact: "linus.new@contoso.com")
+        else { throw TestFailure("expected verificationRequired") }
+        let sent = try #require(served.tenant.lastCode(sentTo: "linus.new@contoso.com"))
+        guard case .completed = try await verification.submitChallenge(sent) else {
+            throw TestFailure("expected completed")
+        }
+
+        // A browser-only user: V2's webFallbackRequired, continued in the headless browser.
+        let created = try await served.control(
+            "POST", "/users", #"{"username":"bo@contoso.com","password":"Browser-Only-1","requiresBrowser":true}"#)
+        #expect(created.status == 201)
+        let error = try await #require(throws: SignInStartError.self) {
+            try await client.signIn(SignInParameters(username: "bo@contoso.com"))
+        }
+        #expect(error.isBrowserRequired)
+        let account = try await error.continueInBrowser(
+            redirectURI: try #require(URL(string: "http://127.0.0.1:8765/callback")),
+            using: EmulatorServerBrowser(username: nil, password: "Browser-Only-1", transport: served.transport))
+        #expect(account.account.username == "bo@contoso.com")
+    }
 }
