@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuth
 import Testing
 
 @testable import NativeAuthDemo
@@ -21,6 +22,26 @@ struct OptionsTests {
     @Test("no arguments run on the emulator, keeping things in the default directory")
     func noArguments() throws {
         #expect(try Options.parse([]) == .emulator(scopes: [], storage: .directory(Options.defaultDataDirectory)))
+    }
+
+    @Test("--protocol chooses V1 or V2, on the emulator and on a tenant; anything else is refused")
+    func protocolVersion() throws {
+        #expect(
+            try Options.parse(["--in-memory", "--protocol", "v2"])
+                == .emulator(scopes: [], storage: .memory, protocolVersion: .v2))
+        #expect(try Options.parse(["--in-memory", "--protocol=V1"]) == .emulator(scopes: [], storage: .memory))
+        let tenant = try Options.parse([
+            "--authority", Self.authority, "--client-id", "id", "--in-memory", "--protocol", "v2",
+        ])
+        #expect(
+            tenant
+                == .tenant(
+                    authority: URL(string: Self.authority)!, clientId: "id", resource: nil, scopes: [],
+                    storage: .memory,
+                    protocolVersion: .v2))
+        for bad in [["--protocol", "v3"], ["--protocol"]] {
+            #expect(throws: Options.Invalid.self) { try Options.parse(bad) }
+        }
     }
 
     @Test("--in-memory and --data-dir each work alone")
