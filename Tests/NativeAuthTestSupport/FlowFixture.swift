@@ -4,7 +4,8 @@ import NativeAuthEmulator
 /// How to reach each state of ``FlowStateKind`` on the emulator, and how to move it on: a client
 /// (asking for the second factor and method registration) on an ``EmulatorHarness`` tenant with its
 /// fixture users, a required sign-up attribute (`city`) and a password reset that completes at
-/// once.
+/// once. The client speaks V1, or V2 (``FlowStateVariant``): V2 reaches every state but method
+/// registration's, by the same steps.
 public struct FlowFixture: Sendable {
     public static let newUser = "rules@example.com"
     public static let password = EmulatorHarness.password
@@ -12,14 +13,22 @@ public struct FlowFixture: Sendable {
 
     public let harness: EmulatorHarness
     public let client: NativeAuthClient
+    /// The protocol the client speaks.
+    public let protocolVersion: NativeAuthProtocol
 
-    /// A fixture on `harness`, whose client sends through `transport` (the tenant itself by default).
-    public init(harness: EmulatorHarness = EmulatorHarness(), transport: (any HTTPTransport)? = nil) {
+    /// A fixture on `harness`, whose client speaks `protocolVersion` and sends through `transport`
+    /// (the tenant itself by default).
+    public init(
+        harness: EmulatorHarness = EmulatorHarness(), transport: (any HTTPTransport)? = nil,
+        protocolVersion: NativeAuthProtocol = .v1
+    ) {
         self.harness = harness
+        self.protocolVersion = protocolVersion
         var configuration = try? NativeAuthConfiguration(
             clientId: harness.tenant.clientId, authority: harness.tenant.authority,
             capabilities: [.mfaRequired, .registrationRequired])
         configuration?.clock = harness.clock
+        configuration?.protocolVersion = protocolVersion
         guard let configuration else { preconditionFailure("configuration") }
         client = NativeAuthClient(
             configuration: configuration, transport: transport ?? harness.tenant,
@@ -35,6 +44,9 @@ public struct FlowFixture: Sendable {
 
     /// A new state of `kind`, reached from the start of its flow.
     public func reach(_ kind: FlowStateKind) async throws -> FlowState {
+        if protocolVersion == .v2, !kind.isReachableOverV2 {
+            throw TestFailure("\(kind.typeName) is not reached over V2")
+        }
         let password = Self.password
         switch kind {
         case .signInCode: return try await start(.signIn, "grace@example.com", expecting: kind)

@@ -96,6 +96,41 @@ public enum FlowStateKind: String, CaseIterable, Sendable {
     }
 }
 
+extension FlowStateKind {
+    /// Whether a client speaking Native Auth V2 reaches this state: all but method registration,
+    /// which is not over V2 (Docs/NativeAuthV2.md, "Using V2": a user who must register is sent to
+    /// the browser).
+    public var isReachableOverV2: Bool {
+        switch self {
+        case .registerStrongAuth, .registerVerification: false
+        default: true
+        }
+    }
+}
+
+/// A state type as a client speaking one protocol reaches it: the catalogue's kinds over V1, and
+/// those V2 reaches over V2, behind the same public types. The generic state rules run over all of
+/// them.
+public struct FlowStateVariant: Sendable, Hashable, CustomStringConvertible {
+    public let kind: FlowStateKind
+    public let protocolVersion: NativeAuthProtocol
+
+    public init(_ kind: FlowStateKind, over protocolVersion: NativeAuthProtocol = .v1) {
+        self.kind = kind
+        self.protocolVersion = protocolVersion
+    }
+
+    /// Every kind over V1, then every kind V2 reaches over V2.
+    public static let all: [FlowStateVariant] =
+        FlowStateKind.allCases.map { FlowStateVariant($0) }
+        + FlowStateKind.allCases.filter(\.isReachableOverV2).map { FlowStateVariant($0, over: .v2) }
+
+    /// The public type's name, with ` over V2` for a V2 variant.
+    public var typeName: String { protocolVersion == .v1 ? kind.typeName : kind.typeName + " over V2" }
+
+    public var description: String { typeName }
+}
+
 /// A call on a state object, by its method's name.
 public enum FlowStateCall: String, CaseIterable, Sendable {
     case submitCode, resendCode, submitPassword, submitAttributes, requestChallenge, submitChallenge

@@ -168,14 +168,20 @@ enum ResetPasswordFlowV2 {
         throw FlowError(.passwordResetPending, correlationId: flow.correlationId, note: ResetPasswordFlow.waitNote)
     }
 
-    /// One poll. A server's refusal ends the wait; no usable answer leaves it pending.
+    /// One poll. A refusal the SDK can read (a refused password, an expired token, the browser)
+    /// ends the wait. No usable answer leaves it pending, and so does a refusal that says nothing
+    /// the SDK knows (a 5xx, an unknown error): the state's token is then the last poll's, which
+    /// only a poll can send, so submitting the password again could only be refused.
     private static func pollOnce(
         _ link: V2Link, token: Secret, flow: FlowContext, pending: Locked<PendingPoll?>
     ) async throws(FlowError) -> V2Outcome {
         do {
             return try await flow.v2(.poll(link, continuationToken: token))
         } catch {
-            if error.details.server != nil || error.details.kind == .browserRequired {
+            switch error.details.kind {
+            case .general, .unexpectedResponse, .network, .cancelled:
+                break
+            default:
                 pending.withLock { $0 = nil }
                 throw error
             }

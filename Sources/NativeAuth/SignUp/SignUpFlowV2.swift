@@ -49,7 +49,15 @@ enum SignUpFlowV2 {
                     submit, continuationToken: token, attributes: attributes,
                     password: parameters.password.map(Secret.init)))
         } catch  where error.details.kind == .attributesInvalid {
-            return .attributesInvalid(error.details.invalidAttributes)
+            // The username travels as `email`, which the app cannot pass: a refusal of it alone is
+            // the username's, as V1 reports it (`isInvalidUsername`).
+            let names = error.details.invalidAttributes
+            if !names.isEmpty, names.allSatisfy({ $0.lowercased() == emailAttribute }) {
+                throw FlowError(
+                    details: NativeAuthErrorDetails(
+                        .invalidUsername, correlationId: flow.correlationId, server: error.details.server))
+            }
+            return .attributesInvalid(names)
         }
         switch try await next(submitted, flow: flow) {
         case .codeRequired(let challenge, let context):

@@ -12,13 +12,14 @@ struct FlowDelegateTests {
     /// Every state of the catalogue, reached on the emulator, moved on by its forward call's
     /// delegate form: exactly one callback, on the main queue, with the outcome of the same call
     /// made through `async throws` on a state reached the same way.
-    @Test(arguments: FlowStateKind.allCases)
-    func everyStateThroughItsDelegate(kind: FlowStateKind) async throws {
+    @Test(arguments: FlowStateVariant.all)
+    func everyStateThroughItsDelegate(variant: FlowStateVariant) async throws {
+        let kind = variant.kind
         let expected = try await {
-            let fixture = FlowFixture()
+            let fixture = FlowFixture(protocolVersion: variant.protocolVersion)
             return await fixture.forward(try await fixture.reach(kind)).outcome
         }()
-        let fixture = FlowFixture()
+        let fixture = FlowFixture(protocolVersion: variant.protocolVersion)
         let state = try await fixture.reach(kind)
         let recorder = FlowDelegateRecorder()
         let mover = advanceWhileSleeping(fixture.harness.clock)
@@ -27,8 +28,8 @@ struct FlowDelegateTests {
             #expect(state.start(kind.forwardCall, fixture.forwardInput(for: state), delegate: recorder))
         }
         #expect(call.onMainQueue)
-        #expect(call.outcome.summary == expected.summary, "\(kind.typeName)")
-        #expect(expected.failure == nil, "\(kind.typeName): \(expected.summary)")
+        #expect(call.outcome.summary == expected.summary, "\(variant.typeName)")
+        #expect(expected.failure == nil, "\(variant.typeName): \(expected.summary)")
         #expect(recorder.calls.count == 1)
     }
 

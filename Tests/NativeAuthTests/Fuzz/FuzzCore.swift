@@ -16,12 +16,17 @@ import Testing
 //       replays the one case of that seed (as printed by a failure) with the same generator code
 //   NATIVEAUTH_FUZZ_BASE_SEED=…
 //       generates other cases than the default ones
+//   NATIVEAUTH_FUZZ_V2_CASES=<n>
+//       the hostile V2 documents (FuzzV2FlowTests): n cases instead of the default 600 (a tenth of
+//       NATIVEAUTH_FUZZ_CASES when only that is set)
 //
 // Each target prints one summary line: its cases, failures, hangs and time.
 
 /// The targets, with their share of the case budget.
 enum FuzzTarget: String, CaseIterable, Sendable {
     case jsonParse, classify, decoders, serverError, jwtClaims, base64url, httpDate, flows
+    /// Hostile HAL documents through the V2 flows; its count is its own (`FuzzSettings.v2FlowCases`).
+    case v2Flows
 
     /// Per mille of the total budget; the shares add up to 1,000.
     var share: Int {
@@ -34,6 +39,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .base64url: 100
         case .httpDate: 30
         case .flows: 140
+        case .v2Flows: 0
         }
     }
 
@@ -70,7 +76,23 @@ enum FuzzSettings {
 
     /// The cases of `target`: its share of the total, rounded up.
     static func cases(for target: FuzzTarget) -> Int {
-        (totalCases * target.share + 999) / 1000
+        if target == .v2Flows { return v2FlowCases }
+        return (totalCases * target.share + 999) / 1000
+    }
+
+    static let defaultV2FlowCases = 600
+
+    /// The hostile V2 documents' cases: `NATIVEAUTH_FUZZ_V2_CASES`, else a tenth of
+    /// `NATIVEAUTH_FUZZ_CASES` when that is set, else ``defaultV2FlowCases``. Each case runs a whole
+    /// flow on a fresh emulated tenant, so they are fewer than the other targets' cases.
+    static var v2FlowCases: Int {
+        if let text = environment["NATIVEAUTH_FUZZ_V2_CASES"],
+            let count = Int(text.trimmingCharacters(in: .whitespaces))
+        {
+            return max(1, count)
+        }
+        if environment["NATIVEAUTH_FUZZ_CASES"] != nil { return max(1, totalCases / 10) }
+        return defaultV2FlowCases
     }
 
     /// The seed of case `index` of `target`.

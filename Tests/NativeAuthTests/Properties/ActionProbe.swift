@@ -27,9 +27,13 @@ final class ActionProbe: HTTPTransport, NativeAuthClock {
 
     private let state = LockedValue(State())
 
-    init(tenant: EmulatedTenant, clock: ManualClock) {
+    /// The protocol the client under test speaks: the forced answers are written for it.
+    let protocolVersion: NativeAuthProtocol
+
+    init(tenant: EmulatedTenant, clock: ManualClock, protocolVersion: NativeAuthProtocol = .v1) {
         self.tenant = tenant
         self.clock = clock
+        self.protocolVersion = protocolVersion
     }
 
     /// Starts watching a new action run in `mode`.
@@ -38,7 +42,7 @@ final class ActionProbe: HTTPTransport, NativeAuthClock {
             state = State()
             switch mode {
             case .plain: break
-            case .fault(let fault, let index): state.fault = (index, fault.answer)
+            case .fault(let fault, let index): state.fault = (index, fault.answer(over: protocolVersion))
             case .concurrent: state.holdAt = 1
             case .cancel(let index): state.holdAt = index
             }
@@ -119,9 +123,20 @@ final class ActionProbe: HTTPTransport, NativeAuthClock {
         }
     }
 
+    /// The tenant's endpoint `request` is for: its path ends with the endpoint's path, where a
+    /// `{…}` segment of a V2 link (a method's type or id) stands for any one non-empty segment.
     static func endpoint(of request: HTTPRequest) -> EmulatorEndpoint? {
         let path = request.url.path
-        return EmulatorEndpoint.allCases.first { path.hasSuffix("/" + $0.rawValue) }
+        if let fixed = EmulatorEndpoint.allCases.first(where: { path.hasSuffix("/" + $0.rawValue) }) { return fixed }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        return EmulatorEndpoint.allCases.first { endpoint in
+            guard endpoint.rawValue.contains("{"), endpoint.method == request.method.uppercased() else { return false }
+            let pattern = endpoint.rawValue.split(separator: "/", omittingEmptySubsequences: false)
+            guard segments.count > pattern.count else { return false }
+            return zip(pattern, segments.suffix(pattern.count)).allSatisfy { expected, given in
+                expected.hasPrefix("{") ? !given.isEmpty : expected == given
+            }
+        }
     }
 
     // MARK: HTTPTransport

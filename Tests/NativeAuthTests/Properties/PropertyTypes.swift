@@ -122,13 +122,31 @@ enum ForcedFault: String, Sendable, CaseIterable {
         }
     }
 
+    /// The answer forced over `version`. Over V2 the browser is asked for as V2 asks for it,
+    /// `state: webFallbackRequired` (Docs/NativeAuthV2.md, "Browser required"); the other answers
+    /// are the same bytes on every endpoint.
+    func answer(over version: NativeAuthProtocol) -> ForcedAnswer {
+        guard version == .v2, self == .redirect else { return answer }
+        return .raw(
+            status: 200, headers: ["Content-Type": "application/json"],
+            body: Data(#"{"state":"webFallbackRequired"}"#.utf8))
+    }
+
     /// The error the app must be told (Docs/Protocol.md, Docs/Design.md).
-    var category: FlowErrorCategory {
+    var category: FlowErrorCategory { category(over: .v1) }
+
+    /// The error the app must be told over `version`. V2 reads an error body by the table of
+    /// Docs/NativeAuthV2.md ("What the SDK reads and sends"): a 5xx with a JSON error body is the
+    /// server's refusal, `general` (V1: an unexpected answer), and `invalid_client` is not in the
+    /// table, so it is `general` too (V1: a configuration error). Both are transient, so the
+    /// model's rules for where the flow is after them are V1's.
+    func category(over version: NativeAuthProtocol) -> FlowErrorCategory {
         switch self {
-        case .server500, .html: .unexpectedResponse
+        case .server500: version == .v2 ? .general : .unexpectedResponse
+        case .html: .unexpectedResponse
         case .network: .network
         case .redirect: .browserRequired
-        case .invalidClient: .configuration
+        case .invalidClient: version == .v2 ? .general : .configuration
         case .expiredToken: .flowExpired
         case .unknown400: .general
         }

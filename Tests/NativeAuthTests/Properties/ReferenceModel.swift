@@ -30,6 +30,9 @@ struct TenantPlan: Sendable, CustomStringConvertible {
     var resetFails = false
     /// Drive the sequence through the delegate API.
     var useDelegates = false
+    /// The protocol the client speaks (`NativeAuthConfiguration.protocolVersion`); the tenant
+    /// serves both.
+    var protocolVersion: NativeAuthProtocol = .v1
 
     static func random(_ rng: inout PropertyRandom) -> TenantPlan {
         var plan = TenantPlan()
@@ -67,6 +70,10 @@ struct TenantPlan: Sendable, CustomStringConvertible {
         settings.resetPollsBeforeCompletion = resetPolls
         settings.resetPollInterval = resetInterval
         settings.resetJobOutcome = resetFails ? .fail : .succeed
+        // V1 sign-up asks for a password when the client offers the password challenge type; a V2
+        // client sends no challenge types, and the tenant's user flow decides. The tenant is set up
+        // so that the same plans ask for one either way.
+        settings.signUpCollectsPassword = challengeTypes.contains(.password)
     }
 
     var description: String {
@@ -75,7 +82,7 @@ struct TenantPlan: Sendable, CustomStringConvertible {
         return
             "challengeTypes=\(types) capabilities=\(caps) cityRequired=\(cityRequired) blockSMS=\(blockSMS) "
             + "resetPolls=\(resetPolls) resetInterval=\(resetInterval)s resetFails=\(resetFails) "
-            + "api=\(useDelegates ? "delegate" : "async")"
+            + "api=\(useDelegates ? "delegate" : "async") protocol=\(protocolVersion)"
     }
 }
 
@@ -103,6 +110,9 @@ struct TenantPlan: Sendable, CustomStringConvertible {
 ///   exception is documented on `ResetPasswordRequiredState.submitPassword`: after the new
 ///   password was accepted, a transient failure while waiting for the reset leaves the state
 ///   usable and the next call resumes polling without submitting again.
+///
+/// Over Native Auth V2 (`TenantPlan.protocolVersion`) the same rules hold, on V2's requests; where
+/// V2 differs from V1 the model says so in `ReferenceModel+V2.swift`, which lists each difference.
 struct ReferenceModel {
     static let tokenLifetime = 600
     /// How many times one `submitPassword` call polls a running reset before it gives up
@@ -156,25 +166,33 @@ struct ReferenceModel {
         /// After a reset's new password was accepted: transient failures leave the state usable.
         var resumable = false
         var newHandle: ExpectedHandle?
+        /// The protocol the action speaks: which reads are retried, which error a fault is.
+        let protocolVersion: NativeAuthProtocol
 
-        init(stopAt: Int? = nil, interrupt: Interrupt? = nil, hasState: Bool) {
+        init(
+            stopAt: Int? = nil, interrupt: Interrupt? = nil, hasState: Bool, protocolVersion: NativeAuthProtocol = .v1
+        ) {
             self.stopAt = stopAt
             self.interrupt = interrupt
             self.hasState = hasState
+            self.protocolVersion = protocolVersion
         }
 
         /// Seconds the SDK waited before retrying, added to the model's clock after the action.
         var retrySeconds = 0
 
         /// Reads that change nothing, which the SDK retries once, 1 s later, after a 500 or a
-        /// dropped connection (the SDK's retry policy; Docs/Transport.md).
-        static let retriedReads: Set<EmulatorEndpoint> = [.introspect, .registerIntrospect, .resetPollCompletion]
+        /// dropped connection (the SDK's retry policy; Docs/Transport.md). V2 has none: every V2
+        /// request, a poll included, spends its continuation token and is never repeated.
+        var retriedReads: Set<EmulatorEndpoint> {
+            protocolVersion == .v2 ? [] : [.introspect, .registerIntrospect, .resetPollCompletion]
+        }
 
         /// Records a request; `false` when it is the one the fault or cancellation hits.
         mutating func request(_ endpoint: EmulatorEndpoint) -> Bool {
             events.append(.request(endpoint))
             if events.count == stopAt, case .fault(let fault) = interrupt, [.server500, .network].contains(fault),
-                Self.retriedReads.contains(endpoint)
+                retriedReads.contains(endpoint)
             {
                 // The forced answer is used up; the retry gets the real one.
                 events += [.sleep(1), .request(endpoint)]
@@ -208,7 +226,7 @@ struct ReferenceModel {
         func interrupted() -> ModelOutcome {
             let category: FlowErrorCategory
             switch interrupt {
-            case .fault(let fault): category = fault.category
+            case .fault(let fault): category = fault.category(over: protocolVersion)
             case .cancel, nil: category = .cancelled
             }
             let flowWhereItWas = interruptedAt == 1 || resumable
@@ -306,22 +324,23 @@ struct ReferenceModel {
     ) -> PlannedStep? {
         let hasState: Bool
         if case .state = step.action { hasState = true } else { hasState = false }
+        let version = plan.protocolVersion
         var dryRun = self
-        var dry = Sim(hasState: hasState)
+        var dry = Sim(hasState: hasState, protocolVersion: version)
         _ = body(&dryRun, &dry)
         var sim: Sim
         switch step.mode {
         case .plain:
-            sim = Sim(hasState: hasState)
+            sim = Sim(hasState: hasState, protocolVersion: version)
         case .concurrent:
             guard !dry.events.isEmpty else { return nil }
-            sim = Sim(hasState: hasState)
+            sim = Sim(hasState: hasState, protocolVersion: version)
         case .fault(let fault, let at):
             guard dry.events.indices.contains(at - 1), dry.events[at - 1].isRequest else { return nil }
-            sim = Sim(stopAt: at, interrupt: .fault(fault), hasState: hasState)
+            sim = Sim(stopAt: at, interrupt: .fault(fault), hasState: hasState, protocolVersion: version)
         case .cancel(let at):
             guard dry.events.indices.contains(at - 1) else { return nil }
-            sim = Sim(stopAt: at, interrupt: .cancel, hasState: hasState)
+            sim = Sim(stopAt: at, interrupt: .cancel, hasState: hasState, protocolVersion: version)
         }
         var model = self
         let outcome = body(&model, &sim)
@@ -438,7 +457,7 @@ struct ReferenceModel {
         return nil
     }
 
-    private func attributesInvalid(_ attributes: [String: String]) -> Bool {
+    func attributesInvalid(_ attributes: [String: String]) -> Bool {
         guard plan.cityRequired, let city = attributes["city"] else { return false }
         return city.isEmpty || !city.allSatisfy { $0 == " " || ($0.isASCII && $0.isLetter) }
     }
@@ -451,10 +470,10 @@ struct ReferenceModel {
 
     // MARK: - Helpers
 
-    private func expired(_ index: Int) -> Bool { now - handles[index].issuedAt >= Self.tokenLifetime }
+    func expired(_ index: Int) -> Bool { now - handles[index].issuedAt >= Self.tokenLifetime }
 
     /// The flow's user was removed from the tenant since the flow started.
-    private func userIsGone(_ handle: Handle) -> Bool { users[handle.username.lowercased()] == nil }
+    func userIsGone(_ handle: Handle) -> Bool { users[handle.username.lowercased()] == nil }
 
     /// The first factor the server asks of `user`: the password when the app offers it and the
     /// user has one, else an email code when the app offers codes; `nil` means a browser is needed.
@@ -464,7 +483,7 @@ struct ReferenceModel {
         return nil
     }
 
-    private mutating func newHandle(_ handle: Handle, sim: inout Sim) -> ModelOutcome {
+    mutating func newHandle(_ handle: Handle, sim: inout Sim) -> ModelOutcome {
         handles.append(handle)
         sim.newHandle = ExpectedHandle(
             index: handles.count - 1, kind: handle.kind, codeAddress: handle.codeAddress, channel: handle.channel,
@@ -473,7 +492,7 @@ struct ReferenceModel {
         return .state(handle.kind)
     }
 
-    private func handle(_ kind: FlowStateKind, for username: String, from source: Handle? = nil) -> Handle {
+    func handle(_ kind: FlowStateKind, for username: String, from source: Handle? = nil) -> Handle {
         var handle = source ?? Handle(kind: kind, issuedAt: now, username: username)
         handle.kind = kind
         handle.usable = true
@@ -488,7 +507,7 @@ struct ReferenceModel {
         return handle
     }
 
-    private mutating func complete(_ username: String) -> ModelOutcome {
+    mutating func complete(_ username: String) -> ModelOutcome {
         completions += 1
         lastSignedIn = username
         return .completed(username)
@@ -520,6 +539,7 @@ struct ReferenceModel {
     // MARK: - Starting a flow
 
     private mutating func start(_ action: FlowAction, inputs: StartInputs, sim: inout Sim) -> ModelOutcome {
+        if plan.protocolVersion == .v2 { return startV2(action, inputs: inputs, sim: &sim) }
         switch action {
         case .signIn(let username, _):
             return signInStart(username, password: inputs.password, sim: &sim)
@@ -606,6 +626,7 @@ struct ReferenceModel {
     }
 
     private mutating func perform(on index: Int, _ action: ResolvedAction, sim: inout Sim) -> ModelOutcome {
+        if plan.protocolVersion == .v2 { return performV2(on: index, action, sim: &sim) }
         let state = handles[index]
         switch (state.kind, action.action) {
         // Sign-in

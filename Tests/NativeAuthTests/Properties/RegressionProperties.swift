@@ -169,6 +169,47 @@ struct RegressionProperties {
     }
 }
 
+extension RegressionProperties {
+    // MARK: - Found over V2
+
+    /// The sequences of the V2 property run that found a bug, replayed over V2. (The bugs: a
+    /// sign-up username that is not an email address came back as `.attributesInvalid(["email"])`;
+    /// a poll answered with a server error left the state usable but dropped the wait, so the next
+    /// call sent the new password again with the poll's token and was refused.)
+    static let v2Findings: [(String, [FlowStep])] = [
+        (
+            "sign-up with a username that is not an email address",
+            [FlowStep(action: .signUp(username: TenantPlan.notAnEmail, password: .fresh, attributes: .none))]
+        ),
+        (
+            "reset, a 500 on the first poll, then the next call polls on",
+            [
+                FlowStep(action: .resetPassword(username: TenantPlan.ada)), S.current(.submitCode(.correct)),
+                S.current(.submitPassword(.fresh), mode: .fault(.server500, at: 3)), S.on(1, .submitPassword(.fresh)),
+            ]
+        ),
+        (
+            "reset, an unknown 400 on a later poll, then the next call polls on",
+            [
+                FlowStep(action: .resetPassword(username: TenantPlan.ada)), S.current(.submitCode(.correct)),
+                S.current(.submitPassword(.fresh), mode: .fault(.unknown400, at: 5)), S.on(1, .submitPassword(.fresh)),
+            ]
+        ),
+    ]
+
+    @Test(arguments: v2Findings.indices)
+    func v2FindingsFollowTheModel(_ index: Int) async {
+        let (name, steps) = Self.v2Findings[index]
+        var plan = TenantPlan()
+        plan.protocolVersion = .v2
+        plan.resetPolls = 3
+        let scenario = PropertyScenario(seed: 14, plan: plan, steps: steps)
+        #expect(scenario.steps.count == steps.count)
+        let failure = await SequenceRunner(scenario).run()
+        #expect(failure == nil, "\(name):\n\(failure?.description ?? "")")
+    }
+}
+
 /// A test precondition that did not hold.
 struct PropertyTestFailure: Error, CustomStringConvertible {
     let description: String

@@ -44,11 +44,11 @@ extension FlowErrorCategory {
         case let error as PasswordRequiredError:
             ask(error.isInvalidPassword, .invalidPassword(error.passwordPolicyViolation))
             ask(error.isPasswordResetFailed, .passwordResetFailed)
-            // An interrupted wait (cancelled, no answer, an unusable answer) also says the reset
-            // goes on; the interruption is the category.
+            // An interrupted wait (cancelled, no answer, an unusable answer, a server error the
+            // SDK does not know) also says the reset goes on; the interruption is the category.
             ask(
                 error.isPasswordResetPending && !error.isCancelled && !error.isNetworkError
-                    && !error.isUnexpectedResponse, .passwordResetPending)
+                    && !error.isUnexpectedResponse && error.serverError == nil, .passwordResetPending)
             ask(error.isUserAlreadyExists, .userAlreadyExists)
         case let error as SignUpStartError:
             ask(error.isUserAlreadyExists, .userAlreadyExists)

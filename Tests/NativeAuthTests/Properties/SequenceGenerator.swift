@@ -39,9 +39,12 @@ struct PropertyScenario: Sendable {
 /// Random walks over the flows: valid and invalid input, resends, reuse of spent states,
 /// concurrent calls, cancellations, forced server errors and clock jumps.
 enum SequenceGenerator {
-    static func scenario(seed: UInt64) -> PropertyScenario {
+    /// The sequence of `seed`, for a client speaking `protocolVersion`: the same tenant plan and
+    /// the same draws of steps, planned by the model for that protocol.
+    static func scenario(seed: UInt64, protocolVersion: NativeAuthProtocol = .v1) -> PropertyScenario {
         var rng = PropertyRandom(seed: seed)
-        let plan = TenantPlan.random(&rng)
+        var plan = TenantPlan.random(&rng)
+        plan.protocolVersion = protocolVersion
         var model = ReferenceModel(plan: plan)
         let length = rng.inRange(1...12)
         var planned: [PlannedStep] = []

@@ -44,13 +44,14 @@ final class SequenceRunner {
         tenant = EmulatedTenant(clock: clock, random: SeededRandomSource(seed: scenario.seed))
         scenario.plan.users.forEach(tenant.addUser)
         tenant.configure(scenario.plan.configure)
-        probe = ActionProbe(tenant: tenant, clock: clock)
+        probe = ActionProbe(tenant: tenant, clock: clock, protocolVersion: scenario.plan.protocolVersion)
         guard
             var configuration = try? NativeAuthConfiguration(
                 clientId: tenant.clientId, authority: tenant.authority, challengeTypes: scenario.plan.challengeTypes,
                 capabilities: scenario.plan.capabilities)
         else { preconditionFailure("the emulator's authority is valid") }
         configuration.clock = probe
+        configuration.protocolVersion = scenario.plan.protocolVersion
         client = NativeAuthClient(configuration: configuration, transport: probe, credentialStore: store)
     }
 
@@ -339,13 +340,24 @@ final class SequenceRunner {
         case .state(_, let input): secrets.formUnion([input.code, input.password])
         }
         for request in tenant.receivedRequests.dropFirst(requestsBefore) {
-            let body = String(decoding: request.body ?? Data(), as: UTF8.self)
+            let data = request.body ?? Data()
+            // V2's JSON bodies: the continuation token, a code, a password, a new password.
+            if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+                for key in ["continuationToken", "otp", "password", "newPassword"] {
+                    if let value = object[key] as? String { secrets.insert(value) }
+                }
+                if let attributes = object["attributes"] as? [String: Any],
+                    let value = attributes["password"] as? String
+                {
+                    secrets.insert(value)
+                }
+                continue
+            }
+            let body = String(decoding: data, as: UTF8.self)
             for field in body.split(separator: "&") {
                 let pair = field.split(separator: "=", maxSplits: 1).map(String.init)
-                guard pair.count == 2, ["continuation_token", "oob", "password", "new_password"].contains(pair[0])
-                else {
-                    continue
-                }
+                let names = ["continuation_token", "oob", "password", "new_password", "code"]
+                guard pair.count == 2, names.contains(pair[0]) else { continue }
                 secrets.insert(pair[1].removingPercentEncoding ?? pair[1])
             }
         }

@@ -45,15 +45,18 @@ struct PropertyRunReport: Sendable {
 }
 
 enum PropertyRun {
-    /// Runs every seed on `lanes` parallel lanes; each sequence gets its own tenant and client.
-    static func run(_ seeds: [UInt64], lanes: Int = PropertyRunConfiguration.lanes) async -> PropertyRunReport {
+    /// Runs every seed on `lanes` parallel lanes; each sequence gets its own tenant and client,
+    /// speaking `protocolVersion`.
+    static func run(
+        _ seeds: [UInt64], protocolVersion: NativeAuthProtocol = .v1, lanes: Int = PropertyRunConfiguration.lanes
+    ) async -> PropertyRunReport {
         await withTaskGroup(of: PropertyRunReport.self) { group in
             for lane in 0..<max(1, lanes) {
                 group.addTask {
                     var report = PropertyRunReport()
                     var index = lane
                     while index < seeds.count {
-                        await runOne(seeds[index], into: &report)
+                        await runOne(seeds[index], protocolVersion: protocolVersion, into: &report)
                         index += lanes
                     }
                     return report
@@ -66,8 +69,9 @@ enum PropertyRun {
         }
     }
 
-    static func runOne(_ seed: UInt64, into report: inout PropertyRunReport) async {
-        let scenario = SequenceGenerator.scenario(seed: seed)
+    static func runOne(_ seed: UInt64, protocolVersion: NativeAuthProtocol, into report: inout PropertyRunReport) async
+    {
+        let scenario = SequenceGenerator.scenario(seed: seed, protocolVersion: protocolVersion)
         report.sequences += 1
         report.steps += scenario.steps.count
         for step in scenario.steps {
@@ -99,23 +103,37 @@ enum PropertyRun {
 /// - `NATIVEAUTH_PROPERTY_SEED=<seed>` (decimal or `0x…`): run just that sequence, print its steps
 ///   and, when it fails, the failure and its smallest form.
 /// - `NATIVEAUTH_PROPERTY_LIST=1`: list every failing seed and the counts of outcomes and modes.
+/// - The V1 and V2 runs take turns (`.serialized`): each already runs its sequences on
+///   `PropertyRunConfiguration.lanes` lanes, and side by side on two cores they took longer than
+///   one after the other.
 @Suite(
-    "State-machine properties: random flows against the reference model", .timeLimit(.minutes(10)), .lowPriority)
+    "State-machine properties: random flows against the reference model", .timeLimit(.minutes(10)), .lowPriority,
+    .serialized)
 struct StateMachineProperties {
     /// The main property: thousands of random sequences (flows, valid and invalid input, resends,
     /// spent and busy states, cancellations, forced server errors, clock jumps, removed users),
     /// each checked step by step against the reference model.
     @Test func randomSequencesFollowTheModel() async {
+        await Self.check(.v1)
+    }
+
+    /// The same sequences with a client speaking Native Auth V2 (`protocolVersion = .v2`), against
+    /// the same model with V2's differences (`ReferenceModel+V2.swift`).
+    @Test func randomSequencesFollowTheModelOverV2() async {
+        await Self.check(.v2)
+    }
+
+    static func check(_ version: NativeAuthProtocol) async {
         let configuration = PropertyRunConfiguration.fromEnvironment()
         let started = ContinuousClock.now
-        let report = await PropertyRun.run(configuration.seeds)
+        let report = await PropertyRun.run(configuration.seeds, protocolVersion: version)
         let elapsed = ContinuousClock.now - started
         let time = elapsed.formatted(.units(allowed: [.seconds, .milliseconds]))
         print(
-            "[Properties] \(report.sequences) sequences, \(report.steps) steps in \(time); "
+            "[Properties \(version)] \(report.sequences) sequences, \(report.steps) steps in \(time); "
                 + "\(report.failures.count) failing")
         if configuration.seeds.count == 1, let seed = configuration.seeds.first {
-            await Self.explain(seed)
+            await Self.explain(seed, version)
         }
         if ProcessInfo.processInfo.environment["NATIVEAUTH_PROPERTY_LIST"] != nil {
             for failure in report.failures { print("[Properties] \(failure.summary)") }
@@ -124,7 +142,7 @@ struct StateMachineProperties {
             }
         }
         for failure in report.failures.prefix(5) {
-            let text = await Self.withSmallestForm(failure)
+            let text = await Self.withSmallestForm(failure, version)
             print("[Properties] " + text)
             Issue.record(Comment(rawValue: text))
         }
@@ -135,16 +153,16 @@ struct StateMachineProperties {
     }
 
     /// Prints one sequence's steps and, when it fails, why.
-    static func explain(_ seed: UInt64) async {
-        let scenario = SequenceGenerator.scenario(seed: seed)
+    static func explain(_ seed: UInt64, _ version: NativeAuthProtocol) async {
+        let scenario = SequenceGenerator.scenario(seed: seed, protocolVersion: version)
         print("[Properties] " + scenario.transcript)
         guard let failure = await SequenceRunner(scenario).run() else { return }
-        print("[Properties] " + (await withSmallestForm(failure)))
+        print("[Properties] " + (await withSmallestForm(failure, version)))
     }
 
     /// The failure, followed by the smallest sequence found that fails the same way.
-    static func withSmallestForm(_ failure: SequenceFailure) async -> String {
-        let scenario = SequenceGenerator.scenario(seed: failure.seed)
+    static func withSmallestForm(_ failure: SequenceFailure, _ version: NativeAuthProtocol) async -> String {
+        let scenario = SequenceGenerator.scenario(seed: failure.seed, protocolVersion: version)
         let (small, smallFailure) = await SequenceShrinker.shrink(scenario, failure)
         return failure.description + "\nSmallest form found (steps re-planned by the model):\n"
             + smallFailure.problems.map { "  - \($0)" }.joined(separator: "\n") + "\n" + small.transcript

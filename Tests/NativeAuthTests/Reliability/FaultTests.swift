@@ -149,12 +149,12 @@ struct FaultTests {
 struct CancellationTests {
     /// Every state of the catalogue but a new password's (whose wait is the poller's own), its
     /// forward call cancelled while the tenant's latency holds it on the clock.
-    @Test(arguments: FlowStateKind.allCases.filter { $0 != .resetPassword })
-    func cancellingAnyActionKeepsTheState(kind: FlowStateKind) async throws {
-        let name = kind.typeName
-        let fixture = FlowFixture()
+    @Test(arguments: FlowStateVariant.all.filter { $0.kind != .resetPassword })
+    func cancellingAnyActionKeepsTheState(variant: FlowStateVariant) async throws {
+        let name = variant.typeName
+        let fixture = FlowFixture(protocolVersion: variant.protocolVersion)
         let tenant = fixture.harness.tenant
-        let state = try await fixture.reach(kind)
+        let state = try await fixture.reach(variant.kind)
         tenant.configure { $0.latency = 5 }
         let before = tenant.receivedRequests.count
         let task = Task { await fixture.forward(state).outcome }

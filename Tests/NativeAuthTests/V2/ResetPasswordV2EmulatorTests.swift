@@ -195,6 +195,25 @@ struct ResetPasswordV2EmulatorTests {
         #expect(harness.tenant.user(named: "ada@example.com")?.password == Self.newPassword)
     }
 
+    /// A poll answered with a server error the SDK does not know (here a 500) leaves the state
+    /// usable and the reset pending: the next call polls on with the last poll's token. (Found by
+    /// the V2 property run: the state said it was usable, but the next call sent the new password
+    /// again to the `update` link with the poll's token, and was refused as an expired flow.)
+    @Test func aServerErrorWhilePollingLeavesTheWaitPendingAndTheNextCallPollsOn() async throws {
+        harness.tenant.configure { $0.resetPollsBeforeCompletion = 1 }
+        let state = try await passwordState(client())
+        harness.tenant.force(.error("server_error", status: 500), on: .v2PasswordPollUpdate)
+        let failed = try await #require(throws: PasswordRequiredError.self) {
+            try await state.submitPassword(Self.newPassword)
+        }
+        #expect(failed.isStateStillUsable && failed.isPasswordResetPending && !failed.isFlowExpired)
+        guard case .completed = try await state.submitPassword("ignored-This-Time-1").signIn() else {
+            throw TestFailure("expected completed")
+        }
+        #expect(paths.filter { $0.hasPrefix("PUT ") }.count == 1, "the new password is sent once")
+        #expect(harness.tenant.user(named: "ada@example.com")?.password == Self.newPassword)
+    }
+
     @Test func aSecondSubmitWhileTheFirstRunsIsBusy() async throws {
         let gate = GatedTransport(harness.tenant)
         let state = try await passwordState(client(transport: gate))

@@ -174,6 +174,18 @@ struct SignUpV2EmulatorTests {
         #expect(harness.tenant.outbox.isEmpty)
     }
 
+    /// A username that is not an email address is the username's error, as over V1, although it
+    /// travels as the `email` attribute. (Found by the V2 property run: it came back as
+    /// `.attributesInvalid(["email"])`, naming an attribute the app may not pass.)
+    @Test func aUsernameThatIsNotAnEmailAddressIsInvalidUsername() async throws {
+        let error = try await #require(throws: SignUpStartError.self) {
+            try await client().signUp(SignUpParameters(username: "not-an-email", password: EmulatorHarness.password))
+        }
+        #expect(error.isInvalidUsername && !error.isInvalidAttributes)
+        #expect(error.serverSuberror == "attributeValidationError")
+        #expect(harness.tenant.outbox.isEmpty)
+    }
+
     @Test func refusedValuesUpFrontAreAttributesInvalid() async throws {
         requireAttributes()
         let result = try await client().signUp(
