@@ -89,6 +89,11 @@ public final class FlowDelegateRecorder: SignInStartDelegate, SignInVerifyCodeDe
     }
     public func onSignInCompleted(result: UserAccountResult) { record(.completed(result)) }
     public func onSignInAwaitingMFA(newState: AwaitingMFAState) { record(.state(.awaitingMFA(newState))) }
+    public func onSignInAuthMethodSelectionRequired(
+        authMethods: [AuthMethod], newState: AuthMethodSelectionRequiredState
+    ) {
+        record(.state(.authMethodSelection(newState)))
+    }
     public func onSignInStrongAuthMethodRegistration(authMethods: [AuthMethod], newState: RegisterStrongAuthState) {
         record(.state(.registerStrongAuth(newState)))
     }

@@ -70,6 +70,15 @@ public struct FlowFixture: Sendable {
         case .registerVerification: return try await next(forward(try await reach(.registerStrongAuth)), kind)
         case .resetPassword: return try await next(forward(try await reach(.resetCode)), kind)
         case .signInAfterReset: return try await next(forward(try await reach(.resetPassword)), kind)
+        case .authMethodSelection:
+            // V2 only: a tenant that offers every first factor, and a sign-in that lets the user choose.
+            guard protocolVersion == .v2 else { throw TestFailure("\(kind.typeName) is reached over V2 only") }
+            harness.tenant.configure { $0.nativeAuthV2FirstFactorChoice = true }
+            var parameters = SignInParameters(username: "ada@example.com")
+            parameters.selectsAuthMethod = true
+            let result = await FlowActionResult.attempt(
+                { () async throws(SignInStartError) in try await client.signIn(parameters) }, FlowOutcome.of)
+            return try await next(result, kind)
         }
     }
 
@@ -88,6 +97,7 @@ public struct FlowFixture: Sendable {
         case .resetCode: FlowActionInput(code: code("ada@example.com"))
         case .resetPassword: FlowActionInput(password: Self.newPassword)
         case .signInAfterSignUp, .signInAfterReset: FlowActionInput()
+        case .authMethodSelection: FlowActionInput()
         }
     }
 

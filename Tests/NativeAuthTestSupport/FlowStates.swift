@@ -13,6 +13,7 @@ public enum FlowStateKind: String, CaseIterable, Sendable {
     case signUpCode, signUpPassword, signUpAttributes, signInAfterSignUp
     case resetCode, resetPassword, signInAfterReset
     case signUpOrSignInCode
+    case authMethodSelection
 
     /// The flows a client starts, by the name of the client's method.
     public enum Flow: String, CaseIterable, Sendable {
@@ -36,6 +37,7 @@ public enum FlowStateKind: String, CaseIterable, Sendable {
         case .resetPassword: "ResetPasswordRequiredState"
         case .signInAfterReset: "SignInAfterResetPasswordState"
         case .signUpOrSignInCode: "SignUpOrSignInCodeRequiredState"
+        case .authMethodSelection: "AuthMethodSelectionRequiredState"
         }
     }
 
@@ -43,7 +45,8 @@ public enum FlowStateKind: String, CaseIterable, Sendable {
     /// from every flow's sign-in (``isShared``), and are listed under sign-in.
     public var flow: Flow {
         switch self {
-        case .signInCode, .signInPassword, .awaitingMFA, .mfaRequired, .registerStrongAuth, .registerVerification:
+        case .signInCode, .signInPassword, .awaitingMFA, .mfaRequired, .registerStrongAuth, .registerVerification,
+            .authMethodSelection:
             .signIn
         case .signUpCode, .signUpPassword, .signUpAttributes, .signInAfterSignUp: .signUp
         case .resetCode, .resetPassword, .signInAfterReset: .resetPassword
@@ -80,6 +83,7 @@ public enum FlowStateKind: String, CaseIterable, Sendable {
         case .registerVerification: [.submitChallenge, .challengeAuthMethod, .resendCode]
         case .signUpAttributes: [.submitAttributes]
         case .signInAfterSignUp, .signInAfterReset: [.signIn]
+        case .authMethodSelection: [.selectAuthMethod]
         }
     }
 
@@ -97,15 +101,12 @@ public enum FlowStateKind: String, CaseIterable, Sendable {
 }
 
 extension FlowStateKind {
-    /// Whether a client speaking Native Auth V2 reaches this state: all but method registration,
-    /// which is not over V2 (Docs/NativeAuthV2.md, "Using V2": a user who must register is sent to
-    /// the browser).
-    public var isReachableOverV2: Bool {
-        switch self {
-        case .registerStrongAuth, .registerVerification: false
-        default: true
-        }
-    }
+    /// Whether a client speaking Native Auth V2 reaches this state: every one.
+    public var isReachableOverV2: Bool { true }
+
+    /// Whether a client speaking V1 reaches this state: all but the first-factor choice, a step V1
+    /// does not have (Docs/NativeAuthV2.md, "Choosing the first factor").
+    public var isReachableOverV1: Bool { self != .authMethodSelection }
 }
 
 /// A state type as a client speaking one protocol reaches it: the catalogue's kinds over V1, and
@@ -122,7 +123,7 @@ public struct FlowStateVariant: Sendable, Hashable, CustomStringConvertible {
 
     /// Every kind over V1, then every kind V2 reaches over V2.
     public static let all: [FlowStateVariant] =
-        FlowStateKind.allCases.map { FlowStateVariant($0) }
+        FlowStateKind.allCases.filter(\.isReachableOverV1).map { FlowStateVariant($0) }
         + FlowStateKind.allCases.filter(\.isReachableOverV2).map { FlowStateVariant($0, over: .v2) }
 
     /// The public type's name, with ` over V2` for a V2 variant.
@@ -134,7 +135,7 @@ public struct FlowStateVariant: Sendable, Hashable, CustomStringConvertible {
 /// A call on a state object, by its method's name.
 public enum FlowStateCall: String, CaseIterable, Sendable {
     case submitCode, resendCode, submitPassword, submitAttributes, requestChallenge, submitChallenge
-    case challengeAuthMethod, signIn
+    case challengeAuthMethod, signIn, selectAuthMethod
 }
 
 /// What a call is given. Each call reads the inputs it takes; the others are ignored.
@@ -176,6 +177,7 @@ public enum FlowState: Sendable {
     case resetPassword(ResetPasswordRequiredState)
     case signInAfterReset(SignInAfterResetPasswordState)
     case signUpOrSignInCode(SignUpOrSignInCodeRequiredState)
+    case authMethodSelection(AuthMethodSelectionRequiredState)
 
     public var kind: FlowStateKind {
         switch self {
@@ -193,6 +195,7 @@ public enum FlowState: Sendable {
         case .resetPassword: .resetPassword
         case .signInAfterReset: .signInAfterReset
         case .signUpOrSignInCode: .signUpOrSignInCode
+        case .authMethodSelection: .authMethodSelection
         }
     }
 
@@ -213,6 +216,7 @@ public enum FlowState: Sendable {
         case .resetPassword(let state): state
         case .signInAfterReset(let state): state
         case .signUpOrSignInCode(let state): state
+        case .authMethodSelection(let state): state
         }
     }
 
@@ -233,6 +237,7 @@ public enum FlowState: Sendable {
         case .resetPassword(let state): state.correlationId
         case .signInAfterReset(let state): state.correlationId
         case .signUpOrSignInCode(let state): state.correlationId
+        case .authMethodSelection(let state): state.correlationId
         }
     }
 
@@ -259,6 +264,7 @@ public enum FlowState: Sendable {
         case .mfaRequired(let state): state.authMethods
         case .registerStrongAuth(let state): state.authMethods
         case .registerVerification(let state): state.authMethods
+        case .authMethodSelection(let state): state.authMethods
         default: nil
         }
     }
@@ -346,6 +352,8 @@ extension FlowOutcome {
         case .awaitingMFA(let state, let methods): (.state(.awaitingMFA(state)), [methods.description])
         case .strongAuthRegistrationRequired(let state, let methods):
             (.state(.registerStrongAuth(state)), [methods.description])
+        case .authMethodSelectionRequired(let state, let methods):
+            (.state(.authMethodSelection(state)), [methods.description])
         @unknown default: (.unknown("SignInStartResult"), [])
         }
     }
@@ -543,6 +551,9 @@ extension FlowState {
             return await .attempt(
                 { () async throws(SignInAfterResetPasswordError) in try await state.signIn(scopes: input.scopes) },
                 FlowOutcome.of)
+        case (.authMethodSelection(let state), .selectAuthMethod):
+            return await .attempt(
+                { () async throws(SignInStartError) in try await state.selectAuthMethod(method) }, FlowOutcome.of)
         default:
             return nil
         }
@@ -589,6 +600,7 @@ extension FlowState {
         case (.signInAfterReset(let state), .signIn): state.signIn(scopes: input.scopes, delegate: recorder)
         case (.signUpOrSignInCode(let state), .submitCode): state.submitCode(code: input.code, delegate: recorder)
         case (.signUpOrSignInCode(let state), .resendCode): state.resendCode(delegate: recorder)
+        case (.authMethodSelection(let state), .selectAuthMethod): state.selectAuthMethod(method, delegate: recorder)
         default: return false
         }
         return true

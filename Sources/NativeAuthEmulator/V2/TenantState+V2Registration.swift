@@ -83,6 +83,7 @@ extension TenantState {
     mutating func v2MethodActivate(_ call: Call, body: V2RequestBody) throws(HALError) -> JSONObject {
         let token = try body.string("continuationToken")
         let flow = try v2Flow(token, call: call, at: [.registrationCodeSent])
+        guard user(named: flow.username) != nil else { throw .userNotFound }
         guard let path = V2MethodPath(call.request.url), path.id == flow.methodId else { throw .unknownMethod }
         guard try body.string("code") == flow.code else { throw .invalidOneTimeCode }
         register(flow)

@@ -124,6 +124,7 @@ extension FlowState {
         case .resetPassword(let state): state.core
         case .signInAfterReset(let state): state.core
         case .signUpOrSignInCode(let state): state.core
+        case .authMethodSelection(let state): state.core
         }
     }
 }

@@ -19,8 +19,10 @@ import NativeAuthTestSupport
 /// - **The server picks the first factor.** A V2 client sends no challenge types or capabilities:
 ///   a user with a password is asked for it, one without gets an email code, a user with second
 ///   factors is offered them, whatever the client's `challengeTypes` and `capabilities`.
-/// - **No method registration over V2.** A user who must register a method is sent to the browser
-///   (`isBrowserRequired`, the state spent) after the first factor.
+/// - **Method registration over V2** (Docs/NativeAuthV2.md, "Registering a method (JIT)"): the
+///   server offers an email and an SMS method without being asked (no capabilities), `enroll`
+///   takes the contact and `activate` the code; the user is found before the contact or the code
+///   is read, and a contact already verified signs in at once (resume and token).
 /// - **No MFA after sign-up or reset.** The emulator's V2 sign-up and reset journeys end with
 ///   `state: continue`, and their sign-in resumes authorization at once: a user with second factors
 ///   or one who must register is signed in (V1 asks for them there).
@@ -144,6 +146,35 @@ extension ReferenceModel {
                 return sim.error(.invalidPassword(nil), usable: true)
             }
             return afterFirstFactorV2(state.username, sim: &sim)
+        // Method registration (JIT)
+        case (.registerStrongAuth, .challengeContact), (.registerVerification, .challengeContact):
+            let contact = action.contact ?? ""
+            if contact.isEmpty { return sim.error(.invalidInput, usable: true) }
+            guard sim.request(.v2MethodEnroll) else { return sim.interrupted() }
+            if expired(index) { return sim.error(.flowExpired, usable: false) }
+            if userIsGone(state) { return sim.error(.userNotFound, usable: false) }
+            guard Self.isEmailAddress(contact) else { return sim.error(.invalidInput, usable: true) }
+            if contact == TenantPlan.blockedContact { return sim.error(.methodBlocked, usable: true) }
+            let user = users[state.username.lowercased()]
+            let verified = [state.username] + (user?.methods.map(\.address) ?? [])
+            if verified.contains(where: { $0.lowercased() == contact.lowercased() }) {
+                register(contact, for: state.username)
+                return finishJourneyV2(state.username, sim: &sim)
+            }
+            var next = handle(.registerVerification, for: state.username, from: state)
+            next.codeAddress = contact
+            next.channel = "email"
+            next.previous = state.kind == .registerVerification ? index : nil
+            return newHandle(next, sim: &sim)
+        case (.registerVerification, .submitCode):
+            if action.code == .empty { return sim.error(.invalidCode, usable: true) }
+            guard sim.request(.v2MethodActivate) else { return sim.interrupted() }
+            if expired(index) { return sim.error(.flowExpired, usable: false) }
+            if userIsGone(state) { return sim.error(.userNotFound, usable: false) }
+            guard action.code == .of(index) else { return sim.error(.invalidCode, usable: true) }
+            register(state.codeAddress ?? state.username, for: state.username)
+            return finishJourneyV2(state.username, sim: &sim)
+
         case (.awaitingMFA, .requestChallenge), (.mfaRequired, .requestChallenge):
             guard sim.request(.v2MethodChallenge) else { return sim.interrupted() }
             if expired(index) { return sim.error(.flowExpired, usable: false) }
@@ -222,11 +253,18 @@ extension ReferenceModel {
         }
     }
 
-    /// After a verified first factor (the `verify` request has been made): the browser for a user
-    /// who must register a method, the second factor's methods, or the end of the journey.
+    /// After a verified first factor (the `verify` request has been made): the methods to register
+    /// for a user who must register one, the second factor's methods, or the end of the journey.
     private mutating func afterFirstFactorV2(_ username: String, sim: inout Sim) -> ModelOutcome {
         guard let user = users[username.lowercased()] else { return sim.error(.userNotFound, usable: false) }
-        if user.requiresRegistration { return sim.error(.browserRequired, usable: false) }
+        if user.requiresRegistration {
+            var next = handle(.registerStrongAuth, for: username)
+            next.methods = [
+                Method(channel: "email", address: "", blocked: false),
+                Method(channel: "sms", address: "", blocked: false),
+            ]
+            return newHandle(next, sim: &sim)
+        }
         if !user.methods.isEmpty {
             var next = handle(.awaitingMFA, for: username)
             next.methods = user.methods

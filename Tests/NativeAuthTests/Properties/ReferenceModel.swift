@@ -779,7 +779,7 @@ struct ReferenceModel {
         return newHandle(handle(.signInAfterSignUp, for: flow.username), sim: &sim)
     }
 
-    private mutating func register(_ contact: String, for username: String) {
+    mutating func register(_ contact: String, for username: String) {
         guard var user = users[username.lowercased()] else { return }
         if !user.methods.contains(where: { $0.address.lowercased() == contact.lowercased() }) {
             user.methods.append(Method(channel: "email", address: contact, blocked: false))
