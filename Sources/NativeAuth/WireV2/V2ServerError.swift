@@ -121,6 +121,9 @@ struct V2ServerError: Sendable, Equatable {
         }
         if names("invalidUserNameOrPassword") || firstCode == 50126 { return .invalidCredentials }
         if names("userNotFound") || firstCode == 50034 { return .userNotFound }
+        // The OAuth refusals of a client (step 1's and the token endpoint's flat shape, RFC 6749
+        // §5.2): the app's configuration, as V1 reads them; not the user's to correct.
+        if names("invalid_client") || names("unauthorized_client") { return .configuration }
         if let signUpKind { return signUpKind }
         // Method registration: V1's numbers for a contact that is not valid and a blocked method,
         // read from the message as every V2 `AADSTS` number is (no V2 source names these).

@@ -137,16 +137,16 @@ enum ForcedFault: String, Sendable, CaseIterable {
 
     /// The error the app must be told over `version`. V2 reads an error body by the table of
     /// Docs/NativeAuthV2.md ("What the SDK reads and sends"): a 5xx with a JSON error body is the
-    /// server's refusal, `general` (V1: an unexpected answer), and `invalid_client` is not in the
-    /// table, so it is `general` too (V1: a configuration error). Both are transient, so the
-    /// model's rules for where the flow is after them are V1's.
+    /// server's refusal, `general` (V1: an unexpected answer), which is transient, so the model's
+    /// rules for where the flow is after it are V1's; `invalid_client` is a configuration error
+    /// over both.
     func category(over version: NativeAuthProtocol) -> FlowErrorCategory {
         switch self {
         case .server500: version == .v2 ? .general : .unexpectedResponse
         case .html: .unexpectedResponse
         case .network: .network
         case .redirect: .browserRequired
-        case .invalidClient: version == .v2 ? .general : .configuration
+        case .invalidClient: .configuration
         case .expiredToken: .flowExpired
         case .unknown400: .general
         }

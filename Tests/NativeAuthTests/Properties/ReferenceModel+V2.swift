@@ -34,8 +34,8 @@ import NativeAuthTestSupport
 ///   Docs/NativeAuthV2.md says; the emulator's V2 reset ignores `resetJobOutcome`.
 /// - **Sign-up's password step** comes from the tenant's user flow (`signUpCollectsPassword`), set
 ///   by `TenantPlan.configure` from the plan's challenge types, so the same plans ask for one.
-/// - **Forced answers**: see `ForcedFault.category(over:)` (a JSON 500 and `invalid_client` are
-///   `general`) and `ForcedFault.answer(over:)` (the browser asked for as V2 asks).
+/// - **Forced answers**: see `ForcedFault.category(over:)` (a JSON 500 is `general`) and
+///   `ForcedFault.answer(over:)` (the browser asked for as V2 asks).
 extension ReferenceModel {
     // MARK: - Starting a flow
 

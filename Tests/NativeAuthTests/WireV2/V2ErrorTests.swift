@@ -44,7 +44,7 @@ struct V2ErrorTests {
         #expect(error.errorCodes == [700016])
         #expect(error.correlationId == "c-1")
         #expect(error.traceId == "t-1")
-        #expect(error.kind == .general)
+        #expect(error.kind == .configuration, "the client is refused: the app's configuration, as V1 reads it")
         // Without `error_codes`, the numbers come from the description.
         let described = try #require(refusal(#"{"error":"invalid_grant","error_description":"AADSTS50126: wrong"}"#))
         #expect(described.errorCodes == [50126])
