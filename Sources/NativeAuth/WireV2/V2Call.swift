@@ -123,13 +123,14 @@ struct V2RequestBuilder: Sendable {
 
     init(configuration: NativeAuthConfiguration) {
         base = RequestBuilder(configuration: configuration)
+        resolver = V2HrefResolver(authority: base.authority)
     }
 
     var clientId: String { base.clientId }
     var authority: URL { base.authority }
 
     /// The resolver for hrefs of this authority's answers.
-    var resolver: V2HrefResolver { V2HrefResolver(authority: authority) }
+    let resolver: V2HrefResolver
 
     func body(for call: V2Call) -> V2Body {
         var form = FormBody()

@@ -59,6 +59,8 @@ struct V2HrefResolver: Sendable {
     let port: Int?
     /// The authority's path, percent-encoded, without a trailing slash.
     let basePath: String
+    /// `scheme://host[:port]` and the base path, written once: every resolved link starts with it.
+    private let prefix: String?
 
     init(authority: URL) {
         let components = URLComponents(url: authority, resolvingAgainstBaseURL: false)
@@ -68,6 +70,11 @@ struct V2HrefResolver: Sendable {
         var path = components?.percentEncodedPath ?? ""
         while path.hasSuffix("/") { path.removeLast() }
         basePath = path
+        var origin = URLComponents()
+        origin.scheme = scheme
+        origin.host = host
+        origin.port = port
+        prefix = origin.string.map { $0 + path }
     }
 
     /// The URL to call for `href`, or why it is refused.
@@ -104,6 +111,10 @@ struct V2HrefResolver: Sendable {
             guard !Self.isDotSegment(segment) else { throw .dotSegment }
         }
         guard let graft = Self.apiTail(of: rest) else { throw .noAPISegment }
+        // Every character left was checked as RFC 3986's: the URL is the prefix and the graft.
+        if let prefix, let url = URL(string: prefix + graft + (query.map { $0.isEmpty ? "" : "?" + $0 } ?? "")) {
+            return V2Link(url)
+        }
         var components = URLComponents()
         components.scheme = scheme
         components.host = host
