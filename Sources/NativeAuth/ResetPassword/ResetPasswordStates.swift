@@ -29,8 +29,7 @@ public final class ResetPasswordCodeRequiredState: CodeRequiredState {
         }
         return try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
             let token = try await action.flow.requestToken(
-                .resetPasswordContinue(continuationToken: action.token, code: code),
-                classify: VerifyCodeError.namingContinue)
+                .resetPasswordContinue(continuationToken: action.token, code: code))
             return ResetPasswordRequiredState(core: StateCore(flow: action.flow, token: token))
         }
     }
@@ -152,7 +151,7 @@ public final class SignInAfterResetPasswordState: Sendable, CustomStringConverti
             if case .v2 = engine { return try await ResetPasswordFlowV2.signIn(token: token, flow: flow) }
             return try await SignInFlow.exchange(
                 .tokenWithContinuationToken(continuationToken: token, username: flow.username, scopes: scopes),
-                flow: flow, classify: SignInAfterResetPasswordError.naming)
+                flow: flow)
         }
     }
 

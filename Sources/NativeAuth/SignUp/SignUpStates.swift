@@ -28,8 +28,7 @@ public final class SignUpCodeRequiredState: CodeRequiredState {
         }
         return try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
             try await SignUpFlow.proceed(
-                .signUpContinueWithCode(continuationToken: action.token, code: code), flow: action.flow,
-                classify: SignUpFlow.common)
+                .signUpContinueWithCode(continuationToken: action.token, code: code), flow: action.flow)
         }
     }
 
@@ -82,8 +81,7 @@ public final class SignUpPasswordRequiredState: Sendable, CustomStringConvertibl
             }
             return try await SignUpFlow.proceed(
                 .signUpContinueWithPassword(continuationToken: action.token, password: Secret(password)),
-                flow: action.flow,
-                classify: PasswordRequiredError.naming.otherwise(SignUpFlow.common))
+                flow: action.flow)
         }
     }
 
@@ -121,8 +119,7 @@ public final class SignUpAttributesRequiredState: Sendable, CustomStringConverti
             }
             let json = try action.flow.encode(attributes) ?? "{}"
             return try await SignUpFlow.proceed(
-                .signUpContinueWithAttributes(continuationToken: action.token, attributes: json), flow: action.flow,
-                classify: SignUpFlow.common)
+                .signUpContinueWithAttributes(continuationToken: action.token, attributes: json), flow: action.flow)
         }
     }
 
@@ -181,7 +178,7 @@ public final class SignInAfterSignUpState: Sendable, CustomStringConvertible {
             if case .v2 = engine { return try await SignUpFlowV2.signIn(token: token, flow: flow) }
             return try await SignInFlow.exchange(
                 .tokenWithContinuationToken(continuationToken: token, username: flow.username, scopes: scopes),
-                flow: flow, classify: SignInAfterSignUpError.naming)
+                flow: flow)
         }
     }
 
