@@ -13,7 +13,7 @@ extension NativeAuthClient {
             case .v2: return try await ResetPasswordFlowV2.start(parameters, client: core)
             }
         } catch {
-            throw ResetPasswordStartError(details: error.details).continuing(
+            throw ResetPasswordStartError(error).continuing(
                 core.context(username: parameters.username, scopes: [], correlationId: error.correlationId))
         }
     }

@@ -15,7 +15,7 @@ extension NativeAuthClient {
             case .v2: return try await SignInFlowV2.start(parameters, client: core)
             }
         } catch {
-            throw SignInStartError(details: error.details).continuing(
+            throw SignInStartError(error).continuing(
                 core.context(
                     username: parameters.username, scopes: parameters.scopes, correlationId: error.correlationId))
         }

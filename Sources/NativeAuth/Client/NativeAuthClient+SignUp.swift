@@ -15,7 +15,7 @@ extension NativeAuthClient {
             case .v2: return try await SignUpFlowV2.start(parameters, client: core)
             }
         } catch {
-            throw SignUpStartError(details: error.details).continuing(
+            throw SignUpStartError(error).continuing(
                 core.context(username: parameters.username, scopes: [], correlationId: error.correlationId))
         }
     }

@@ -20,7 +20,7 @@ extension NativeAuthClient {
         do {
             return try await SignUpOrSignInFlow.start(parameters, client: core)
         } catch {
-            throw SignUpOrSignInStartError(details: error.details).continuing(
+            throw SignUpOrSignInStartError(error).continuing(
                 core.context(
                     username: parameters.username, scopes: parameters.scopes, correlationId: error.correlationId))
         }

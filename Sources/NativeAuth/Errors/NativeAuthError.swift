@@ -49,7 +49,7 @@ public struct NativeAuthErrorDetails: Sendable {
 
         /// A copy with the fields an error can be amended in given anew.
         func amended(
-            stateConsumed: Bool, resetPending: Bool, challengeClaims: String?,
+            kind: ErrorKind, stateConsumed: Bool, resetPending: Bool, challengeClaims: String?,
             browserContinuation: (any BrowserHandoff)?, endpoint: RequestEndpoint?
         ) -> Box {
             Box(
@@ -63,16 +63,21 @@ public struct NativeAuthErrorDetails: Sendable {
 
     /// Amends a copy: errors are built once and rarely amended.
     private mutating func amend(
-        stateConsumed: Bool? = nil, resetPending: Bool? = nil, challengeClaims: String?? = nil,
-        browserContinuation: (any BrowserHandoff)?? = nil, endpoint: RequestEndpoint?? = nil
+        kind: ErrorKind? = nil, stateConsumed: Bool? = nil, resetPending: Bool? = nil,
+        challengeClaims: String?? = nil, browserContinuation: (any BrowserHandoff)?? = nil,
+        endpoint: RequestEndpoint?? = nil
     ) {
         box = box.amended(
-            stateConsumed: stateConsumed ?? box.stateConsumed, resetPending: resetPending ?? box.resetPending,
+            kind: kind ?? box.kind, stateConsumed: stateConsumed ?? box.stateConsumed,
+            resetPending: resetPending ?? box.resetPending,
             challengeClaims: challengeClaims ?? box.challengeClaims,
             browserContinuation: browserContinuation ?? box.browserContinuation, endpoint: endpoint ?? box.endpoint)
     }
 
-    var kind: ErrorKind { box.kind }
+    var kind: ErrorKind {
+        get { box.kind }
+        set { amend(kind: newValue) }
+    }
     var server: ServerError? { box.server }
     var unexpected: UnexpectedAnswer? { box.unexpected }
     /// A client-side note, such as which argument was empty.
@@ -250,18 +255,41 @@ extension NativeAuthError {
 }
 
 /// An error type the SDK can build from details.
+///
+/// Each type declares the meanings it gives the server's errors (``naming``), once: the flow
+/// engine keeps a server error raw, and the error is named where this type is made of it.
 protocol DetailedError: NativeAuthError {
     init(details: NativeAuthErrorDetails)
+    /// The meanings this type gives a server error, before the meanings every step shares
+    /// (``ServerError/sharedKind``). None unless the type says.
+    static var naming: ErrorNaming { get }
+    /// The meanings this type gives a server error that `endpoint` answered: ``naming``, unless
+    /// the type's steps read the same answer differently at different endpoints.
+    static func naming(at endpoint: Endpoint) -> ErrorNaming
 }
 
 extension DetailedError {
+    static var naming: ErrorNaming { .none }
+
+    /// ``naming``, except for the list of methods the engine asks for after a token answer asks
+    /// for a second factor or a registration: that call is no step's own, so no step names its
+    /// errors.
+    static func naming(at endpoint: Endpoint) -> ErrorNaming {
+        switch endpoint {
+        case .signInIntrospect, .registerIntrospect: .none
+        default: naming
+        }
+    }
+
     init(_ kind: ErrorKind, correlationId: UUID, note: String? = nil) {
         self.init(details: NativeAuthErrorDetails(kind, correlationId: correlationId, note: note))
     }
 
-    /// Maps a failed call to this error type; `classify` names the kind of a server error for the step.
-    init(_ failure: WireFailure, correlationId: UUID, classify: ErrorNaming) {
-        self.init(details: NativeAuthErrorDetails(failure, correlationId: correlationId, classify: classify))
+    /// Maps a failed call that `endpoint` answered to this error type, naming a server error as
+    /// this type names it there.
+    init(_ failure: WireFailure, correlationId: UUID, from endpoint: Endpoint) {
+        self.init(
+            details: NativeAuthErrorDetails(failure, correlationId: correlationId, naming: Self.naming(at: endpoint)))
     }
 
     /// Maps a failed call to this error type; `serverKind` is the kind of its server error, if the
@@ -274,12 +302,26 @@ extension DetailedError {
 }
 
 extension NativeAuthErrorDetails {
-    /// The details of a failed call; `classify` names the kind of a server error for the step,
-    /// the catalogue's shared meanings name the rest.
-    init(_ failure: WireFailure, correlationId: UUID, classify: ErrorNaming) {
+    /// The details of a failed call; `naming` names the kind of a server error for the step, the
+    /// catalogue's shared meanings name the rest.
+    init(_ failure: WireFailure, correlationId: UUID, naming: ErrorNaming) {
         var serverKind: ErrorKind?
-        if case .server(let error) = failure { serverKind = classify.kind(of: error) }
+        if case .server(let error) = failure { serverKind = naming.kind(of: error) }
         self.init(failure, correlationId: correlationId, serverKind: serverKind)
+    }
+
+    /// These details with their server error named by `naming` (the catalogue's shared meanings
+    /// name the rest); details without a server error are returned as they are.
+    func named(by naming: ErrorNaming) -> NativeAuthErrorDetails {
+        guard let server else { return self }
+        var details = self
+        details.kind = Self.kind(of: server, serverKind: naming.kind(of: server))
+        return details
+    }
+
+    /// The kind of a server error: configuration first, then the step's kind, then the shared meanings.
+    private static func kind(of error: ServerError, serverKind: ErrorKind?) -> ErrorKind {
+        error.isConfigurationError ? .configuration : serverKind ?? error.sharedKind
     }
 
     /// The details of a failed call; `serverKind` is the step's kind for its server error, the
@@ -297,8 +339,7 @@ extension NativeAuthErrorDetails {
         case .redirect(let reason):
             self.init(.browserRequired, correlationId: correlationId, redirectReason: reason)
         case .server(let error):
-            let kind = error.isConfigurationError ? .configuration : serverKind ?? error.sharedKind
-            self.init(kind, correlationId: correlationId, server: error)
+            self.init(Self.kind(of: error, serverKind: serverKind), correlationId: correlationId, server: error)
         }
     }
 }

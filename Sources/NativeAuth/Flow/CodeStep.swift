@@ -85,11 +85,10 @@ struct CodeStep: Sendable {
 
     /// Asks for a new code with the call `challenge` makes of the state's token.
     func resend<E: DetailedError>(
-        as errorType: E.Type, classify: ErrorNaming = .none,
-        _ challenge: (Secret) -> WireCall
+        as errorType: E.Type, _ challenge: (Secret) -> WireCall
     ) async throws(E) -> CodeStep {
         try await core.run(E.self) { action throws(FlowError) in
-            let sent = try await action.flow.requestCode(challenge(action.token), classify: classify)
+            let sent = try await action.flow.requestCode(challenge(action.token))
             return CodeStep(flow: action.flow, challenge: sent)
         }
     }

@@ -26,27 +26,23 @@ struct FlowContext: Sendable {
         return sent
     }
 
-    /// The error details of a call that did not give the step an outcome it can go on with.
-    func details(of failure: WireFailure, classify: ErrorNaming) -> NativeAuthErrorDetails {
-        NativeAuthErrorDetails(failure, correlationId: correlationId, classify: classify)
-    }
-
-    /// Sends `call`; a failure, a refusal or a malformed answer is thrown (a refusal named by
-    /// `classify`). A next step is returned, for the step to follow or refuse.
-    func step(_ call: WireCall, classify: ErrorNaming) async throws(FlowError) -> StepOutcome {
+    /// Sends `call`; a failure, a refusal or a malformed answer is thrown, a refusal raw for the
+    /// step's error type to name. A next step is returned, for the step to follow or refuse.
+    func step(_ call: WireCall) async throws(FlowError) -> StepOutcome {
         switch await outcome(of: call) {
-        case .failure(let failure): throw FlowError(details: details(of: failure, classify: classify))
-        case .success(.refused(let error)): throw FlowError(details: details(of: .server(error), classify: classify))
+        case .failure(let failure): throw FlowError(failure, from: call.endpoint, correlationId: correlationId)
+        case .success(.refused(let error)):
+            throw FlowError(.server(error), from: call.endpoint, correlationId: correlationId)
         case .success(.malformed(let answer)):
-            throw FlowError(details: details(of: .unexpected(answer), classify: classify))
+            throw FlowError(.unexpected(answer), from: call.endpoint, correlationId: correlationId)
         case .success(let outcome): return outcome
         }
     }
 
-    /// The error for an outcome the step cannot go on with: the server error it carries, or an
-    /// unexpected answer naming what came.
-    func unexpected(_ outcome: StepOutcome, classify: ErrorNaming) -> FlowError {
-        FlowError(details: details(of: Self.failure(for: outcome), classify: classify))
+    /// The error for an outcome of `call` the step cannot go on with: the server error it carries,
+    /// or an unexpected answer naming what came.
+    func unexpected(_ outcome: StepOutcome, of call: WireCall) -> FlowError {
+        FlowError(Self.failure(for: outcome), from: call.endpoint, correlationId: correlationId)
     }
 
     static func failure(for outcome: StepOutcome) -> WireFailure {
@@ -63,18 +59,16 @@ struct FlowContext: Sendable {
     }
 
     /// Sends a call whose only expected answer is a code sent out of band.
-    func requestCode(_ call: WireCall, classify: ErrorNaming = .none) async throws(FlowError)
-        -> CodeChallenge
-    {
-        let outcome = try await step(call, classify: classify)
-        guard case .codeSent(let challenge) = outcome else { throw unexpected(outcome, classify: classify) }
+    func requestCode(_ call: WireCall) async throws(FlowError) -> CodeChallenge {
+        let outcome = try await step(call)
+        guard case .codeSent(let challenge) = outcome else { throw unexpected(outcome, of: call) }
         return challenge
     }
 
     /// Sends a call whose only expected answer moves on with a continuation token.
-    func requestToken(_ call: WireCall, classify: ErrorNaming) async throws(FlowError) -> Secret {
-        let outcome = try await step(call, classify: classify)
-        guard case .continued(let token?) = outcome else { throw unexpected(outcome, classify: classify) }
+    func requestToken(_ call: WireCall) async throws(FlowError) -> Secret {
+        let outcome = try await step(call)
+        guard case .continued(let token?) = outcome else { throw unexpected(outcome, of: call) }
         return token
     }
 
@@ -98,10 +92,39 @@ struct FlowContext: Sendable {
 }
 
 /// The one error type of the flow engine. Each public action turns it into its own error type at
-/// its edge (``StateCore/run(_:_:)``), so the engine is compiled once, not once per error type.
+/// its edge (``StateCore/run(_:_:)``, the client's entry points), so the engine is compiled once,
+/// not once per error type.
+///
+/// A server error a V1 endpoint answered stays raw in the engine: its details hold the meanings
+/// every step shares, and the endpoint it came from, until the error type of the action names it
+/// (``named(as:)``) as it declares (``DetailedError/naming(at:)``).
 struct FlowError: DetailedError {
     let details: NativeAuthErrorDetails
-    init(details: NativeAuthErrorDetails) { self.details = details }
+    /// The V1 endpoint that answered the server error, while no error type has named it.
+    let answeredBy: Endpoint?
+
+    init(details: NativeAuthErrorDetails) {
+        self.details = details
+        answeredBy = nil
+    }
+
+    /// A failed call to `endpoint`, its server error (if any) not named yet.
+    init(_ failure: WireFailure, from endpoint: Endpoint, correlationId: UUID) {
+        details = NativeAuthErrorDetails(failure, correlationId: correlationId, naming: .none)
+        if case .server = failure { answeredBy = endpoint } else { answeredBy = nil }
+    }
+
+    /// This error with its server error named as `E` names an answer of the endpoint that gave it;
+    /// an error named already, or without a server error, as it is.
+    func named<E: DetailedError>(as errorType: E.Type) -> FlowError {
+        guard let answeredBy else { return self }
+        return FlowError(details: details.named(by: E.naming(at: answeredBy)))
+    }
+}
+
+extension DetailedError {
+    /// The error of this type an engine error makes, its server error named as this type names it.
+    init(_ error: FlowError) { self.init(details: error.named(as: Self.self).details) }
 }
 
 extension ClientCore {

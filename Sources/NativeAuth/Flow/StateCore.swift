@@ -48,7 +48,8 @@ final class StateCore: Sendable {
     }
 
     /// Runs one action of the state with the current continuation token. A thin typed wrapper
-    /// over ``begin()`` and ``end(failure:)``.
+    /// over ``begin()`` and ``end(failure:)``; a failure's server error is named as `E` names it
+    /// before the state is settled, since its kind decides whether the state stays usable.
     func run<T, E: DetailedError>(_ errorType: E.Type, _ body: (Action) async throws(FlowError) -> T) async throws(E)
         -> T
     {
@@ -62,7 +63,7 @@ final class StateCore: Sendable {
             box.withLock { $0.phase = .spent }
             return value
         } catch {
-            throw E(details: end(failure: error.details))
+            throw E(details: end(failure: error.named(as: E.self).details))
         }
     }
 

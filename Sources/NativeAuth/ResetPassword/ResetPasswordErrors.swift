@@ -12,6 +12,9 @@ public struct ResetPasswordStartError: DetailedError {
     public var isInvalidUsername: Bool { kind == .invalidUsername }
 
     static var naming: ErrorNaming { ErrorNaming([.userNotFound, .userHasNoPassword, .invalidUsername]) }
+
+    /// ``naming`` at `start`; the code it asks for next names nothing of its own.
+    static func naming(at endpoint: Endpoint) -> ErrorNaming { endpoint == .resetPasswordStart ? naming : .none }
 }
 
 /// Why sign-in after a password reset failed.

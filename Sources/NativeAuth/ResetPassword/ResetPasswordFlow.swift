@@ -36,11 +36,9 @@ enum ResetPasswordFlow {
     static func start(_ parameters: ResetPasswordParameters, client: ClientCore) async throws(FlowError)
         -> ResetPasswordStartResult
     {
-        typealias Failure = ResetPasswordStartError
         let flow = try client.startFlow(username: parameters.username, correlationId: parameters.correlationId)
         let username = flow.username
-        let started = try await flow.requestToken(
-            .resetPasswordStart(username: username), classify: Failure.naming)
+        let started = try await flow.requestToken(.resetPasswordStart(username: username))
         let challenge = try await flow.requestCode(
             .resetPasswordChallenge(continuationToken: started))
         return .codeRequired(
@@ -56,10 +54,8 @@ enum ResetPasswordFlow {
     static func submit(
         _ password: String, action: StateCore.Action, core: StateCore, pendingInterval: Locked<Int?>
     ) async throws(FlowError) -> SignInAfterResetPasswordState {
-        typealias Failure = PasswordRequiredError
         let flow = action.flow
         let token = action.token
-        let classify = Failure.naming
         // Every poll sends the token `submit` returned, as Microsoft's clients do; a poll's own token
         // is only for what follows the reset (sign-in, or submitting again after `failed`).
         var pollToken = token
@@ -68,12 +64,9 @@ enum ResetPasswordFlow {
             interval = pending
             flow.client.log(.debug, "password reset: resuming the wait", correlationId: flow.correlationId)
         } else {
-            let outcome = try await flow.step(
-                .resetPasswordSubmit(continuationToken: token, newPassword: Secret(password)),
-                classify: classify)
-            guard case .resetSubmitted(let submitted) = outcome else {
-                throw flow.unexpected(outcome, classify: classify)
-            }
+            let submit = WireCall.resetPasswordSubmit(continuationToken: token, newPassword: Secret(password))
+            let outcome = try await flow.step(submit)
+            guard case .resetSubmitted(let submitted) = outcome else { throw flow.unexpected(outcome, of: submit) }
             interval = submitted.pollInterval
             pollToken = submitted.continuationToken
             core.update(token: pollToken)
@@ -89,11 +82,9 @@ enum ResetPasswordFlow {
             }
             let poll: PollAnswer
             do throws(FlowError) {
-                let outcome = try await flow.step(
-                    .resetPasswordPollCompletion(continuationToken: pollToken), classify: classify)
-                guard case .polled(let answer) = outcome else {
-                    throw flow.unexpected(outcome, classify: classify)
-                }
+                let call = WireCall.resetPasswordPollCompletion(continuationToken: pollToken)
+                let outcome = try await flow.step(call)
+                guard case .polled(let answer) = outcome else { throw flow.unexpected(outcome, of: call) }
                 poll = answer
             } catch {
                 // The server answered: the job is over (a refused password may be submitted again).

@@ -205,11 +205,4 @@ enum ResetPasswordFlowV2 {
     private static func signInState(token: Secret, flow: FlowContext) -> SignInAfterResetPasswordState {
         SignInAfterResetPasswordState(core: StateCore(flow: flow, token: token), engine: .v2(V2StepContext(links: [:])))
     }
-
-    /// Signs the user in after the reset: resumes authorization and exchanges the code, then keeps
-    /// the account as every sign-in does.
-    static func signIn(token: Secret, flow: FlowContext) async throws(FlowError) -> SignInResult {
-        let answer = try await flow.finishV2(continuationToken: token)
-        return .completed(await SignInFlow.signedIn(answer, flow: flow))
-    }
 }

@@ -29,8 +29,7 @@ public final class ResetPasswordCodeRequiredState: CodeRequiredState {
         }
         return try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
             let token = try await action.flow.requestToken(
-                .resetPasswordContinue(continuationToken: action.token, code: code),
-                classify: VerifyCodeError.namingContinue)
+                .resetPasswordContinue(continuationToken: action.token, code: code))
             return ResetPasswordRequiredState(core: StateCore(flow: action.flow, token: token))
         }
     }
@@ -103,13 +102,13 @@ public final class ResetPasswordRequiredState: Sendable, CustomStringConvertible
 
 /// The password was reset: sign the user in with one request.
 public final class SignInAfterResetPasswordState: Sendable, CustomStringConvertible {
-    let core: StateCore
-    /// The protocol the state's action speaks: V2 resumes authorization and exchanges the code.
-    let engine: StepEngine
+    let base: SignInAfterFlow
+    var core: StateCore { base.core }
 
     init(core: StateCore, engine: StepEngine = .v1) {
-        self.core = core
-        self.engine = engine
+        base = SignInAfterFlow(
+            core: core, engine: engine,
+            unavailableNote: "The password was changed, but the server gave no token for sign-in after the reset.")
     }
 
     /// The flow's correlation id.
@@ -118,7 +117,7 @@ public final class SignInAfterResetPasswordState: Sendable, CustomStringConverti
     /// Whether ``signIn(scopes:claims:)`` can sign the user in. `false` when the server changed
     /// the password but gave no token to continue with: ask the user to sign in with the new
     /// password.
-    public var isSignInAvailable: Bool { !core.currentToken.isEmpty }
+    public var isSignInAvailable: Bool { base.isSignInAvailable }
 
     /// Signs the user in, with one request to the token endpoint.
     ///
@@ -138,22 +137,7 @@ public final class SignInAfterResetPasswordState: Sendable, CustomStringConverti
     public func signIn(scopes: [String] = [], claims: String?) async throws(SignInAfterResetPasswordError)
         -> SignInResult
     {
-        try await core.run(SignInAfterResetPasswordError.self) { action throws(FlowError) in
-            let token = action.token
-            let flow = action.flow.with(
-                scopes: scopes,
-                claims: try FlowContext.validClaims(
-                    claims, correlationId: action.flow.correlationId))
-            guard !token.isEmpty else {
-                throw FlowError(
-                    .signInUnavailable, correlationId: flow.correlationId,
-                    note: "The password was changed, but the server gave no token for sign-in after the reset.")
-            }
-            if case .v2 = engine { return try await ResetPasswordFlowV2.signIn(token: token, flow: flow) }
-            return try await SignInFlow.exchange(
-                .tokenWithContinuationToken(continuationToken: token, username: flow.username, scopes: scopes),
-                flow: flow, classify: SignInAfterResetPasswordError.naming)
-        }
+        try await base.signIn(scopes: scopes, claims: claims, as: SignInAfterResetPasswordError.self)
     }
 
     /// The state's name; never the token.

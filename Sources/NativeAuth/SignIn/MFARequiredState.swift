@@ -57,7 +57,7 @@ public final class MFARequiredState: CodeRequiredState {
         return try await step.submit(code, as: MFASubmitChallengeError.self) { code, action throws(FlowError) in
             try await SignInFlow.exchange(
                 .tokenWithMFACode(continuationToken: action.token, code: code, scopes: action.flow.scopes),
-                flow: action.flow, classify: MFASubmitChallengeError.naming)
+                flow: action.flow)
         }
     }
 
@@ -81,8 +81,7 @@ public final class MFARequiredState: CodeRequiredState {
                     method, methods: methods, methodLinks: methodLinks, action: action)
             }
             let challenge = try await action.flow.requestCode(
-                .signInChallenge(continuationToken: action.token, methodId: method.id),
-                classify: MFARequestChallengeError.naming)
+                .signInChallenge(continuationToken: action.token, methodId: method.id))
             return MFARequiredState(
                 step: CodeStep(flow: action.flow, challenge: challenge), method: method, authMethods: methods)
         }

@@ -55,10 +55,9 @@ public final class RegisterStrongAuthState: Sendable, CustomStringConvertible {
                 return try await SignInFlowV2.enroll(
                     method, contact: contact, methods: methods, links: links, action: action)
             }
-            let outcome = try await flow.step(
-                .registerChallenge(
-                    continuationToken: action.token, target: contact, channel: method.channelTargetType.description),
-                classify: Failure.naming)
+            let call = WireCall.registerChallenge(
+                continuationToken: action.token, target: contact, channel: method.channelTargetType.description)
+            let outcome = try await flow.step(call)
             switch outcome {
             case .codeSent(let challenge):
                 let state = RegisterStrongAuthVerificationRequiredState(
@@ -70,10 +69,9 @@ public final class RegisterStrongAuthState: Sendable, CustomStringConvertible {
             case .preverified(let token):
                 return .completed(
                     try await RegisterStrongAuthVerificationRequiredState.complete(
-                        .registerContinueWithToken(continuationToken: token), flow: flow,
-                        classify: Failure.naming))
+                        .registerContinueWithToken(continuationToken: token), flow: flow))
             default:
-                throw flow.unexpected(outcome, classify: Failure.naming)
+                throw flow.unexpected(outcome, of: call)
             }
         }
     }
@@ -131,8 +129,7 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
         return try await step.submit(code, as: Failure.self) { code, action throws(FlowError) in
             .completed(
                 try await Self.complete(
-                    .registerContinueWithCode(continuationToken: action.token, code: code), flow: action.flow,
-                    classify: Failure.naming))
+                    .registerContinueWithCode(continuationToken: action.token, code: code), flow: action.flow))
         }
     }
 
@@ -162,17 +159,17 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
 
     /// Registers the method with `call` (a code, or a contact verified already), then signs in
     /// with the token the server gives; a second factor after registration is not an answer.
-    static func complete(
-        _ call: WireCall, flow: FlowContext, classify: ErrorNaming
-    ) async throws(FlowError) -> UserAccountResult {
-        let continued = try await flow.requestToken(call, classify: classify)
+    static func complete(_ call: WireCall, flow: FlowContext) async throws(FlowError) -> UserAccountResult {
+        let continued = try await flow.requestToken(call)
         let result = try await SignInFlow.exchange(
             .tokenWithContinuationToken(continuationToken: continued, username: flow.username, scopes: flow.scopes),
-            flow: flow, classify: classify)
+            flow: flow)
         guard case .completed(let account) = result else {
             throw FlowError(
-                .unexpected(.init(problem: .unknownValue(field: "error", value: "second factor after registration"))),
-                correlationId: flow.correlationId, classify: classify)
+                details: NativeAuthErrorDetails(
+                    .unexpectedResponse, correlationId: flow.correlationId,
+                    unexpected: UnexpectedAnswer(
+                        problem: .unknownValue(field: "error", value: "second factor after registration"))))
         }
         return account
     }

@@ -30,7 +30,7 @@ public final class SignInCodeRequiredState: CodeRequiredState {
         return try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
             try await SignInFlow.exchange(
                 .tokenWithCode(continuationToken: action.token, code: code, scopes: action.flow.scopes),
-                flow: action.flow, classify: VerifyCodeError.naming)
+                flow: action.flow)
         }
     }
 
@@ -46,7 +46,7 @@ public final class SignInCodeRequiredState: CodeRequiredState {
                 })
         }
         return SignInCodeRequiredState(
-            step: try await step.resend(as: ResendCodeError.self, classify: ResendCodeError.naming) { token in
+            step: try await step.resend(as: ResendCodeError.self) { token in
                 .signInChallenge(continuationToken: token, methodId: nil)
             })
     }

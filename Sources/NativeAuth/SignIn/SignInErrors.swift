@@ -31,6 +31,17 @@ extension VerifyCodeError {
     /// A `continue` step of sign-up or password reset: a wrong code, or an attribute that must be
     /// verified first.
     static var namingContinue: ErrorNaming { ErrorNaming([.invalidCode, .userNotFound, .verificationRequired]) }
+
+    /// Sign-in's code at the token endpoint (``naming``); sign-up's code at its `continue` step,
+    /// which may also refuse attributes; the password reset's code at its `continue` step.
+    static func naming(at endpoint: Endpoint) -> ErrorNaming {
+        switch endpoint {
+        case .signUpContinue, .signUpChallenge: .signUpContinue
+        case .resetPasswordContinue: namingContinue
+        case .signInIntrospect, .registerIntrospect: .none
+        default: naming
+        }
+    }
 }
 
 /// Why a new code could not be sent.
@@ -71,6 +82,15 @@ public struct PasswordRequiredError: DetailedError {
     /// A wrong password here is the password step's own error, not wrong credentials.
     static var naming: ErrorNaming {
         ErrorNaming([.passwordPolicy, .passwordStep, .userNotFound], wrongPasswordIsInvalidPassword: true)
+    }
+
+    /// ``naming``; at sign-up's `continue` step, then what that step may also hear.
+    static func naming(at endpoint: Endpoint) -> ErrorNaming {
+        switch endpoint {
+        case .signUpContinue, .signUpChallenge: naming.otherwise(.signUpContinue)
+        case .signInIntrospect, .registerIntrospect: .none
+        default: naming
+        }
     }
 }
 

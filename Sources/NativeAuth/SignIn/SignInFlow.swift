@@ -6,7 +6,6 @@ enum SignInFlow {
     static func start(_ parameters: SignInParameters, client: ClientCore) async throws(FlowError)
         -> SignInStartResult
     {
-        typealias Failure = SignInStartError
         let username = parameters.username.trimmingCharacters(in: .whitespacesAndNewlines)
         var flow = client.flow(username: username, scopes: parameters.scopes, correlationId: parameters.correlationId)
         flow.claims = try FlowContext.validClaims(
@@ -17,11 +16,9 @@ enum SignInFlow {
         if let password = parameters.password, password.isEmpty {
             throw flow.fail(.invalidCredentials, note: "The password is empty; nothing was sent.")
         }
-        let initiated = try await flow.requestToken(
-            .signInInitiate(username: username), classify: Failure.naming)
-        let challenge = try await flow.step(
-            .signInChallenge(continuationToken: initiated, methodId: nil),
-            classify: Failure.naming)
+        let initiated = try await flow.requestToken(.signInInitiate(username: username))
+        let challengeCall = WireCall.signInChallenge(continuationToken: initiated, methodId: nil)
+        let challenge = try await flow.step(challengeCall)
         switch challenge {
         case .codeSent(let code):
             // A password given up front is ignored when the server chose a code.
@@ -35,26 +32,25 @@ enum SignInFlow {
             let result = try await exchange(
                 .tokenWithPassword(
                     continuationToken: token, username: username, password: Secret(password), scopes: flow.scopes),
-                flow: flow, classify: Failure.naming)
+                flow: flow)
             return SignInStartResult(result)
         default:
-            throw flow.unexpected(challenge, classify: Failure.naming)
+            throw flow.unexpected(challenge, of: challengeCall)
         }
     }
 
     /// Calls the token endpoint and turns the outcome into a sign-in result: an account, or the
     /// multi-factor or method-registration step the server asks for.
-    static func exchange(
-        _ call: WireCall, flow: FlowContext, classify: ErrorNaming
-    ) async throws(FlowError) -> SignInResult {
-        let outcome = try await flow.step(.token(call, claims: flow.claims), classify: classify)
+    static func exchange(_ call: WireCall, flow: FlowContext) async throws(FlowError) -> SignInResult {
+        let call = WireCall.token(call, claims: flow.claims)
+        let outcome = try await flow.step(call)
         switch outcome {
         case .tokens(let answer):
             return .completed(await signedIn(answer, flow: flow))
         case .nextStep(let next, let token, _) where next == .mfa || next == .registration:
             return try await introspect(next, token: token, flow: flow)
         default:
-            throw flow.unexpected(outcome, classify: classify)
+            throw flow.unexpected(outcome, of: call)
         }
     }
 
@@ -72,10 +68,8 @@ enum SignInFlow {
         let mfa = next == .mfa
         let call: WireCall =
             mfa ? .signInIntrospect(continuationToken: token) : .registerIntrospect(continuationToken: token)
-        let outcome = try await flow.step(call, classify: .none)
-        guard case .methods(let introspection) = outcome else {
-            throw flow.unexpected(outcome, classify: .none)
-        }
+        let outcome = try await flow.step(call)
+        guard case .methods(let introspection) = outcome else { throw flow.unexpected(outcome, of: call) }
         let methods = introspection.methods.map(AuthMethod.init)
         let core = StateCore(flow: flow, token: introspection.continuationToken)
         return mfa

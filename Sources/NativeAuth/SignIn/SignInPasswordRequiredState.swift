@@ -31,7 +31,7 @@ public final class SignInPasswordRequiredState: Sendable, CustomStringConvertibl
                 .tokenWithPassword(
                     continuationToken: action.token, username: action.flow.username, password: Secret(password),
                     scopes: action.flow.scopes),
-                flow: action.flow, classify: PasswordRequiredError.naming)
+                flow: action.flow)
         }
     }
 

@@ -29,6 +29,9 @@ public struct SignUpStartError: DetailedError {
     static var naming: ErrorNaming {
         ErrorNaming([.userAlreadyExists, .passwordPolicy, .invalidUsername, .attributesRequired])
     }
+
+    /// ``naming`` at `start`; the code it asks for next names nothing of its own.
+    static func naming(at endpoint: Endpoint) -> ErrorNaming { endpoint == .signUpStart ? naming : .none }
 }
 
 /// Why submitted sign-up attributes were not accepted.
@@ -43,7 +46,15 @@ public struct AttributesRequiredError: DetailedError {
     /// The names of the refused attributes.
     public var invalidAttributes: [String] { details.invalidAttributes }
 
-    static var naming: ErrorNaming { ErrorNaming([.attributesInvalid]) }
+    static var naming: ErrorNaming { .signUpContinue }
+}
+
+extension ErrorNaming {
+    /// The sign-up `continue` steps: what any code step may hear, plus refused attributes.
+    /// (`user_already_exists` and `user_not_found` are named for every step.)
+    static var signUpContinue: ErrorNaming {
+        ErrorNaming([.invalidCode, .userNotFound, .verificationRequired, .attributesInvalid])
+    }
 }
 
 /// Why sign-in after sign-up failed.

@@ -5,7 +5,6 @@ enum SignUpFlow {
     static func start(_ parameters: SignUpParameters, client: ClientCore) async throws(FlowError)
         -> SignUpStartResult
     {
-        typealias Failure = SignUpStartError
         let flow = try client.startFlow(username: parameters.username, correlationId: parameters.correlationId)
         let username = flow.username
         if let password = parameters.password, password.isEmpty {
@@ -16,8 +15,7 @@ enum SignUpFlow {
         do {
             started = try await flow.requestToken(
                 .signUpStart(
-                    username: username, password: parameters.password.map(Secret.init), attributes: attributes),
-                classify: Failure.naming)
+                    username: username, password: parameters.password.map(Secret.init), attributes: attributes))
         } catch let error where error.details.server?.has(.attributesInvalid) == true {
             return .attributesInvalid(error.details.invalidAttributes)
         }
@@ -28,19 +26,16 @@ enum SignUpFlow {
     }
 
     /// Sends one `signup/v1.0/continue` and turns the outcome into the next step.
-    static func proceed(
-        _ call: WireCall, flow: FlowContext, classify: ErrorNaming
-    ) async throws(FlowError) -> SignUpResult {
-        let outcome = try await flow.step(call, classify: classify)
+    static func proceed(_ call: WireCall, flow: FlowContext) async throws(FlowError) -> SignUpResult {
+        let outcome = try await flow.step(call)
         switch outcome {
         case .continued(let token):
             // A success without a token still created the user; only sign-in after sign-up is unavailable.
             return .completed(SignInAfterSignUpState(flow: flow, token: token))
         case .nextStep(.credential, let token, _):
-            let answer = try await flow.step(.signUpChallenge(continuationToken: token), classify: classify)
-            guard case .passwordRequired(let token) = answer else {
-                throw flow.unexpected(answer, classify: classify)
-            }
+            let challenge = WireCall.signUpChallenge(continuationToken: token)
+            let answer = try await flow.step(challenge)
+            guard case .passwordRequired(let token) = answer else { throw flow.unexpected(answer, of: challenge) }
             return .passwordRequired(SignUpPasswordRequiredState(core: StateCore(flow: flow, token: token)))
         case .nextStep(.attributes, let token, let error):
             let state = SignUpAttributesRequiredState(
@@ -48,14 +43,8 @@ enum SignUpFlow {
                 requiredAttributes: error.requiredAttributes.map(RequiredAttribute.init))
             return .attributesRequired(state.requiredAttributes, state)
         default:
-            throw flow.unexpected(outcome, classify: classify)
+            throw flow.unexpected(outcome, of: call)
         }
-    }
-
-    /// The sign-up `continue` steps: what any code step may hear, plus refused attributes.
-    /// (`user_already_exists` and `user_not_found` are named for every step.)
-    static var common: ErrorNaming {
-        ErrorNaming([.invalidCode, .userNotFound, .verificationRequired, .attributesInvalid])
     }
 }
 

@@ -199,13 +199,6 @@ enum SignUpFlowV2 {
         }
         return CodeStep(flow: action.flow, challenge: challenge, engine: .v2(next))
     }
-
-    /// Ends sign-up: resumes authorization with the token of `state: continue`, exchanges the code
-    /// and keeps the account, as a V2 sign-in does.
-    static func signIn(token: Secret, flow: FlowContext) async throws(FlowError) -> SignInResult {
-        let answer = try await flow.finishV2(continuationToken: token)
-        return .completed(await SignInFlow.signedIn(answer, flow: flow))
-    }
 }
 
 extension FlowContext {

@@ -24,7 +24,10 @@ enum SignUpOrSignInFlow {
             case .v1: started = try await SignInFlow.start(signIn, client: client)
             case .v2: started = try await SignInFlowV2.start(signIn, client: client)
             }
-        } catch  where error.details.kind == .userNotFound {
+        } catch {
+            // Sign-in's errors mean what they mean to sign-in.
+            let error = error.named(as: SignInStartError.self)
+            guard error.details.kind == .userNotFound else { throw error }
             return try await signUp(parameters, username: username, claims: claims, flow: flow)
         }
         switch started {
@@ -72,6 +75,8 @@ enum SignUpOrSignInFlow {
     /// (Entra's answer for a user flow with sign-up turned off is not documented, so none is
     /// singled out). A failure without an answer (network, cancellation, a browser) stays as it is.
     static func refused(_ error: FlowError) -> FlowError {
+        // Sign-up's errors mean what they mean to sign-up.
+        let error = error.named(as: SignUpStartError.self)
         let details = error.details
         guard let server = details.server else { return error }
         switch details.kind {

@@ -28,8 +28,7 @@ public final class SignUpCodeRequiredState: CodeRequiredState {
         }
         return try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
             try await SignUpFlow.proceed(
-                .signUpContinueWithCode(continuationToken: action.token, code: code), flow: action.flow,
-                classify: SignUpFlow.common)
+                .signUpContinueWithCode(continuationToken: action.token, code: code), flow: action.flow)
         }
     }
 
@@ -82,8 +81,7 @@ public final class SignUpPasswordRequiredState: Sendable, CustomStringConvertibl
             }
             return try await SignUpFlow.proceed(
                 .signUpContinueWithPassword(continuationToken: action.token, password: Secret(password)),
-                flow: action.flow,
-                classify: PasswordRequiredError.naming.otherwise(SignUpFlow.common))
+                flow: action.flow)
         }
     }
 
@@ -121,8 +119,7 @@ public final class SignUpAttributesRequiredState: Sendable, CustomStringConverti
             }
             let json = try action.flow.encode(attributes) ?? "{}"
             return try await SignUpFlow.proceed(
-                .signUpContinueWithAttributes(continuationToken: action.token, attributes: json), flow: action.flow,
-                classify: SignUpFlow.common)
+                .signUpContinueWithAttributes(continuationToken: action.token, attributes: json), flow: action.flow)
         }
     }
 
@@ -134,13 +131,13 @@ public final class SignUpAttributesRequiredState: Sendable, CustomStringConverti
 
 /// The user was created: sign them in with one request.
 public final class SignInAfterSignUpState: Sendable, CustomStringConvertible {
-    let core: StateCore
-    /// The protocol the sign-in speaks: V2 resumes authorization with the token.
-    let engine: StepEngine
+    let base: SignInAfterFlow
+    var core: StateCore { base.core }
 
     init(flow: FlowContext, token: Secret?, engine: StepEngine = .v1) {
-        core = StateCore(flow: flow, token: token ?? Secret(""))
-        self.engine = engine
+        base = SignInAfterFlow(
+            core: StateCore(flow: flow, token: token ?? Secret("")), engine: engine,
+            unavailableNote: "The user was created, but the server gave no token for sign-in after sign-up.")
     }
 
     /// The flow's correlation id.
@@ -148,7 +145,7 @@ public final class SignInAfterSignUpState: Sendable, CustomStringConvertible {
 
     /// Whether ``signIn(scopes:claims:)`` can sign the user in. `false` when the server created
     /// the user but gave no token to continue with: ask the user to sign in normally.
-    public var isSignInAvailable: Bool { !core.currentToken.isEmpty }
+    public var isSignInAvailable: Bool { base.isSignInAvailable }
 
     /// Signs the user in, with one request to the token endpoint.
     ///
@@ -167,22 +164,7 @@ public final class SignInAfterSignUpState: Sendable, CustomStringConvertible {
     /// - Throws: ``SignInAfterSignUpError``; ``SignInAfterSignUpError/isSignInUnavailable`` when
     ///   the server gave no token to continue with (see ``isSignInAvailable``).
     public func signIn(scopes: [String] = [], claims: String?) async throws(SignInAfterSignUpError) -> SignInResult {
-        try await core.run(SignInAfterSignUpError.self) { action throws(FlowError) in
-            let token = action.token
-            let flow = action.flow.with(
-                scopes: scopes,
-                claims: try FlowContext.validClaims(
-                    claims, correlationId: action.flow.correlationId))
-            guard !token.isEmpty else {
-                throw FlowError(
-                    .signInUnavailable, correlationId: flow.correlationId,
-                    note: "The user was created, but the server gave no token for sign-in after sign-up.")
-            }
-            if case .v2 = engine { return try await SignUpFlowV2.signIn(token: token, flow: flow) }
-            return try await SignInFlow.exchange(
-                .tokenWithContinuationToken(continuationToken: token, username: flow.username, scopes: scopes),
-                flow: flow, classify: SignInAfterSignUpError.naming)
-        }
+        try await base.signIn(scopes: scopes, claims: claims, as: SignInAfterSignUpError.self)
     }
 
     /// The state's name; never the token.

@@ -332,23 +332,22 @@ struct FuzzWireTests {
         let id = UUID()
         let failure = WireFailure.server(error)
         let errors: [any NativeAuthError] = [
-            SignInStartError(failure, correlationId: id, classify: SignInStartError.naming),
-            VerifyCodeError(failure, correlationId: id, classify: VerifyCodeError.naming),
-            ResendCodeError(failure, correlationId: id, classify: ResendCodeError.naming),
-            PasswordRequiredError(failure, correlationId: id, classify: PasswordRequiredError.naming),
-            MFARequestChallengeError(failure, correlationId: id, classify: MFARequestChallengeError.naming),
-            MFASubmitChallengeError(failure, correlationId: id, classify: MFASubmitChallengeError.naming),
-            RegisterStrongAuthChallengeError(
-                failure, correlationId: id, classify: RegisterStrongAuthChallengeError.naming),
-            RegisterStrongAuthSubmitChallengeError(
-                failure, correlationId: id, classify: RegisterStrongAuthSubmitChallengeError.naming),
-            SignUpStartError(failure, correlationId: id, classify: SignUpStartError.naming),
-            AttributesRequiredError(failure, correlationId: id, classify: AttributesRequiredError.naming),
-            VerifyCodeError(failure, correlationId: id, classify: VerifyCodeError.namingContinue),
-            PasswordRequiredError(failure, correlationId: id, classify: SignUpFlow.common),
-            SignInAfterSignUpError(failure, correlationId: id, classify: SignInAfterSignUpError.naming),
-            ResetPasswordStartError(failure, correlationId: id, classify: ResetPasswordStartError.naming),
-            SignInAfterResetPasswordError(failure, correlationId: id, classify: SignInAfterResetPasswordError.naming),
+            SignInStartError(failure, correlationId: id, from: .signInInitiate),
+            VerifyCodeError(failure, correlationId: id, from: .token),
+            ResendCodeError(failure, correlationId: id, from: .signInChallenge),
+            PasswordRequiredError(failure, correlationId: id, from: .token),
+            MFARequestChallengeError(failure, correlationId: id, from: .signInChallenge),
+            MFASubmitChallengeError(failure, correlationId: id, from: .token),
+            RegisterStrongAuthChallengeError(failure, correlationId: id, from: .registerChallenge),
+            RegisterStrongAuthSubmitChallengeError(failure, correlationId: id, from: .registerContinue),
+            SignUpStartError(failure, correlationId: id, from: .signUpStart),
+            AttributesRequiredError(failure, correlationId: id, from: .signUpContinue),
+            VerifyCodeError(failure, correlationId: id, from: .resetPasswordContinue),
+            VerifyCodeError(failure, correlationId: id, from: .signUpContinue),
+            PasswordRequiredError(failure, correlationId: id, from: .signUpContinue),
+            SignInAfterSignUpError(failure, correlationId: id, from: .token),
+            ResetPasswordStartError(failure, correlationId: id, from: .resetPasswordStart),
+            SignInAfterResetPasswordError(failure, correlationId: id, from: .token),
             RetrieveAccessTokenError(
                 failure, correlationId: id,
                 serverKind: { () -> ErrorKind? in

@@ -36,6 +36,37 @@ struct StepOutcomeTests {
         #expect(policy.kind(naming: [.passwordPolicy]) == .invalidPassword(.tooWeak))
     }
 
+    @Test func anErrorTypeNamesAnAnswerByTheEndpointThatGaveIt() throws {
+        let id = UUID()
+        let wrongPassword = WireFailure.server(
+            try Self.serverError(#"{"error":"invalid_grant","error_codes":[50126]}"#))
+        #expect(PasswordRequiredError(wrongPassword, correlationId: id, from: .token).isInvalidPassword)
+        // The methods listing the engine asks for after a token answer is no step's own call.
+        #expect(PasswordRequiredError(wrongPassword, correlationId: id, from: .signInIntrospect).kind == .general)
+        let verify = WireFailure.server(
+            try Self.serverError(#"{"error":"invalid_request","suberror":"verification_required"}"#))
+        #expect(VerifyCodeError(verify, correlationId: id, from: .resetPasswordContinue).isVerificationRequired)
+        #expect(VerifyCodeError(verify, correlationId: id, from: .signUpContinue).isVerificationRequired)
+        #expect(!VerifyCodeError(verify, correlationId: id, from: .token).isVerificationRequired)
+        let username = WireFailure.server(
+            try Self.serverError(
+                #"{"error":"invalid_request","error_codes":[90100],"error_description":"username is empty"}"#))
+        #expect(SignUpStartError(username, correlationId: id, from: .signUpStart).isInvalidUsername)
+        #expect(!SignUpStartError(username, correlationId: id, from: .signUpChallenge).isInvalidUsername)
+    }
+
+    @Test func theEngineKeepsAServerErrorRawUntilAnErrorTypeNamesIt() throws {
+        let wrongPassword = try Self.serverError(#"{"error":"invalid_grant","error_codes":[50126]}"#)
+        let raw = FlowError(.server(wrongPassword), from: .token, correlationId: UUID())
+        #expect(raw.details.kind == .general)
+        let named = raw.named(as: PasswordRequiredError.self)
+        #expect(named.details.kind == .invalidPassword(nil))
+        #expect(named.details.server == wrongPassword)
+        // Named once: another type's meanings no longer apply.
+        #expect(named.named(as: SignInStartError.self).details.kind == .invalidPassword(nil))
+        #expect(SignInStartError(raw).isInvalidCredentials)
+    }
+
     @Test func nextStepsDependOnTheEndpointAndNeedAToken() throws {
         let mfa = try Self.serverError(#"{"error":"invalid_grant","suberror":"mfa_required","continuation_token":"t"}"#)
         #expect(NextStep.of(mfa, at: .token) == .mfa)
