@@ -125,6 +125,19 @@ extension FlowContext {
         }
     }
 
+    /// Follows a `challenge` answer: the `challenge` link of the method `methodId` names, else of
+    /// the first email method, else the answer's own, with the answer's token.
+    func followChallenge(_ envelope: V2Envelope, methodId: String? = nil) async throws(FlowError) -> V2Outcome {
+        let chosen = methodId.flatMap { id in envelope.methods.first { $0.id == id }?.links["challenge"] }
+        let email = envelope.methods.first { $0.type?.lowercased() == "email" && $0.links["challenge"] != nil }
+        let link = try self.link(
+            chosen ?? email?.links["challenge"] ?? envelope.links["challenge"], relation: "challenge")
+        guard let token = envelope.continuationToken else {
+            throw unexpectedV2(field: "continuationToken", value: "none")
+        }
+        return try await v2(.challenge(link, continuationToken: token))
+    }
+
     /// Ends a V2 journey at `state: continue`: resumes authorization with the token, exchanges the
     /// code for tokens (the V1 default scopes and the flow's own), and returns the token answer.
     func finishV2(continuationToken: Secret) async throws(FlowError) -> TokenAnswer {

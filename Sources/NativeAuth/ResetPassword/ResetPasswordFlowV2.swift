@@ -34,7 +34,7 @@ enum ResetPasswordFlowV2 {
         guard case .interaction(let envelope) = outcome, envelope.action == .challenge else {
             throw unexpected(outcome, flow: flow)
         }
-        let step = try codeStep(after: try await challenge(envelope, flow: flow), flow: flow)
+        let step = try codeStep(after: try await flow.followChallenge(envelope), flow: flow)
         return .codeRequired(
             ResetPasswordCodeRequiredState(step: step), sentTo: step.sentTo, channelTargetType: step.channel,
             codeLength: step.codeLength)
@@ -53,18 +53,6 @@ enum ResetPasswordFlowV2 {
             throw FlowError(
                 details: NativeAuthErrorDetails(.userHasNoPassword, correlationId: flow.correlationId, server: server))
         }
-    }
-
-    /// Follows the `challenge` link of the first email method (the code is sent).
-    private static func challenge(_ envelope: V2Envelope, flow: FlowContext) async throws(FlowError) -> V2Outcome {
-        let href =
-            envelope.methods.first { $0.type?.lowercased() == "email" && $0.links["challenge"] != nil }?
-            .links["challenge"] ?? envelope.links["challenge"]
-        let link = try flow.link(href, relation: "challenge")
-        guard let token = envelope.continuationToken else {
-            throw flow.unexpectedV2(field: "continuationToken", value: "none")
-        }
-        return try await flow.v2(.challenge(link, continuationToken: token))
     }
 
     /// The code step of an `action: verify` answer: its `verify` link, and `resend` when offered.

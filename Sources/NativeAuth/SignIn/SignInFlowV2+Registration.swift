@@ -16,31 +16,16 @@ extension SignInFlowV2 {
         guard let token = envelope.continuationToken else {
             throw flow.unexpectedV2(field: "continuationToken", value: "none")
         }
-        let shared = envelope.links["enroll"] ?? envelope.links["register"]
-        var methods: [AuthMethod] = []
-        var links: [String: V2Link] = [:]
-        for method in envelope.methods {
-            let channel = ChannelType(wire: method.type)
-            guard channel == .email || channel == .sms,
-                let href = method.links["enroll"] ?? method.links["register"] ?? shared,
-                links[enrollRelation(method.id)] == nil
-            else {
-                flow.client.log(
-                    .info, "registration method skipped", ["type": method.type ?? "none"],
-                    correlationId: flow.correlationId)
-                continue
-            }
-            links[enrollRelation(method.id)] = try flow.link(href, relation: "enroll")
-            methods.append(
-                AuthMethod(
-                    id: method.id, challengeType: "oob", channelTargetType: channel, loginHint: method.hint ?? ""))
-        }
+        let (methods, links) = try offeredMethods(
+            envelope, types: ["email", "sms"], relations: ["enroll", "register"],
+            fallback: envelope.links["enroll"] ?? envelope.links["register"], key: enrollRelation,
+            purpose: "registration", flow: flow)
         guard !methods.isEmpty else {
             throw FlowError(
                 .browserRequired, correlationId: flow.correlationId,
                 note: "The server offered no method this SDK can register.")
         }
-        return .registrationRequired(token, methods, V2StepContext(links: links))
+        return .registrationRequired(token, methods, links)
     }
 
     /// An `activate` answer: the code was sent to the contact.

@@ -119,7 +119,7 @@ enum SignInFlowV2 {
                 if choice.selects, methods.offered.count > 1, let token = envelope.continuationToken {
                     return .authMethodSelection(token, methods.offered, methods.links)
                 }
-                outcome = try await challenge(envelope, chosen: choose(methods.offered, choice), flow: flow)
+                outcome = try await flow.followChallenge(envelope, methodId: choose(methods.offered, choice)?.id)
             case .interaction(let envelope) where envelope.action == .verify:
                 return try verifyStep(envelope, flow: flow)
             case .interaction(let envelope) where envelope.action == .enroll:
@@ -135,24 +135,37 @@ enum SignInFlowV2 {
     }
 
     /// The first factors a `challenge` offers that the SDK can take (a password, an email or SMS
-    /// code, each with a `challenge` link), in the server's order, with their checked links; others
-    /// are skipped with a log.
+    /// code, each with a `challenge` link), in the server's order, with their checked links.
     private static func firstFactors(_ envelope: V2Envelope, flow: FlowContext) throws(FlowError)
         -> (offered: [AuthMethod], links: V2StepContext)
     {
+        try offeredMethods(
+            envelope, types: ["password", "email", "sms"], relations: ["challenge"],
+            key: V2StepContext.challengeRelation, purpose: "first-factor", flow: flow)
+    }
+
+    /// The methods of `envelope` of one of `types` that carry a link of one of `relations` (else
+    /// the answer's own `fallback` link), in the server's order, each link checked and kept under
+    /// `key(id)`. Any other method is skipped with a log naming `purpose`, as MSAL for iOS skips
+    /// unsupported methods; so is a second method with the same id.
+    static func offeredMethods(
+        _ envelope: V2Envelope, types: Set<String>, relations: [String], fallback: String? = nil,
+        key: (String) -> String, purpose: String, flow: FlowContext
+    ) throws(FlowError) -> (offered: [AuthMethod], links: V2StepContext) {
         var offered: [AuthMethod] = []
         var links: [String: V2Link] = [:]
         for method in envelope.methods {
             let type = method.type?.lowercased() ?? ""
-            guard ["password", "email", "sms"].contains(type), let href = method.links["challenge"],
-                links[V2StepContext.challengeRelation(method.id)] == nil
+            guard types.contains(type),
+                let href = relations.lazy.compactMap({ method.links[$0] }).first ?? fallback,
+                links[key(method.id)] == nil
             else {
                 flow.client.log(
-                    .info, "first-factor method skipped", ["type": method.type ?? "none"],
+                    .info, "\(purpose) method skipped", ["type": method.type ?? "none"],
                     correlationId: flow.correlationId)
                 continue
             }
-            links[V2StepContext.challengeRelation(method.id)] = try flow.link(href, relation: "challenge")
+            links[key(method.id)] = try flow.link(href, relation: relations[0])
             offered.append(
                 AuthMethod(
                     id: method.id, challengeType: type == "password" ? "password" : "oob",
@@ -167,18 +180,6 @@ enum SignInFlowV2 {
         let password = offered.first { $0.challengeType == "password" }
         if choice.passwordGiven, let password { return password }
         return offered.first { $0.challengeType != "password" } ?? password
-    }
-
-    /// Follows the `challenge` link of the `chosen` method, else the answer's own `challenge` link.
-    private static func challenge(_ envelope: V2Envelope, chosen: AuthMethod?, flow: FlowContext)
-        async throws(FlowError) -> V2Outcome
-    {
-        let href = chosen.flatMap { chosen in envelope.methods.first { $0.id == chosen.id }?.links["challenge"] }
-        let link = try flow.link(href ?? envelope.links["challenge"], relation: "challenge")
-        guard let token = envelope.continuationToken else {
-            throw flow.unexpectedV2(field: "continuationToken", value: "none")
-        }
-        return try await flow.v2(.challenge(link, continuationToken: token))
     }
 
     /// Chooses a first factor on an ``AuthMethodSelectionRequiredState``: follows the method's
@@ -217,29 +218,15 @@ enum SignInFlowV2 {
         guard let token = envelope.continuationToken else {
             throw flow.unexpectedV2(field: "continuationToken", value: "none")
         }
-        var methods: [AuthMethod] = []
-        var links: [String: V2Link] = [:]
-        for method in envelope.methods {
-            let channel = ChannelType(wire: method.type)
-            guard channel == .email || channel == .sms, let href = method.links["challenge"],
-                links[V2StepContext.challengeRelation(method.id)] == nil
-            else {
-                flow.client.log(
-                    .info, "second-factor method skipped", ["type": method.type ?? "none"],
-                    correlationId: flow.correlationId)
-                continue
-            }
-            links[V2StepContext.challengeRelation(method.id)] = try flow.link(href, relation: "challenge")
-            methods.append(
-                AuthMethod(
-                    id: method.id, challengeType: "oob", channelTargetType: channel, loginHint: method.hint ?? ""))
-        }
+        let (methods, links) = try offeredMethods(
+            envelope, types: ["email", "sms"], relations: ["challenge"], key: V2StepContext.challengeRelation,
+            purpose: "second-factor", flow: flow)
         guard !methods.isEmpty else {
             throw FlowError(
                 .browserRequired, correlationId: flow.correlationId,
                 note: "The server offered no second-factor method this SDK can send a code to.")
         }
-        return .awaitingMFA(token, methods, V2StepContext(links: links))
+        return .awaitingMFA(token, methods, links)
     }
 
     /// The result of a state's V2 action: the account, a second factor to choose, or an answer the

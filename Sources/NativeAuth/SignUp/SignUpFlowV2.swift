@@ -104,7 +104,7 @@ enum SignUpFlowV2 {
                 return .completed(token)
             case .interaction(let envelope) where envelope.action == .challenge && !challenged:
                 challenged = true
-                outcome = try await challenge(envelope, flow: flow)
+                outcome = try await flow.followChallenge(envelope)
             case .interaction(let envelope) where envelope.action == .verify:
                 return try codeStep(envelope, flow: flow)
             case .interaction(let envelope) where envelope.action == .collectAttributes:
@@ -120,18 +120,6 @@ enum SignUpFlowV2 {
                 throw flow.unexpectedV2(field: "state", value: "another answer")
             }
         }
-    }
-
-    /// Follows the `challenge` link of the first email method (or the top-level one).
-    private static func challenge(_ envelope: V2Envelope, flow: FlowContext) async throws(FlowError) -> V2Outcome {
-        let href =
-            envelope.methods.first { $0.type?.lowercased() == "email" && $0.links["challenge"] != nil }?
-            .links["challenge"] ?? envelope.links["challenge"]
-        let link = try flow.link(href, relation: "challenge")
-        guard let token = envelope.continuationToken else {
-            throw flow.unexpectedV2(field: "continuationToken", value: "none")
-        }
-        return try await flow.v2(.challenge(link, continuationToken: token))
     }
 
     /// A `verify` answer: the code that was sent, with the `verify` and `resend` links.

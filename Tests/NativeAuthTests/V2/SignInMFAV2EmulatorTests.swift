@@ -141,15 +141,18 @@ struct SignInMFAV2EmulatorTests {
 
 /// V2 clients of an emulator harness.
 enum V2Clients {
-    /// A V2 client on `harness`' tenant, clock, logger and store, sending through `transport`.
-    static func client(_ harness: EmulatorHarness, transport: (any HTTPTransport)? = nil) -> NativeAuthClient {
+    /// A V2 client on `harness`' tenant, logger and store (and its clock, unless `clock` is given),
+    /// sending through `transport`.
+    static func client(
+        _ harness: EmulatorHarness, transport: (any HTTPTransport)? = nil, clock: (any NativeAuthClock)? = nil
+    ) -> NativeAuthClient {
         guard
             var configuration = try? NativeAuthConfiguration(
                 clientId: harness.tenant.clientId, authority: harness.tenant.authority,
                 challengeTypes: [.oob, .password], capabilities: [.mfaRequired, .registrationRequired])
         else { preconditionFailure("emulator configuration") }
         configuration.logger = harness.logger
-        configuration.clock = harness.clock
+        configuration.clock = clock ?? harness.clock
         configuration.protocolVersion = .v2
         return NativeAuthClient(
             configuration: configuration, transport: transport ?? harness.tenant, credentialStore: harness.store)

@@ -20,16 +20,7 @@ struct SignInV2EmulatorTests {
 
     /// A V2 client on the harness' tenant, clock, logger and store, sending through `transport`.
     func client(transport: (any HTTPTransport)? = nil) -> NativeAuthClient {
-        guard
-            var configuration = try? NativeAuthConfiguration(
-                clientId: harness.tenant.clientId, authority: harness.tenant.authority,
-                challengeTypes: [.oob, .password], capabilities: [.mfaRequired, .registrationRequired])
-        else { preconditionFailure("emulator configuration") }
-        configuration.logger = harness.logger
-        configuration.clock = harness.clock
-        configuration.protocolVersion = .v2
-        return NativeAuthClient(
-            configuration: configuration, transport: transport ?? harness.tenant, credentialStore: harness.store)
+        V2Clients.client(harness, transport: transport)
     }
 
     var paths: [String] { harness.tenant.receivedRequests.map { "\($0.method) \($0.url.path)" } }
