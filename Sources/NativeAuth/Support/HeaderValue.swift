@@ -31,8 +31,12 @@ enum AppHeader {
 /// header (CR, LF) or hide in it (other control characters, non-ASCII).
 enum HeaderValue {
     static func isSafe(_ value: String) -> Bool {
-        value.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        // Tokens are kilobytes long: read the contiguous bytes where the string has them.
+        if let safe = value.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(isVisible) }) { return safe }
+        return value.utf8.allSatisfy(isVisible)
     }
+
+    private static func isVisible(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F }
 }
 
 extension StringProtocol {

@@ -124,7 +124,13 @@ struct V2RequestBuilder: Sendable {
     init(configuration: NativeAuthConfiguration) {
         base = RequestBuilder(configuration: configuration)
         resolver = V2HrefResolver(authority: base.authority)
+        authorizeChallengeURL = base.authority.appendingPathComponent(Self.authorizeChallengePath, isDirectory: false)
+        tokenURL = base.authority.appendingPathComponent(Self.tokenPath, isDirectory: false)
     }
+
+    /// The two fixed endpoints, made once.
+    private let authorizeChallengeURL: URL
+    private let tokenURL: URL
 
     var clientId: String { base.clientId }
     var authority: URL { base.authority }
@@ -178,10 +184,8 @@ struct V2RequestBuilder: Sendable {
 
     func url(for call: V2Call) -> URL {
         switch call {
-        case .startAuthorization, .resumeAuthorization:
-            authority.appendingPathComponent(Self.authorizeChallengePath, isDirectory: false)
-        case .exchangeCode:
-            authority.appendingPathComponent(Self.tokenPath, isDirectory: false)
+        case .startAuthorization, .resumeAuthorization: authorizeChallengeURL
+        case .exchangeCode: tokenURL
         case .startSignIn(let link, _, _), .startSignUp(let link, _), .startResetPassword(let link, _, _),
             .challenge(let link, _), .resend(let link, _), .verifyCode(let link, _, _),
             .verifyPassword(let link, _, _), .updatePassword(let link, _, _), .poll(let link, _),

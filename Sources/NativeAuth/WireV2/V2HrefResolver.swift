@@ -78,41 +78,42 @@ struct V2HrefResolver: Sendable {
     }
 
     /// The URL to call for `href`, or why it is refused.
+    ///
+    /// Every check reads the href's UTF-8 bytes once, with no Foundation string search: the
+    /// resolver runs for every link a V2 sign-in follows.
     func resolve(_ href: String) throws(V2HrefError) -> V2Link {
         guard !href.allSatisfy(\.isWhitespace) else { throw .blank }
-        guard href.utf8.count <= Self.maximumLength else { throw .malformed }
+        let bytes = Array(href.utf8)
+        guard bytes.count <= Self.maximumLength else { throw .malformed }
         // White space, controls and backslashes (which some parsers read as `/`) are never valid.
-        guard href.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else {
-            throw .malformed
-        }
-        guard !href.contains("#") else { throw .fragment }
-        guard !href.hasPrefix("//") else { throw .networkPath }
-        let pathAndQuery: Substring
-        if href.hasPrefix("/") {
-            pathAndQuery = Substring(href)
+        guard bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else { throw .malformed }
+        guard !bytes.contains(UInt8(ascii: "#")) else { throw .fragment }
+        guard !bytes.starts(with: Self.slashSlash) else { throw .networkPath }
+        let pathAndQuery: ArraySlice<UInt8>
+        if bytes.first == UInt8(ascii: "/") {
+            pathAndQuery = bytes[...]
         } else {
-            pathAndQuery = try checkedAbsolute(href)
+            pathAndQuery = try checkedAbsolute(href, bytes)
         }
-        let path: Substring
-        let query: Substring?
-        if let mark = pathAndQuery.firstIndex(of: "?") {
-            path = pathAndQuery[..<mark]
-            query = pathAndQuery[pathAndQuery.index(after: mark)...]
-        } else {
-            path = pathAndQuery
-            query = nil
-        }
+        let mark = pathAndQuery.firstIndex(of: UInt8(ascii: "?"))
+        let path = pathAndQuery[..<(mark ?? pathAndQuery.endIndex)]
+        let query = mark.map { pathAndQuery[($0 + 1)...] }
         let rest = try Self.untemplated(path)
-        guard !(query?.contains(where: { $0 == "{" || $0 == "}" }) ?? false) else { throw .templated }
+        guard !(query?.contains(where: Self.isBrace) ?? false) else { throw .templated }
         guard Self.isValid(rest, extra: "/"), query.map({ Self.isValid($0, extra: "/?") }) ?? true else {
             throw .malformed
         }
-        for segment in rest.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-            guard !Self.isDotSegment(segment) else { throw .dotSegment }
+        var segmentStart = rest.startIndex
+        for index in rest.indices where rest[index] == UInt8(ascii: "/") {
+            guard !Self.isDotSegment(rest[segmentStart..<index]) else { throw .dotSegment }
+            segmentStart = index + 1
         }
-        guard let graft = Self.apiTail(of: rest) else { throw .noAPISegment }
-        // Every character left was checked as RFC 3986's: the URL is the prefix and the graft.
-        if let prefix, let url = URL(string: prefix + graft + (query.map { $0.isEmpty ? "" : "?" + $0 } ?? "")) {
+        guard !Self.isDotSegment(rest[segmentStart...]) else { throw .dotSegment }
+        guard let tail = Self.apiTail(of: rest) else { throw .noAPISegment }
+        let graft = String(decoding: tail, as: UTF8.self)
+        let queryText = query.map { String(decoding: $0, as: UTF8.self) }
+        // Every byte left was checked as RFC 3986's: the URL is the prefix and the graft.
+        if let prefix, let url = URL(string: prefix + graft + (queryText.map { $0.isEmpty ? "" : "?" + $0 } ?? "")) {
             return V2Link(url)
         }
         var components = URLComponents()
@@ -120,41 +121,52 @@ struct V2HrefResolver: Sendable {
         components.host = host
         components.port = port
         components.percentEncodedPath = basePath + graft
-        if let query, !query.isEmpty { components.percentEncodedQuery = String(query) }
+        if let queryText, !queryText.isEmpty { components.percentEncodedQuery = queryText }
         guard let url = components.url else { throw .malformed }
         return V2Link(url)
     }
 
+    private static let slashSlash = Array("//".utf8)
+
+    private static func isBrace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") }
+
     /// The path and query of an absolute href, once its scheme, host and port are the authority's.
-    private func checkedAbsolute(_ href: String) throws(V2HrefError) -> Substring {
-        guard let colon = href.firstIndex(of: ":") else { throw .malformed }
-        let name = href[..<colon]
-        guard let first = name.first, first.isASCII, first.isLetter,
-            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
-        else {
+    private func checkedAbsolute(_ href: String, _ bytes: [UInt8]) throws(V2HrefError) -> ArraySlice<UInt8> {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { throw .malformed }
+        let name = bytes[..<colon]
+        func isSchemeByte(_ byte: UInt8) -> Bool {
+            Self.isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+        guard let first = name.first, Self.isLetter(first), name.allSatisfy(isSchemeByte) else {
             // A relative path without a leading `/` (`api/…`, `a:b/…` is never one the service sends).
             throw .malformed
         }
-        switch name.lowercased() {
+        let lowered = String(decoding: name, as: UTF8.self).lowercased()
+        switch lowered {
         case "https": break
         case "http" where scheme == "http" && NativeAuthConfiguration.isLoopback(host): break
         case "http": throw .insecureScheme
         default: throw .unsupportedScheme
         }
-        let afterColon = href[href.index(after: colon)...]
-        guard afterColon.hasPrefix("//") else { throw .malformed }
+        let afterColon = bytes[(colon + 1)...]
+        guard afterColon.starts(with: Self.slashSlash) else { throw .malformed }
         let rest = afterColon.dropFirst(2)
-        let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
-        let authorityPart = rest[..<end]
+        let end = rest.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) ?? rest.endIndex
+        let authorityPart = Substring(decoding: rest[..<end], as: UTF8.self)
         guard !authorityPart.contains("@") else { throw .userInfo }
         let (hrefHost, hrefPort) = try Self.hostAndPort(authorityPart)
         guard hrefHost.lowercased() == host else { throw .otherHost }
-        let defaultPort = name.lowercased() == "https" ? 443 : 80
+        let defaultPort = lowered == "https" ? 443 : 80
         let authorityDefault = scheme == "https" ? 443 : 80
         guard (hrefPort ?? defaultPort) == (port ?? authorityDefault) else { throw .otherPort }
         let pathAndQuery = rest[end...]
-        guard pathAndQuery.hasPrefix("/") else { throw .noAPISegment }
+        guard pathAndQuery.first == UInt8(ascii: "/") else { throw .noAPISegment }
         return pathAndQuery
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
     }
 
     /// `host[:port]` or `[v6][:port]`.
@@ -185,14 +197,16 @@ struct V2HrefResolver: Sendable {
 
     /// The path without a leading `{tenant}` segment, the only template followed (the Android
     /// rule in Docs/NativeAuthV2.md, "Interaction answers"); any other brace is refused.
-    private static func untemplated(_ path: Substring) throws(V2HrefError) -> Substring {
-        let rest = path.hasPrefix("/{tenant}/") ? path.dropFirst("/{tenant}".count) : path
-        guard !rest.contains(where: { $0 == "{" || $0 == "}" }) else { throw .templated }
+    private static func untemplated(_ path: ArraySlice<UInt8>) throws(V2HrefError) -> ArraySlice<UInt8> {
+        let rest = path.starts(with: tenantTemplate) ? path.dropFirst(tenantTemplate.count - 1) : path
+        guard !rest.contains(where: isBrace) else { throw .templated }
         return rest
     }
 
+    private static let tenantTemplate = Array("/{tenant}/".utf8)
+
     /// Whether a path segment is `.` or `..`, its dots percent-encoded or not (`%2e`, `%2E`).
-    private static func isDotSegment(_ segment: Substring.UTF8View.SubSequence) -> Bool {
+    private static func isDotSegment(_ segment: ArraySlice<UInt8>) -> Bool {
         var dots = 0
         var index = segment.startIndex
         while index < segment.endIndex {
@@ -213,31 +227,33 @@ struct V2HrefResolver: Sendable {
     }
 
     /// The path from its first `/api/` or `/oauth2/` segment on.
-    private static func apiTail(of path: Substring) -> String? {
-        let bytes = Array(path.utf8)
-        let marks = [Array("/api/".utf8), Array("/oauth2/".utf8)]
-        for start in bytes.indices {
-            for mark in marks where bytes[start...].starts(with: mark) {
-                return String(decoding: bytes[start...], as: UTF8.self)
-            }
+    private static func apiTail(of path: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        for start in path.indices where path[start] == UInt8(ascii: "/") {
+            let rest = path[start...]
+            if rest.starts(with: apiMark) || rest.starts(with: oauth2Mark) { return rest }
         }
         return nil
     }
 
+    private static let apiMark = Array("/api/".utf8)
+    private static let oauth2Mark = Array("/oauth2/".utf8)
+
     /// Whether `text` holds only RFC 3986 path characters (and `extra`), with well-formed escapes.
-    private static func isValid(_ text: Substring, extra: String) -> Bool {
-        let bytes = Array(text.utf8)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
+    private static func isValid(_ text: ArraySlice<UInt8>, extra: StaticString) -> Bool {
+        var index = text.startIndex
+        while index < text.endIndex {
+            let byte = text[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) else {
+                guard index + 2 < text.endIndex, isHex(text[index + 1]), isHex(text[index + 2]) else {
                     return false
                 }
                 index += 3
                 continue
             }
-            let allowed = byte < 0x80 && (pathCharacters[Int(byte)] || extra.utf8.contains(byte))
+            let allowed =
+                byte < 0x80
+                && (pathCharacters[Int(byte)]
+                    || extra.withUTF8Buffer { $0.contains(byte) })
             guard allowed else { return false }
             index += 1
         }
