@@ -83,17 +83,7 @@ struct CodeStep: Sendable {
         }
     }
 
-    /// Asks for a new code with the call `challenge` makes of the state's token.
-    func resend<E: DetailedError>(
-        as errorType: E.Type, _ challenge: (Secret) -> WireCall
-    ) async throws(E) -> CodeStep {
-        try await core.run(E.self) { action throws(FlowError) in
-            let sent = try await action.flow.requestCode(challenge(action.token))
-            return CodeStep(flow: action.flow, challenge: sent)
-        }
-    }
-
-    /// Asks for a new code with `body`, which makes the next code step (a V2 state's resend).
+    /// Asks for a new code with `body`, which makes the next code step (the journey's steps).
     func resend<E: DetailedError>(
         as errorType: E.Type, _ body: (StateCore.Action) async throws(FlowError) -> CodeStep
     ) async throws(E) -> CodeStep {

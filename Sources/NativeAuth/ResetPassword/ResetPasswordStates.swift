@@ -1,4 +1,3 @@
-import AuthSupport
 public import Foundation
 
 /// A code was sent to reset the user's password.
@@ -22,15 +21,8 @@ public final class ResetPasswordCodeRequiredState: CodeRequiredState {
     /// - Returns: the state to submit the new password on.
     /// - Throws: ``VerifyCodeError``; a wrong or empty code leaves this state usable.
     public func submitCode(_ code: String) async throws(VerifyCodeError) -> ResetPasswordRequiredState {
-        if case .v2(let context) = step.engine {
-            return try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
-                try await ResetPasswordFlowV2.submitCode(code, context: context, action: action)
-            }
-        }
-        return try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
-            let token = try await action.flow.requestToken(
-                .resetPasswordContinue(continuationToken: action.token, code: code))
-            return ResetPasswordRequiredState(core: StateCore(flow: action.flow, token: token))
+        try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
+            try await step.engine.resetPassword.submitCode(code, action: action)
         }
     }
 
@@ -39,14 +31,10 @@ public final class ResetPasswordCodeRequiredState: CodeRequiredState {
     /// - Returns: a fresh state for the new code; this one is spent.
     /// - Throws: ``ResendCodeError``.
     public func resendCode() async throws(ResendCodeError) -> ResetPasswordCodeRequiredState {
-        if case .v2(let context) = step.engine {
-            return ResetPasswordCodeRequiredState(
-                step: try await step.resend(as: ResendCodeError.self) { action throws(FlowError) in
-                    try await ResetPasswordFlowV2.resend(context: context, action: action)
-                })
-        }
-        return ResetPasswordCodeRequiredState(
-            step: try await step.resend(as: ResendCodeError.self) { .resetPasswordChallenge(continuationToken: $0) })
+        ResetPasswordCodeRequiredState(
+            step: try await step.resend(as: ResendCodeError.self) { action throws(FlowError) in
+                try await step.engine.resetPassword.resendCode(action: action)
+            })
     }
 
     /// Where the code went; never the code or token.
@@ -58,10 +46,8 @@ public final class ResetPasswordRequiredState: Sendable, CustomStringConvertible
     let core: StateCore
     /// The protocol the state's action speaks, with the `update` link a V2 state follows.
     let engine: StepEngine
-    /// Set while a submitted reset is still running on the server.
-    private let pendingInterval = Locked<Int?>(nil)
-    /// Set while a submitted V2 update is still running on the server: the poll to resume.
-    private let pendingPoll = Locked<ResetPasswordFlowV2.PendingPoll?>(nil)
+    /// Set while a submitted reset is still running on the server: the wait to resume.
+    private let pending = ResetPasswordPending()
 
     init(core: StateCore, engine: StepEngine = .v1) {
         self.core = core
@@ -87,12 +73,8 @@ public final class ResetPasswordRequiredState: Sendable, CustomStringConvertible
             guard !password.isEmpty else {
                 throw action.flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
             }
-            if case .v2(let context) = engine {
-                return try await ResetPasswordFlowV2.submit(
-                    password, context: context, action: action, core: core, pending: pendingPoll)
-            }
-            return try await ResetPasswordFlow.submit(
-                password, action: action, core: core, pendingInterval: pendingInterval)
+            return try await engine.resetPassword.submitPassword(
+                password, action: action, core: core, pending: pending)
         }
     }
 

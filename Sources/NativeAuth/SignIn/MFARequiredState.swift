@@ -49,15 +49,8 @@ public final class MFARequiredState: CodeRequiredState {
     /// - Returns: where sign-in goes next.
     /// - Throws: ``MFASubmitChallengeError``; a wrong code leaves this state usable.
     public func submitChallenge(_ code: String) async throws(MFASubmitChallengeError) -> SignInResult {
-        if case .v2(let context) = step.engine {
-            return try await step.submit(code, as: MFASubmitChallengeError.self) { code, action throws(FlowError) in
-                try await SignInFlowV2.submitCode(code, context: context, action: action)
-            }
-        }
-        return try await step.submit(code, as: MFASubmitChallengeError.self) { code, action throws(FlowError) in
-            try await SignInFlow.exchange(
-                .tokenWithMFACode(continuationToken: action.token, code: code, scopes: action.flow.scopes),
-                flow: action.flow)
+        try await step.submit(code, as: MFASubmitChallengeError.self) { code, action throws(FlowError) in
+            try await step.engine.signIn.submitCode(code, factor: .second, action: action)
         }
     }
 
@@ -76,14 +69,7 @@ public final class MFARequiredState: CodeRequiredState {
         async throws(MFARequestChallengeError) -> MFARequiredState
     {
         try await core.run(MFARequestChallengeError.self) { action throws(FlowError) in
-            if case .v2(let methodLinks) = engine {
-                return try await SignInFlowV2.requestChallenge(
-                    method, methods: methods, methodLinks: methodLinks, action: action)
-            }
-            let challenge = try await action.flow.requestCode(
-                .signInChallenge(continuationToken: action.token, methodId: method.id))
-            return MFARequiredState(
-                step: CodeStep(flow: action.flow, challenge: challenge), method: method, authMethods: methods)
+            try await engine.signIn.requestChallenge(method, methods: methods, action: action)
         }
     }
 

@@ -51,28 +51,7 @@ public final class RegisterStrongAuthState: Sendable, CustomStringConvertible {
             guard !contact.isEmpty else {
                 throw flow.fail(.invalidInput, note: "The contact is empty; nothing was sent.")
             }
-            if case .v2(let links) = engine {
-                return try await SignInFlowV2.enroll(
-                    method, contact: contact, methods: methods, links: links, action: action)
-            }
-            let call = WireCall.registerChallenge(
-                continuationToken: action.token, target: contact, channel: method.channelTargetType.description)
-            let outcome = try await flow.step(call)
-            switch outcome {
-            case .codeSent(let challenge):
-                let state = RegisterStrongAuthVerificationRequiredState(
-                    step: CodeStep(flow: flow, challenge: challenge), method: method, contact: contact,
-                    authMethods: methods)
-                return .verificationRequired(
-                    state, sentTo: challenge.sentTo, channelTargetType: challenge.channel,
-                    codeLength: challenge.codeLength)
-            case .preverified(let token):
-                return .completed(
-                    try await RegisterStrongAuthVerificationRequiredState.complete(
-                        .registerContinueWithToken(continuationToken: token), flow: flow))
-            default:
-                throw flow.unexpected(outcome, of: call)
-            }
+            return try await engine.signIn.registerChallenge(method, contact: contact, methods: methods, action: action)
         }
     }
 
@@ -121,15 +100,8 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
     /// - Throws: ``RegisterStrongAuthSubmitChallengeError``; a wrong code leaves this state usable.
     public func submitChallenge(_ code: String) async throws(RegisterStrongAuthSubmitChallengeError) -> SignInResult {
         typealias Failure = RegisterStrongAuthSubmitChallengeError
-        if case .v2(let context) = step.engine {
-            return try await step.submit(code, as: Failure.self) { code, action throws(FlowError) in
-                try await SignInFlowV2.activate(code, context: context, action: action)
-            }
-        }
         return try await step.submit(code, as: Failure.self) { code, action throws(FlowError) in
-            .completed(
-                try await Self.complete(
-                    .registerContinueWithCode(continuationToken: action.token, code: code), flow: action.flow))
+            try await step.engine.signIn.registerSubmit(code, action: action)
         }
     }
 
@@ -155,23 +127,6 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
     /// - Throws: ``RegisterStrongAuthChallengeError``.
     public func resendCode() async throws(RegisterStrongAuthChallengeError) -> RegisterStrongAuthChallengeResult {
         try await challengeAuthMethod(authMethod: method, verificationContact: contact)
-    }
-
-    /// Registers the method with `call` (a code, or a contact verified already), then signs in
-    /// with the token the server gives; a second factor after registration is not an answer.
-    static func complete(_ call: WireCall, flow: FlowContext) async throws(FlowError) -> UserAccountResult {
-        let continued = try await flow.requestToken(call)
-        let result = try await SignInFlow.exchange(
-            .tokenWithContinuationToken(continuationToken: continued, username: flow.username, scopes: flow.scopes),
-            flow: flow)
-        guard case .completed(let account) = result else {
-            throw FlowError(
-                details: NativeAuthErrorDetails(
-                    .unexpectedResponse, correlationId: flow.correlationId,
-                    unexpected: UnexpectedAnswer(
-                        problem: .unknownValue(field: "error", value: "second factor after registration"))))
-        }
-        return account
     }
 
     /// Where the code went; never the code or token.

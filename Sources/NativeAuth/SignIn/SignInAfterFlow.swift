@@ -34,11 +34,6 @@ struct SignInAfterFlow: Sendable {
         guard !token.isEmpty else {
             throw FlowError(.signInUnavailable, correlationId: flow.correlationId, note: unavailableNote)
         }
-        if case .v2 = engine {
-            let answer = try await flow.finishV2(continuationToken: token)
-            return .completed(await SignInFlow.signedIn(answer, flow: flow))
-        }
-        return try await SignInFlow.exchange(
-            .tokenWithContinuationToken(continuationToken: token, username: flow.username, scopes: scopes), flow: flow)
+        return try await engine.signIn.signIn(continuationToken: token, flow: flow)
     }
 }

@@ -22,15 +22,8 @@ public final class SignInCodeRequiredState: CodeRequiredState {
     /// - Throws: ``VerifyCodeError``. A wrong or empty code (``VerifyCodeError/isInvalidCode``)
     ///   leaves this state usable, so the user can try again.
     public func submitCode(_ code: String) async throws(VerifyCodeError) -> SignInResult {
-        if case .v2(let context) = step.engine {
-            return try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
-                try await SignInFlowV2.submitCode(code, context: context, action: action)
-            }
-        }
-        return try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
-            try await SignInFlow.exchange(
-                .tokenWithCode(continuationToken: action.token, code: code, scopes: action.flow.scopes),
-                flow: action.flow)
+        try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
+            try await step.engine.signIn.submitCode(code, factor: .first, action: action)
         }
     }
 
@@ -39,15 +32,9 @@ public final class SignInCodeRequiredState: CodeRequiredState {
     /// - Returns: a fresh state for the new code; this one is spent.
     /// - Throws: ``ResendCodeError``.
     public func resendCode() async throws(ResendCodeError) -> SignInCodeRequiredState {
-        if case .v2(let context) = step.engine {
-            return SignInCodeRequiredState(
-                step: try await step.resend(as: ResendCodeError.self) { action throws(FlowError) in
-                    try await SignInFlowV2.resend(context: context, action: action)
-                })
-        }
-        return SignInCodeRequiredState(
-            step: try await step.resend(as: ResendCodeError.self) { token in
-                .signInChallenge(continuationToken: token, methodId: nil)
+        SignInCodeRequiredState(
+            step: try await step.resend(as: ResendCodeError.self) { action throws(FlowError) in
+                try await step.engine.signIn.resendCode(action: action)
             })
     }
 

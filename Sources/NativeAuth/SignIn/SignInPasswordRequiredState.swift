@@ -24,14 +24,7 @@ public final class SignInPasswordRequiredState: Sendable, CustomStringConvertibl
             guard !password.isEmpty else {
                 throw action.flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
             }
-            if case .v2(let context) = engine {
-                return try await SignInFlowV2.submitPassword(Secret(password), context: context, action: action)
-            }
-            return try await SignInFlow.exchange(
-                .tokenWithPassword(
-                    continuationToken: action.token, username: action.flow.username, password: Secret(password),
-                    scopes: action.flow.scopes),
-                flow: action.flow)
+            return try await engine.signIn.submitPassword(Secret(password), action: action)
         }
     }
 

@@ -21,14 +21,8 @@ public final class SignUpCodeRequiredState: CodeRequiredState {
     /// - Returns: the user was created, or the password or attributes the server wants next.
     /// - Throws: ``VerifyCodeError``; a wrong or empty code leaves this state usable.
     public func submitCode(_ code: String) async throws(VerifyCodeError) -> SignUpResult {
-        if case .v2(let context) = step.engine {
-            return try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
-                try await SignUpFlowV2.submitCode(code, context: context, action: action)
-            }
-        }
-        return try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
-            try await SignUpFlow.proceed(
-                .signUpContinueWithCode(continuationToken: action.token, code: code), flow: action.flow)
+        try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
+            try await step.engine.signUp.submitCode(code, action: action)
         }
     }
 
@@ -37,14 +31,10 @@ public final class SignUpCodeRequiredState: CodeRequiredState {
     /// - Returns: a fresh state for the new code; this one is spent.
     /// - Throws: ``ResendCodeError``.
     public func resendCode() async throws(ResendCodeError) -> SignUpCodeRequiredState {
-        if case .v2(let context) = step.engine {
-            return SignUpCodeRequiredState(
-                step: try await step.resend(as: ResendCodeError.self) { action throws(FlowError) in
-                    try await SignUpFlowV2.resend(context: context, action: action)
-                })
-        }
-        return SignUpCodeRequiredState(
-            step: try await step.resend(as: ResendCodeError.self) { .signUpChallenge(continuationToken: $0) })
+        SignUpCodeRequiredState(
+            step: try await step.resend(as: ResendCodeError.self) { action throws(FlowError) in
+                try await step.engine.signUp.resendCode(action: action)
+            })
     }
 
     /// Where the code went; never the code or token.
@@ -75,13 +65,7 @@ public final class SignUpPasswordRequiredState: Sendable, CustomStringConvertibl
             guard !password.isEmpty else {
                 throw action.flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
             }
-            if case .v2(let context) = engine {
-                return try await SignUpFlowV2.submit(
-                    [:], password: Secret(password), context: context, action: action)
-            }
-            return try await SignUpFlow.proceed(
-                .signUpContinueWithPassword(continuationToken: action.token, password: Secret(password)),
-                flow: action.flow)
+            return try await engine.signUp.submitPassword(Secret(password), action: action)
         }
     }
 
@@ -113,13 +97,7 @@ public final class SignUpAttributesRequiredState: Sendable, CustomStringConverti
     ///   leave this state usable.
     public func submitAttributes(_ attributes: UserAttributes) async throws(AttributesRequiredError) -> SignUpResult {
         try await core.run(AttributesRequiredError.self) { action throws(FlowError) in
-            if case .v2(let context) = engine {
-                return try await SignUpFlowV2.submit(
-                    try action.flow.members(attributes), password: nil, context: context, action: action)
-            }
-            let json = try action.flow.encode(attributes) ?? "{}"
-            return try await SignUpFlow.proceed(
-                .signUpContinueWithAttributes(continuationToken: action.token, attributes: json), flow: action.flow)
+            try await engine.signUp.submitAttributes(attributes, action: action)
         }
     }
 

@@ -1,0 +1,75 @@
+import AuthSupport
+import Foundation
+
+/// What each password-reset state's action sends and where the answer leads, one conformer per
+/// protocol (as ``SignInSteps`` for sign-in): the states keep their guards and never ask which
+/// protocol they speak.
+protocol ResetPasswordSteps: Sendable {
+    /// Submits the code; the answer asks for the new password.
+    func submitCode(_ code: Secret, action: StateCore.Action) async throws(FlowError) -> ResetPasswordRequiredState
+    /// Asks for a new code; the answer is the next code step.
+    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStep
+    /// Submits the new password and waits for the reset, resuming a wait `pending` holds.
+    func submitPassword(
+        _ password: String, action: StateCore.Action, core: StateCore, pending: ResetPasswordPending
+    ) async throws(FlowError) -> SignInAfterResetPasswordState
+}
+
+/// A submitted reset still running on the server, kept by the state between calls: V1's poll
+/// interval, or V2's poll link. Only the protocol's own field is ever set.
+struct ResetPasswordPending: Sendable {
+    let interval = Locked<Int?>(nil)
+    let poll = Locked<ResetPasswordFlowV2.PendingPoll?>(nil)
+}
+
+extension StepEngine {
+    /// The password-reset steps of this protocol: the one place a reset state's protocol is decided.
+    var resetPassword: any ResetPasswordSteps {
+        switch self {
+        case .v1: ResetPasswordStepsV1()
+        case .v2(let context): ResetPasswordStepsV2(context: context)
+        }
+    }
+}
+
+/// The password-reset steps of V1: `resetpassword/v1.0/continue`, `challenge`, then `submit` and
+/// `poll_completion` (``ResetPasswordFlow``).
+struct ResetPasswordStepsV1: ResetPasswordSteps {
+    func submitCode(_ code: Secret, action: StateCore.Action) async throws(FlowError) -> ResetPasswordRequiredState {
+        let token = try await action.flow.requestToken(.resetPasswordContinue(continuationToken: action.token, code: code))
+        return ResetPasswordRequiredState(core: StateCore(flow: action.flow, token: token))
+    }
+
+    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStep {
+        CodeStep(
+            flow: action.flow,
+            challenge: try await action.flow.requestCode(.resetPasswordChallenge(continuationToken: action.token)))
+    }
+
+    func submitPassword(
+        _ password: String, action: StateCore.Action, core: StateCore, pending: ResetPasswordPending
+    ) async throws(FlowError) -> SignInAfterResetPasswordState {
+        try await ResetPasswordFlow.submit(password, action: action, core: core, pendingInterval: pending.interval)
+    }
+}
+
+/// The password-reset steps of V2: the state's `verify`, `resend` and `update` links, then the
+/// `poll` links (``ResetPasswordFlowV2``).
+struct ResetPasswordStepsV2: ResetPasswordSteps {
+    /// The checked links of the answer that made the state.
+    let context: V2StepContext
+
+    func submitCode(_ code: Secret, action: StateCore.Action) async throws(FlowError) -> ResetPasswordRequiredState {
+        try await ResetPasswordFlowV2.submitCode(code, context: context, action: action)
+    }
+
+    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStep {
+        try await ResetPasswordFlowV2.resend(context: context, action: action)
+    }
+
+    func submitPassword(
+        _ password: String, action: StateCore.Action, core: StateCore, pending: ResetPasswordPending
+    ) async throws(FlowError) -> SignInAfterResetPasswordState {
+        try await ResetPasswordFlowV2.submit(password, context: context, action: action, core: core, pending: pending.poll)
+    }
+}
