@@ -36,7 +36,8 @@ extension StepEngine {
 /// `poll_completion` (``ResetPasswordFlow``).
 struct ResetPasswordStepsV1: ResetPasswordSteps {
     func submitCode(_ code: Secret, action: StateCore.Action) async throws(FlowError) -> ResetPasswordRequiredState {
-        let token = try await action.flow.requestToken(.resetPasswordContinue(continuationToken: action.token, code: code))
+        let token = try await action.flow.requestToken(
+            .resetPasswordContinue(continuationToken: action.token, code: code))
         return ResetPasswordRequiredState(core: StateCore(flow: action.flow, token: token))
     }
 
@@ -70,6 +71,7 @@ struct ResetPasswordStepsV2: ResetPasswordSteps {
     func submitPassword(
         _ password: String, action: StateCore.Action, core: StateCore, pending: ResetPasswordPending
     ) async throws(FlowError) -> SignInAfterResetPasswordState {
-        try await ResetPasswordFlowV2.submit(password, context: context, action: action, core: core, pending: pending.poll)
+        try await ResetPasswordFlowV2.submit(
+            password, context: context, action: action, core: core, pending: pending.poll)
     }
 }

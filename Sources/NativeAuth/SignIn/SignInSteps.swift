@@ -87,7 +87,8 @@ struct SignInStepsV1: SignInSteps {
         switch outcome {
         case .codeSent(let challenge):
             let state = RegisterStrongAuthVerificationRequiredState(
-                step: CodeStep(flow: flow, challenge: challenge), method: method, contact: contact, authMethods: methods)
+                step: CodeStep(flow: flow, challenge: challenge), method: method, contact: contact, authMethods: methods
+            )
             return .verificationRequired(
                 state, sentTo: challenge.sentTo, channelTargetType: challenge.channel, codeLength: challenge.codeLength)
         case .preverified(let token):
@@ -105,7 +106,8 @@ struct SignInStepsV1: SignInSteps {
 
     func signIn(continuationToken: Secret, flow: FlowContext) async throws(FlowError) -> SignInResult {
         try await SignInFlow.exchange(
-            .tokenWithContinuationToken(continuationToken: continuationToken, username: flow.username, scopes: flow.scopes),
+            .tokenWithContinuationToken(
+                continuationToken: continuationToken, username: flow.username, scopes: flow.scopes),
             flow: flow)
     }
 
