@@ -1,30 +1,5 @@
 import AuthSupport
-public import Foundation
-
-/// What ``NativeAuthClient/resetPassword(_:)`` needs.
-public struct ResetPasswordParameters: Sendable, CustomStringConvertible {
-    /// The user's username (an email address).
-    public var username: String
-    /// The correlation id sent with every request of the flow; a new one when `nil`.
-    public var correlationId: UUID?
-
-    /// Creates password-reset parameters.
-    public init(username: String, correlationId: UUID? = nil) {
-        self.username = username
-        self.correlationId = correlationId
-    }
-
-    /// The username.
-    public var description: String { "ResetPasswordParameters(username: \(username))" }
-}
-
-/// Where ``NativeAuthClient/resetPassword(_:)`` leads.
-@nonexhaustive
-public enum ResetPasswordStartResult: Sendable {
-    /// A code was sent to the user's email address; submit it on the state.
-    case codeRequired(
-        ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?)
-}
+import Foundation
 
 /// The password-reset engine.
 enum ResetPasswordFlow {

@@ -1,15 +1,5 @@
 public import Foundation
 
-/// Where challenging a method for registration leads.
-@nonexhaustive
-public enum RegisterStrongAuthChallengeResult: Sendable {
-    /// A code was sent to the contact; submit it on the state.
-    case verificationRequired(
-        RegisterStrongAuthVerificationRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?)
-    /// The contact was already verified: the method is registered and the user signed in.
-    case completed(UserAccountResult)
-}
-
 /// Sign-in needs the user to register a strong authentication method first.
 public final class RegisterStrongAuthState: Sendable, CustomStringConvertible {
     let core: StateCore

@@ -96,3 +96,28 @@ extension SignUpStartError {
     /// start): start again with them in ``SignUpParameters/attributes``.
     public var isAttributesRequired: Bool { kind == .attributesRequired }
 }
+
+/// Why ``NativeAuthClient/signUpOrSignIn(_:)`` failed.
+public struct SignUpOrSignInStartError: DetailedError {
+    /// Everything the error carries.
+    public let details: NativeAuthErrorDetails
+    init(details: NativeAuthErrorDetails) { self.details = details }
+
+    /// The username is empty or not valid (checked before any request, or `invalid_request` 90100).
+    public var isInvalidUsername: Bool { kind == .invalidUsername }
+    /// An attribute name or value cannot be sent (checked before any request);
+    /// ``invalidAttributes`` names it.
+    public var isInvalidAttributes: Bool { kind == .attributesInvalid }
+    /// The names of the attributes that cannot be sent.
+    public var invalidAttributes: [String] { details.invalidAttributes }
+    /// The tenant requires attributes that were not given (`attributes_required` at sign-up):
+    /// start again with them.
+    public var isAttributesRequired: Bool { kind == .attributesRequired }
+    /// No user has this username, and the server refused to sign one up: sign-up is turned off
+    /// for the app, or not allowed for this username. The server's own answer is in the raw
+    /// fields (``NativeAuthError/serverError``, ``NativeAuthError/serverErrorDescription``).
+    public var isSignUpUnavailable: Bool { kind == .signUpUnavailable }
+    /// A user with this username was created between the sign-in and the sign-up requests:
+    /// start again, and the user signs in.
+    public var isUserAlreadyExists: Bool { kind == .userAlreadyExists }
+}

@@ -112,6 +112,43 @@ struct ArchitectureTests {
         }
     }
 
+    /// The journeys' folders, and the file roles each has (Docs/Architecture.md, "Journey folders").
+    static let journeys = ["SignIn", "SignUp", "ResetPassword"]
+    static let journeyRoles = ["Parameters", "Results", "Flow", "FlowV2", "Steps", "Errors", "Delegates"]
+
+    @Test func everyJourneyFolderHasTheSameFileRolesAndEachPublicTypeIsInItsRole() throws {
+        for journey in Self.journeys {
+            let folder = Self.sources.appendingPathComponent(journey)
+            let files = try SourceTree.swiftFiles(directlyIn: folder)
+            let names = Set(files.map { $0.deletingPathExtension().lastPathComponent })
+            for role in Self.journeyRoles {
+                #expect(names.contains(journey + role), "\(journey)/ has no \(journey)\(role).swift")
+            }
+            for file in files {
+                let name = file.deletingPathExtension().lastPathComponent
+                let code = try String(contentsOf: file, encoding: .utf8)
+                for line in code.split(separator: "\n") {
+                    let words = line.split(separator: " ")
+                    guard words.first == "public",
+                        let index = words.firstIndex(where: { ["enum", "struct", "class", "protocol"].contains($0) }),
+                        index + 1 < words.count
+                    else { continue }
+                    let type = String(words[index + 1].prefix { $0.isLetter || $0.isNumber })
+                    let role: String? =
+                        type.hasSuffix("Result")
+                        ? "Results"
+                        : type.hasSuffix("Error")
+                            ? "Errors"
+                            : type.hasSuffix("Delegate") ? "Delegates" : type.hasSuffix("State") ? "State" : nil
+                    guard let role else { continue }
+                    let placed =
+                        role == "State" ? name.hasSuffix("State") || name.hasSuffix("States") : name.hasSuffix(role)
+                    #expect(placed, "\(type) is in \(journey)/\(name).swift, not in a \(role) file")
+                }
+            }
+        }
+    }
+
     @Test func foldersOfTheLibrariesStaySmall() throws {
         var roots = ["AuthCrypto", "AuthSupport", "LoopbackHTTP", "NativeAuth", "NativeAuthEmulator"].map {
             Self.repository.appendingPathComponent("Sources/\($0)")
