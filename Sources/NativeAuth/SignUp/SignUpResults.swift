@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Where ``NativeAuthClient/signUp(_:)`` leads.
 @nonexhaustive
