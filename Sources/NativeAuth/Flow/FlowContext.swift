@@ -95,13 +95,23 @@ struct FlowContext: Sendable {
 /// its edge (``StateCore/run(_:_:)``, the client's entry points), so the engine is compiled once,
 /// not once per error type.
 ///
-/// A server error a V1 endpoint answered stays raw in the engine: its details hold the meanings
-/// every step shares, and the endpoint it came from, until the error type of the action names it
-/// (``named(as:)``) as it declares (``DetailedError/naming(at:)``).
+/// A server error stays raw in the engine until the error type of the action names it
+/// (``named(as:)``) as it declares (``DetailedError/naming(at:)``): one a V1 endpoint answered holds
+/// the meanings every step shares and the endpoint it came from; one a V2 call answered holds the
+/// kind V2's error tables give it, and the action's type adds only its own reading of a wrong
+/// password (``ErrorNaming/wrongPasswordIsInvalidPassword``).
 struct FlowError: DetailedError {
+    /// What answered a server error no error type has named yet.
+    enum Answerer: Sendable {
+        /// A V1 endpoint.
+        case v1(Endpoint)
+        /// A V2 call (its link or fixed endpoint).
+        case v2
+    }
+
     let details: NativeAuthErrorDetails
-    /// The V1 endpoint that answered the server error, while no error type has named it.
-    let answeredBy: Endpoint?
+    /// What answered the server error, while no error type has named it.
+    let answeredBy: Answerer?
 
     init(details: NativeAuthErrorDetails) {
         self.details = details
@@ -111,14 +121,30 @@ struct FlowError: DetailedError {
     /// A failed call to `endpoint`, its server error (if any) not named yet.
     init(_ failure: WireFailure, from endpoint: Endpoint, correlationId: UUID) {
         details = NativeAuthErrorDetails(failure, correlationId: correlationId, naming: .none)
-        if case .server = failure { answeredBy = endpoint } else { answeredBy = nil }
+        if case .server = failure { answeredBy = .v1(endpoint) } else { answeredBy = nil }
     }
 
-    /// This error with its server error named as `E` names an answer of the endpoint that gave it;
-    /// an error named already, or without a server error, as it is.
+    /// A V2 server error of `kind`, the action's error type not applied yet.
+    init(v2 details: NativeAuthErrorDetails) {
+        self.details = details
+        answeredBy = .v2
+    }
+
+    /// This error with its server error named as `E` names it; an error named already, or without
+    /// a server error, as it is.
     func named<E: DetailedError>(as errorType: E.Type) -> FlowError {
-        guard let answeredBy else { return self }
-        return FlowError(details: details.named(by: E.naming(at: answeredBy)))
+        switch answeredBy {
+        case nil:
+            return self
+        case .v1(let endpoint):
+            return FlowError(details: details.named(by: E.naming(at: endpoint)))
+        case .v2:
+            var named = details
+            if E.naming.wrongPasswordIsInvalidPassword, named.kind == .invalidCredentials {
+                named.kind = .invalidPassword(nil)
+            }
+            return FlowError(details: named)
+        }
     }
 }
 

@@ -46,9 +46,9 @@ extension FlowContext {
     /// Sends a V2 call through the client's request pipeline (deadline, interceptors, logging of
     /// field names, cancellation) and returns an outcome the flow can go on with. A failure, a
     /// refusal, a browser request or an answer the engine cannot follow is thrown, named as V1
-    /// names it; `wrongPasswordIsInvalidPassword` makes a wrong password the password step's own
-    /// error. An answer that moved the journey on marks the running state's token as used.
-    func v2(_ call: V2Call, wrongPasswordIsInvalidPassword: Bool = false) async throws(FlowError) -> V2Outcome {
+    /// names it, for the action's error type to finish naming (``FlowError/named(as:)``). An
+    /// answer that moved the journey on marks the running state's token as used.
+    func v2(_ call: V2Call) async throws(FlowError) -> V2Outcome {
         let builder = client.v2Builder
         let body = builder.body(for: call)
         let endpoint = RequestEndpoint(call.name)
@@ -87,10 +87,8 @@ extension FlowContext {
             throw FlowError(
                 details: NativeAuthErrorDetails(.browserRequired, correlationId: correlationId, redirectReason: reason))
         case .refused(let error):
-            var kind = error.kind
-            if wrongPasswordIsInvalidPassword, kind == .invalidCredentials { kind = .invalidPassword(nil) }
             throw FlowError(
-                details: NativeAuthErrorDetails(kind, correlationId: correlationId, server: error.asServerError))
+                v2: NativeAuthErrorDetails(error.kind, correlationId: correlationId, server: error.asServerError))
         case .malformed(let answer):
             throw FlowError(
                 details: NativeAuthErrorDetails(.unexpectedResponse, correlationId: correlationId, unexpected: answer))

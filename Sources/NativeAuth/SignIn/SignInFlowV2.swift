@@ -281,8 +281,7 @@ enum SignInFlowV2 {
     {
         let outcome = try await action.flow.v2(
             .verifyPassword(
-                try context.link("verify", flow: action.flow), continuationToken: action.token, password: password),
-            wrongPasswordIsInvalidPassword: true)
+                try context.link("verify", flow: action.flow), continuationToken: action.token, password: password))
         return try await result(of: outcome, flow: action.flow)
     }
 
