@@ -6,6 +6,15 @@ import Foundation
 enum StepEngine: Sendable {
     case v1
     case v2(V2StepContext)
+
+    /// A journey's steps for this protocol: `v1`, or `v2` made with the state's links. Each
+    /// journey's states ask for theirs through this one switch.
+    func steps<Steps>(v1: @autoclosure () -> Steps, v2: (V2StepContext) -> Steps) -> Steps {
+        switch self {
+        case .v1: v1()
+        case .v2(let context): v2(context)
+        }
+    }
 }
 
 /// What a V2 state follows next: the links of the answer that made it, each already checked by

@@ -25,10 +25,7 @@ struct ResetPasswordPending: Sendable {
 extension StepEngine {
     /// The password-reset steps of this protocol: the one place a reset state's protocol is decided.
     var resetPassword: any ResetPasswordSteps {
-        switch self {
-        case .v1: ResetPasswordStepsV1()
-        case .v2(let context): ResetPasswordStepsV2(context: context)
-        }
+        steps(v1: ResetPasswordStepsV1(), v2: ResetPasswordStepsV2.init(context:))
     }
 }
 

@@ -33,12 +33,7 @@ enum SignInFactor: Sendable {
 
 extension StepEngine {
     /// The sign-in steps of this protocol: the one place a sign-in state's protocol is decided.
-    var signIn: any SignInSteps {
-        switch self {
-        case .v1: SignInStepsV1()
-        case .v2(let context): SignInStepsV2(context: context)
-        }
-    }
+    var signIn: any SignInSteps { steps(v1: SignInStepsV1(), v2: SignInStepsV2.init(context:)) }
 }
 
 /// The sign-in steps of V1: each action one call to a fixed endpoint, then the token endpoint.

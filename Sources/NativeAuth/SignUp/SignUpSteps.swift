@@ -17,12 +17,7 @@ protocol SignUpSteps: Sendable {
 
 extension StepEngine {
     /// The sign-up steps of this protocol: the one place a sign-up state's protocol is decided.
-    var signUp: any SignUpSteps {
-        switch self {
-        case .v1: SignUpStepsV1()
-        case .v2(let context): SignUpStepsV2(context: context)
-        }
-    }
+    var signUp: any SignUpSteps { steps(v1: SignUpStepsV1(), v2: SignUpStepsV2.init(context:)) }
 }
 
 /// The sign-up steps of V1: `signup/v1.0/continue` with the grant of each state, or a new challenge.
