@@ -73,6 +73,6 @@ extension TokenAnswer {
         self.init(
             tokenType: answer.tokenType, accessToken: answer.accessToken, refreshToken: answer.refreshToken,
             idToken: answer.idToken, scopes: answer.scopes ?? [], expiresIn: answer.expiresIn, clientInfo: nil,
-            serverDate: answer.serverDate)
+            serverDate: answer.serverDate, authSession: answer.authSession)
     }
 }
