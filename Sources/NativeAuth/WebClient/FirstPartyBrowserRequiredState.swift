@@ -35,10 +35,14 @@ public final class FirstPartyBrowserRequiredState: Sendable, CustomStringConvert
     private let phase = Locked<Phase>(.ready)
     /// Cleared once the browser was shown it: a `request_uri` is good once.
     private let requestURI: Locked<RequestURI?>
+    /// The newest `auth_session` of the sign-in, kept with the account when the code of the
+    /// `request_uri` is redeemed with no newer one (§5.3.1).
+    private let authSession: Secret?
 
-    init(signIn: FirstPartySignIn, requestURI: RequestURI?, message: String?) {
+    init(signIn: FirstPartySignIn, requestURI: RequestURI?, authSession: Secret? = nil, message: String?) {
         self.signIn = signIn
         self.requestURI = Locked(requestURI)
+        self.authSession = authSession
         self.message = message
     }
 
@@ -110,7 +114,7 @@ public final class FirstPartyBrowserRequiredState: Sendable, CustomStringConvert
         let callback = try AuthorizationCallback(
             url: callbackURL, redirectURI: client.redirectURI, expectedState: nil, expectedIssuer: metadata.issuer,
             issuerRequired: metadata.authorizationResponseIssParameterSupported, correlationId: correlationId)
-        return try await signIn.complete(code: callback.code, redirectURI: nil)
+        return try await signIn.complete(code: callback.code, redirectURI: nil, authSession: authSession)
     }
 
     /// Whether a `request_uri` is waiting; never its value.

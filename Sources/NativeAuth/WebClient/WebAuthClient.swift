@@ -60,12 +60,14 @@ public final class WebAuthClient: Sendable {
             clock: configuration.clock, authentication: configuration.clientAuthentication,
             pushedAuthorization: configuration.pushedAuthorizationRequests, dpop: dpop)
         self.provider = provider
+        let link = WebClientLink()
         accounts = AccountManager(
             clientId: clientId, clock: configuration.clock, margin: configuration.tokenRefreshMargin,
             userPresence: configuration.userPresence,
             store: credentialStore ?? PlatformCredentialStore.make(applicationName: nil),
-            redeemer: WebRefreshRedeemer(provider: provider), log: log, events: events,
+            redeemer: WebRefreshRedeemer(provider: provider, link: link), log: log, events: events,
             storeKey: "nativeauth.web.\(issuer.absoluteString).\(clientId)", dpop: dpop)
+        link.connect(self)
     }
 
     /// Signs the user in through `agent`: builds the authorization request (PKCE S256, `state`,
