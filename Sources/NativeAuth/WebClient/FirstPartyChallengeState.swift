@@ -113,7 +113,7 @@ public final class FirstPartyChallengeState: Sendable, CustomStringConvertible, 
         }
         let sent = authSession.current
         let request = AuthorizationChallengeRequest.followUp(
-            endpoint: endpoint, clientId: signIn.client.clientId, authSession: sent, credentials: credentials,
+            endpoint: endpoint, clientId: signIn.provider.clientId, authSession: sent, credentials: credentials,
             additional: additional, opening: opening, correlationId: correlationId)
         switch await signIn.run(request, authSession: sent) {
         case .next(let result):

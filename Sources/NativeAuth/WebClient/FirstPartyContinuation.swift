@@ -1,17 +1,38 @@
 import AuthSupport
 import Foundation
 
-/// The client a refresh's first-party challenge goes on with, held weakly: the client owns the
-/// account manager, which owns the refresh redeemer that holds this link. Set once the client
-/// exists; `nil` once it is gone (then a refresh's challenge has nothing to go on with).
-final class WebClientLink: Sendable {
-    private struct Reference: Sendable { weak var client: WebAuthClient? }
+/// Where a web client signs users in and keeps their account: its provider, its account manager
+/// and its redirect URI. A first-party sign-in holds it, not the client: one that goes on from a
+/// refresh is made where only these exist, and may outlive the client.
+struct WebSignInSite: Sendable {
+    let provider: WebProvider
+    let accounts: AccountManager
+    let redirectURI: URL
+
+    /// A browser sign-in through `agent` (``WebAuthClient/signIn(_:using:)``), stored as the account.
+    func signIn(_ parameters: WebSignInParameters, using agent: any ExternalUserAgent)
+        async throws(WebSignInError) -> UserAccountResult
+    {
+        let (answer, claims, correlationId, dpopKey) = try await provider.signIn(
+            parameters, redirectURI: redirectURI, using: agent)
+        let record = await accounts.signedIn(
+            answer, username: claims.preferredUsername ?? claims.string("email") ?? "",
+            scopes: parameters.scopes, correlationId: correlationId, dpopKey: dpopKey)
+        return UserAccountResult(record: record, manager: accounts)
+    }
+}
+
+/// The account manager of a web client, held weakly by its refresh redeemer (the manager owns
+/// the redeemer). A refresh runs on the manager, so the manager is there whenever the redeemer
+/// needs it.
+final class WebAccountsLink: Sendable {
+    private struct Reference: Sendable { weak var accounts: AccountManager? }
 
     private let reference = Locked(Reference())
 
-    var client: WebAuthClient? { reference.current.client }
+    var accounts: AccountManager? { reference.current.accounts }
 
-    func connect(_ client: WebAuthClient) { reference.withLock { $0.client = client } }
+    func connect(_ accounts: AccountManager) { reference.withLock { $0.accounts = accounts } }
 }
 
 extension WebAuthClient {
@@ -101,6 +122,15 @@ extension RetrieveAccessTokenError {
     public var firstPartyContinuation: FirstPartySignInResult? { details.interaction as? FirstPartySignInResult }
 }
 
+extension AuthorizedRequestError {
+    /// The refresh before the request was answered with an authorization challenge, as
+    /// ``RetrieveAccessTokenError/isAuthorizationChallengeRequired``; nothing was sent to the API.
+    public var isAuthorizationChallengeRequired: Bool { firstPartyContinuation != nil }
+
+    /// How the user goes on, as ``RetrieveAccessTokenError/firstPartyContinuation``.
+    public var firstPartyContinuation: FirstPartySignInResult? { details.interaction as? FirstPartySignInResult }
+}
+
 extension WebAuthClient {
     /// Starts a first-party sign-in: a new one, or one that continues `record`'s provider session
     /// (its `auth_session` and DPoP key; its `sub` for the new ID token).
@@ -122,7 +152,7 @@ extension WebAuthClient {
             ? try await provider.newDPoPKey(metadata, correlationId: correlationId)
             : try await provider.key(forStoredKey: record?.dpopKey, correlationId: correlationId)
         var signIn = FirstPartySignIn(
-            client: self, metadata: metadata, endpoint: endpoint, pkce: PKCE(), scopes: parameters.scopes,
+            site: site, metadata: metadata, endpoint: endpoint, pkce: PKCE(), scopes: parameters.scopes,
             username: parameters.username, correlationId: correlationId, dpopKey: key)
         signIn.subject = record?.claims.subject
         let authSession = record?.authSession.map(Secret.init)
@@ -151,7 +181,7 @@ extension WebRefreshRedeemer {
             error: "insufficient_authorization", description: description, uri: nil, status: status,
             correlationId: correlationId)
         var continuation: FirstPartySignInResult?
-        if let client = link.client {
+        if let accounts = link.accounts {
             let key: DPoPBoundKey?
             do {
                 key =
@@ -162,7 +192,8 @@ extension WebRefreshRedeemer {
                 return Self.retrieveError(error, correlationId: correlationId)
             }
             var signIn = FirstPartySignIn(
-                client: client, metadata: metadata, endpoint: metadata.authorizationChallengeEndpoint, pkce: PKCE(),
+                site: WebSignInSite(provider: provider, accounts: accounts, redirectURI: redirectURI),
+                metadata: metadata, endpoint: metadata.authorizationChallengeEndpoint, pkce: PKCE(),
                 scopes: account.signInScopes, username: account.username, correlationId: correlationId, dpopKey: key)
             signIn.subject = account.claims.subject
             if signIn.endpoint == nil {

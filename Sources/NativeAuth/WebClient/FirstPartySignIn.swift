@@ -7,7 +7,8 @@ import Foundation
 /// authorization code through the browser sign-in's own path (``WebProvider/redeem(_:redirectURI:verifier:nonce:maxAge:metadata:correlationId:dpopKey:subject:)``)
 /// and stores the account as a browser sign-in does.
 struct FirstPartySignIn: Sendable {
-    let client: WebAuthClient
+    /// Where the sign-in happens and its account is kept.
+    let site: WebSignInSite
     let metadata: ProviderMetadata
     /// The authorization challenge endpoint; `nil` only for a sign-in that can go on in a browser
     /// only (a refresh's challenge at a provider that publishes no endpoint).
@@ -31,7 +32,7 @@ struct FirstPartySignIn: Sendable {
         case failed(WebSignInError, authSession: Secret?, usable: Bool)
     }
 
-    var provider: WebProvider { client.provider }
+    var provider: WebProvider { site.provider }
 
     private var signer: DPoPSigner? {
         dpopKey.flatMap { key in provider.dpop.map { provider.signer(key, context: $0) } }
@@ -90,10 +91,10 @@ struct FirstPartySignIn: Sendable {
             correlationId: correlationId, dpopKey: dpopKey, subject: subject)
         var tokens = TokenAnswer(answer)
         if tokens.authSession == nil { tokens.authSession = authSession }
-        let record = await client.accounts.signedIn(
+        let record = await site.accounts.signedIn(
             tokens, username: claims.preferredUsername ?? claims.string("email") ?? username,
             scopes: scopes, correlationId: correlationId, dpopKey: dpopKey?.storedForm)
-        return UserAccountResult(record: record, manager: client.accounts)
+        return UserAccountResult(record: record, manager: site.accounts)
     }
 
     /// A failure that says nothing about the sign-in itself: a cancellation, no answer, or a

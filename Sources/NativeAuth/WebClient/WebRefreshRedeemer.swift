@@ -8,8 +8,11 @@ import Foundation
 /// error with the state the user goes on with (``RetrieveAccessTokenError/firstPartyContinuation``).
 struct WebRefreshRedeemer: RefreshRedeemer {
     let provider: WebProvider
-    /// The client, for the sign-in a refresh's challenge goes on with.
-    var link = WebClientLink()
+    /// The client's redirect URI, for the browser a refresh's challenge may go on in.
+    let redirectURI: URL
+    /// The account manager that asks for the refresh, for the sign-in a refresh's challenge goes
+    /// on with.
+    let link: WebAccountsLink
 
     var transport: any HTTPTransport { provider.transport }
 

@@ -91,6 +91,23 @@ struct FirstPartyRefreshChallengeTests {
         #expect(spent.isStateAlreadyUsed)
     }
 
+    @Test func anAPIRequestWhoseRefreshIsChallengedSaysSoToo() async throws {
+        let client = try fixture.client()
+        let account = try await fixture.signIn(client, "ada@example.com")
+        tenant.challengeNextRefresh(of: "ada@example.com")
+        fixture.harness.clock.advance(by: 7200)
+        let before = tenant.receivedRequests.count
+        let error = try await #require(throws: AuthorizedRequestError.self) {
+            try await account.send(HTTPRequest(method: "GET", url: tenant.url(for: .resource)))
+        }
+        #expect(error.isInteractionRequired && error.isAuthorizationChallengeRequired)
+        guard case .challengeRequired(let state)? = error.firstPartyContinuation else {
+            throw TestFailure("expected a challenge state")
+        }
+        #expect(state.isCodeRequired)
+        #expect(fixture.paths.dropFirst(before) == [fixture.tokenPath], "nothing went to the API")
+    }
+
     @Test func withoutAnEndpointTheBrowserFinishesIt() async throws {
         let fixture = FirstPartyFixture(endpoint: false)
         let client = try fixture.client()
