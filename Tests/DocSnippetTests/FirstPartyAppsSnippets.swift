@@ -77,3 +77,85 @@ struct FirstPartyAppsGuideSampleTests {
         #expect(explain(wrong) == "The email address or password is wrong.")
     }
 }
+
+// snippet: first-party-step-up
+func stepUp(client: WebAuthClient, account: UserAccountResult, askForCode: () async -> String) async throws
+    -> UserAccountResult?
+{
+    // The API asked for a stronger sign-in: the provider restores the session from the
+    // account's auth_session and asks only for what it still needs.
+    let result = try await client.signInFirstParty(
+        continuing: account, additionalParameters: ["acr_values": "urn:example:mfa"])
+    switch result {
+    case .completed(let account):
+        return account
+    case .challengeRequired(let state) where state.isCodeRequired:
+        guard case .completed(let account) = try await state.submitCode(await askForCode()) else { return nil }
+        return account
+    default:
+        return nil
+    }
+}
+// snippet: end
+
+// snippet: first-party-refresh-challenge
+func freshToken(account: UserAccountResult, agent: any ExternalUserAgent, askForCode: () async -> String)
+    async throws -> TokenResult?
+{
+    do {
+        return try await account.getAccessToken()
+    } catch  where error.isAuthorizationChallengeRequired {
+        // The provider wants the user before it refreshes; the account is kept meanwhile.
+        switch error.firstPartyContinuation {
+        case .challengeRequired(let state)? where state.isCodeRequired:
+            guard case .completed(let again) = try await state.submitCode(await askForCode()) else { return nil }
+            return try await again.getAccessToken()
+        case .browserRequired(let state)?:
+            return try await state.continueInBrowser(using: agent).getAccessToken()
+        default:
+            return nil
+        }
+    }
+}
+// snippet: end
+
+@Suite(.timeLimit(.minutes(1)))
+struct FirstPartyAppsSessionSampleTests {
+    let clock = ManualClock()
+    let tenant: EmulatedTenant
+
+    init() {
+        tenant = EmulatedTenant(clock: clock, random: SeededRandomSource(seed: 2))
+        tenant.configure { $0.authorizationChallengeEndpoint = true }
+        tenant.addUser(EmulatedUser(username: "ada@example.com", password: "Analytical-1843"))
+    }
+
+    func signedIn() async throws -> (WebAuthClient, UserAccountResult) {
+        var configuration = WebAuthConfiguration()
+        configuration.clock = clock
+        let client = try WebAuthClient(
+            issuer: tenant.issuer, clientId: tenant.clientId, redirectURI: URL(string: "com.example.app:/auth")!,
+            transport: tenant, credentialStore: InMemoryCredentialStore(), configuration: configuration)
+        let account = try await signInNatively(
+            client: client, email: "ada@example.com", password: "Analytical-1843",
+            agent: EmulatedBrowser(tenant: tenant, password: "Analytical-1843"), askForCode: { "" })
+        return (client, try #require(account))
+    }
+
+    @Test func aStepUpAsksOnlyForACode() async throws {
+        let (client, account) = try await signedIn()
+        let again = try await stepUp(
+            client: client, account: account, askForCode: { tenant.lastCode(sentTo: "ada@example.com") ?? "" })
+        #expect(again?.account.identifier == account.account.identifier)
+    }
+
+    @Test func aChallengedRefreshGoesOnWithACode() async throws {
+        let (_, account) = try await signedIn()
+        tenant.challengeNextRefresh(of: "ada@example.com")
+        clock.advance(by: 7200)  // the access token has expired: the next one needs a refresh
+        let token = try await freshToken(
+            account: account, agent: EmulatedBrowser(tenant: tenant, password: nil),
+            askForCode: { tenant.lastCode(sentTo: "ada@example.com") ?? "" })
+        #expect(token != nil)
+    }
+}

@@ -2,6 +2,15 @@ import Foundation
 
 /// Whose account a token answer is for, and the cached token it makes.
 extension AccountManager {
+    /// The signed-in account's record, without its cached tokens, when it is `identifier`'s: what
+    /// a sign-in that continues the account needs of it.
+    func record(of identifier: String) async -> AccountRecord? {
+        if record == nil { _ = try? await current() }
+        guard var found = record, found.identifier == identifier else { return nil }
+        found.accessTokens = [:]
+        return found
+    }
+
     /// Why a refresh answer cannot belong to the account of `record` (`nil` when it can), and the
     /// claims of the answer's new ID token, decoded once.
     static func checkIdentity(_ answer: TokenAnswer, record: AccountRecord) -> (problem: String?, claims: Claims?) {

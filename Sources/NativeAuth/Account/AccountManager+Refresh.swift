@@ -79,7 +79,7 @@ extension AccountManager {
         let snapshotDelta: Set<String>? = publishedVersion == recordVersion ? [key] : nil
         record?.applyRefresh(
             refreshToken: answer.refreshToken?.reveal, idToken: answer.idToken?.reveal, claims: identity.claims,
-            scopeKey: key, token: cached)
+            scopeKey: key, token: cached, authSession: answer.authSession?.reveal)
         guard let updated = record else {
             return .failure(RetrieveAccessTokenError(.noAccount, correlationId: correlationId))
         }

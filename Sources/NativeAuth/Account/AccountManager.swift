@@ -147,6 +147,7 @@ actor AccountManager {
             accessTokens: [key: cachedToken(from: answer, requested: scopes)])
         newRecord.session = UUID().uuidString
         newRecord.dpopKey = dpopKey
+        newRecord.authSession = answer.authSession?.reveal
         let replacedKey = record?.dpopKey
         generation += 1
         record = newRecord

@@ -11,7 +11,7 @@ extension AccountRecord {
         let accessTokens = inline ?? accessTokens
         var out: [UInt8] = []
         out.reserveCapacity(
-            idToken.utf8.count + (refreshToken?.utf8.count ?? 0)
+            idToken.utf8.count + (refreshToken?.utf8.count ?? 0) + (authSession?.utf8.count ?? 0)
                 + accessTokens.reduce(0) { $0 + $1.key.utf8.count + $1.value.token.utf8.count + 96 } + 256)
         out.append(UInt8(ascii: "{"))
         JSONWriter.member("version", first: true, &out)
@@ -40,6 +40,10 @@ extension AccountRecord {
             // As JSONEncoder writes Data by default: standard base64, padded.
             JSONWriter.member("biometryState", &out)
             JSONWriter.string(biometryState.base64EncodedString(), &out)
+        }
+        if let authSession {
+            JSONWriter.member("authSession", &out)
+            JSONWriter.string(authSession, &out)
         }
         JSONWriter.member("accessTokens", &out)
         out.append(UInt8(ascii: "{"))
@@ -185,6 +189,7 @@ extension AccountRecord {
         session = try fields.optionalString("session")
         biometryState = try fields.optionalData("biometryState")
         dpopKey = try fields.optionalData("dpopKey")
+        authSession = try fields.optionalString("authSession")
     }
 }
 

@@ -35,6 +35,11 @@ struct AccountRecord: Codable, Sendable, Equatable {
     /// (``UserPresenceConfirmation/biometryState``): a later confirmation reporting another state
     /// is refused. `nil` until then, and in every record written before there was one.
     var biometryState: Data?
+    /// The `auth_session` a first-party provider gave with the account's tokens (OAuth 2.0 for
+    /// First-Party Applications §6.1), sent with the account's later requests to its authorization
+    /// challenge endpoint (§5.3.1). A secret, like the refresh token. `nil` for every other
+    /// account, and in every record written before there was one.
+    var authSession: String?
 
     struct CachedAccessToken: Codable, Sendable, Equatable {
         var token: String
@@ -61,19 +66,22 @@ struct AccountRecord: Codable, Sendable, Equatable {
         self.claims = claims ?? Claims(JWT.payload(of: token) ?? [:])
     }
 
-    /// Takes a refresh answer's credentials: the rotated refresh token and the new ID token when
-    /// the answer has them, and the access token of `scopeKey`.
+    /// Takes a refresh answer's credentials: the rotated refresh token, the new ID token and a new
+    /// `auth_session` (§5.3.1: the client keeps the newest) when the answer has them, and the
+    /// access token of `scopeKey`.
     mutating func applyRefresh(
-        refreshToken: String?, idToken: String?, claims: Claims?, scopeKey: String, token: CachedAccessToken
+        refreshToken: String?, idToken: String?, claims: Claims?, scopeKey: String, token: CachedAccessToken,
+        authSession: String? = nil
     ) {
         if let refreshToken { self.refreshToken = refreshToken }
+        if let authSession { self.authSession = authSession }
         if let idToken { replaceIDToken(idToken, claims: claims) }
         accessTokens[scopeKey] = token
     }
 
     private enum CodingKeys: String, CodingKey {
         case version, identifier, username, idToken, refreshToken, signInScopes, accessTokens, session, biometryState
-        case dpopKey
+        case dpopKey, authSession
     }
 
     init(from decoder: any Decoder) throws {
@@ -89,6 +97,7 @@ struct AccountRecord: Codable, Sendable, Equatable {
         session = try container.decodeIfPresent(String.self, forKey: .session)
         dpopKey = try container.decodeIfPresent(Data.self, forKey: .dpopKey)
         biometryState = try container.decodeIfPresent(Data.self, forKey: .biometryState)
+        authSession = try container.decodeIfPresent(String.self, forKey: .authSession)
     }
 
     /// The cache key of a scope set: sorted, de-duplicated, without the OpenID defaults.

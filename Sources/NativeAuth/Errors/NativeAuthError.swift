@@ -24,13 +24,16 @@ public struct NativeAuthErrorDetails: Sendable {
         let challengeClaims: String?
         let browserContinuation: (any BrowserHandoff)?
         let endpoint: RequestEndpoint?
+        let interaction: (any Sendable)?
 
         init(
             _ kind: ErrorKind, server: ServerError?, unexpected: UnexpectedAnswer?, note: String?,
             unhandledOutcome: (any Sendable)?, localInvalidAttributes: [String], correlationId: UUID,
             underlyingError: (any Error)?, redirectReason: String?, stateConsumed: Bool, resetPending: Bool,
-            challengeClaims: String?, browserContinuation: (any BrowserHandoff)?, endpoint: RequestEndpoint?
+            challengeClaims: String?, browserContinuation: (any BrowserHandoff)?, endpoint: RequestEndpoint?,
+            interaction: (any Sendable)? = nil
         ) {
+            self.interaction = interaction
             self.kind = kind
             self.server = server
             self.unexpected = unexpected
@@ -57,7 +60,7 @@ public struct NativeAuthErrorDetails: Sendable {
                 localInvalidAttributes: localInvalidAttributes, correlationId: correlationId,
                 underlyingError: underlyingError, redirectReason: redirectReason, stateConsumed: stateConsumed,
                 resetPending: resetPending, challengeClaims: challengeClaims,
-                browserContinuation: browserContinuation, endpoint: endpoint)
+                browserContinuation: browserContinuation, endpoint: endpoint, interaction: interaction)
         }
     }
 
@@ -108,6 +111,11 @@ public struct NativeAuthErrorDetails: Sendable {
         set { amend(browserContinuation: .some(newValue)) }
     }
 
+    /// How the user goes on when the server asked for an interaction the SDK can carry on (a
+    /// first-party provider's authorization challenge answering a refresh), typed where the
+    /// layer that makes it reads it.
+    var interaction: (any Sendable)? { box.interaction }
+
     /// The flow's correlation id: the `client-request-id` sent with every request of the flow.
     public var correlationId: UUID { box.correlationId }
     /// The error that caused this one, such as the transport's `URLError`.
@@ -124,13 +132,14 @@ public struct NativeAuthErrorDetails: Sendable {
     init(
         _ kind: ErrorKind, correlationId: UUID, server: ServerError? = nil, unexpected: UnexpectedAnswer? = nil,
         underlyingError: (any Error)? = nil, redirectReason: String? = nil, note: String? = nil,
-        unhandledOutcome: (any Sendable)? = nil, invalidAttributes: [String] = [], endpoint: RequestEndpoint? = nil
+        unhandledOutcome: (any Sendable)? = nil, invalidAttributes: [String] = [], endpoint: RequestEndpoint? = nil,
+        interaction: (any Sendable)? = nil
     ) {
         box = Box(
             kind, server: server, unexpected: unexpected, note: note, unhandledOutcome: unhandledOutcome,
             localInvalidAttributes: invalidAttributes, correlationId: correlationId, underlyingError: underlyingError,
             redirectReason: redirectReason, stateConsumed: false, resetPending: false, challengeClaims: nil,
-            browserContinuation: nil, endpoint: endpoint)
+            browserContinuation: nil, endpoint: endpoint, interaction: interaction)
     }
 
     /// The server's `error` value (such as `invalid_grant`), when the server answered with an error.

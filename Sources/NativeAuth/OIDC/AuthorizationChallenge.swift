@@ -23,14 +23,24 @@ struct AuthorizationChallengeRequest: Sendable {
         "client-request-id",
     ]
 
-    /// The first request of a sign-in.
+    /// What opens an authorization at the endpoint (§5.1): the scopes and the PKCE challenge, and
+    /// the username when no `auth_session` says whose sign-in it is.
+    struct Opening: Sendable {
+        let scopes: [String]
+        let pkce: PKCE
+        let username: String?
+    }
+
+    /// The first request of a sign-in; `authSession` is the one the client keeps for the account
+    /// a sign-in continues (§5.3.1), `nil` for a new sign-in.
     static func initial(
         endpoint: URL, clientId: String, scopes: [String], pkce: PKCE, username: String, password: Secret?,
-        additional: [String: String], correlationId: UUID
+        authSession: Secret? = nil, additional: [String: String], correlationId: UUID
     ) -> AuthorizationChallengeRequest {
         var form = FormBody()
         form.add("response_type", "code")
         form.add("client_id", clientId)
+        form.add("auth_session", secret: authSession)
         form.add("scope", scopes.joined(separator: " "))
         form.add("code_challenge", pkce.challenge)
         form.add("code_challenge_method", PKCE.method)
@@ -42,15 +52,22 @@ struct AuthorizationChallengeRequest: Sendable {
     }
 
     /// A later request of a sign-in: the last `auth_session` (when the provider gave one) and
-    /// what the user entered.
+    /// what the user entered. With `opening`, the request also opens the authorization (a
+    /// sign-in that goes on from a refresh the token endpoint answered with a challenge, §6.2).
     static func followUp(
         endpoint: URL, clientId: String, authSession: Secret?, credentials: [(name: String, value: Secret)],
-        additional: [String: String], correlationId: UUID
+        additional: [String: String], opening: Opening? = nil, correlationId: UUID
     ) -> AuthorizationChallengeRequest {
         var form = FormBody()
         form.add("response_type", "code")
         form.add("client_id", clientId)
         form.add("auth_session", secret: authSession)
+        if let opening {
+            form.add("scope", opening.scopes.joined(separator: " "))
+            form.add("code_challenge", opening.pkce.challenge)
+            form.add("code_challenge_method", PKCE.method)
+            if authSession == nil, let username = opening.username { form.add("username", username) }
+        }
         for credential in credentials { form.add(credential.name, secret: credential.value) }
         for name in additional.sortedKeys { form.add(name, additional[name, default: ""]) }
         return AuthorizationChallengeRequest(

@@ -72,18 +72,21 @@ struct WebTokenAnswer: Sendable, Equatable {
     let scopes: [String]?
     /// The provider's `Date` header, for clock-skew correction.
     let serverDate: Date?
+    /// The answer's `auth_session` (OAuth 2.0 for First-Party Applications §6.1), which the client
+    /// sends with its later requests to the authorization challenge endpoint (§5.3.1).
+    let authSession: Secret?
 
     /// This answer with `old` as its refresh token when it brought none.
     func keepingRefreshToken(_ old: Secret) -> WebTokenAnswer {
         guard refreshToken == nil else { return self }
         return WebTokenAnswer(
             accessToken: accessToken, tokenType: tokenType, expiresIn: expiresIn, refreshToken: old,
-            idToken: idToken, scopes: scopes, serverDate: serverDate)
+            idToken: idToken, scopes: scopes, serverDate: serverDate, authSession: authSession)
     }
 
     init(
         accessToken: Secret, tokenType: String, expiresIn: Int?, refreshToken: Secret?, idToken: Secret?,
-        scopes: [String]?, serverDate: Date?
+        scopes: [String]?, serverDate: Date?, authSession: Secret? = nil
     ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
@@ -92,6 +95,7 @@ struct WebTokenAnswer: Sendable, Equatable {
         self.idToken = idToken
         self.scopes = scopes
         self.serverDate = serverDate
+        self.authSession = authSession
     }
 
     /// Parses the token endpoint's answer to `grant`.
@@ -152,8 +156,18 @@ struct WebTokenAnswer: Sendable, Equatable {
             expiresIn: fields.int("expires_in").flatMap { $0 >= 0 ? $0 : nil },
             refreshToken: fields.string("refresh_token").flatMap { $0.isEmpty ? nil : Secret($0) }, idToken: idToken,
             scopes: fields.string("scope").map { $0.split(separator: " ").map(String.init) },
-            serverDate: response.header("Date").flatMap(HTTPDate.parse))
+            serverDate: response.header("Date").flatMap(HTTPDate.parse),
+            authSession: fields.string("auth_session").flatMap { $0.isEmpty ? nil : Secret($0) })
     }
+}
+
+/// What the token endpoint answered a refresh.
+enum WebRefreshAnswer: Sendable {
+    case tokens(WebTokenAnswer)
+    /// `insufficient_authorization` (First-Party Applications §6.2), read as
+    /// ``AuthorizationChallengeAnswer/insufficientAuthorization(authSession:otpRequired:parameters:description:)``,
+    /// and the answer's status.
+    case challenge(AuthorizationChallengeAnswer, status: Int)
 }
 
 /// Redeems grants at the token endpoint through the transport, authenticated as `authentication` says.
@@ -205,6 +219,35 @@ struct WebTokenClient: Sendable {
     /// (§8) or on the provider's clock when it refused a proof made on ours, and the answer must
     /// bind the tokens to the key (`token_type` `DPoP`).
     func send(_ request: WebTokenRequest, dpop: DPoPSigner? = nil) async throws(WebSignInError) -> WebTokenAnswer {
+        try parse(try await response(to: request, dpop: dpop), to: request, dpop: dpop)
+    }
+
+    /// Redeems `refreshToken`, as ``refresh(_:clientId:tokenEndpoint:scopes:correlationId:dpop:)``
+    /// does, or hands back the authorization challenge the provider answered instead: an
+    /// `insufficient_authorization` error answer (OAuth 2.0 for First-Party Applications §6.2),
+    /// read as an authorization challenge endpoint's (its `auth_session`, its other members).
+    func refreshOrChallenge(
+        _ refreshToken: Secret, clientId: String, tokenEndpoint: URL, scopes: [String]?, correlationId: UUID,
+        dpop: DPoPSigner?
+    ) async throws(WebSignInError) -> WebRefreshAnswer {
+        let request = WebTokenRequest(
+            tokenEndpoint: tokenEndpoint, clientId: clientId, grant: .refreshToken(refreshToken, scopes: scopes),
+            correlationId: correlationId)
+        let response = try await response(to: request, dpop: dpop)
+        if !(200...299).contains(response.statusCode) {
+            let answer = AuthorizationChallengeAnswer(response, correlationId: correlationId)
+            if case .insufficientAuthorization = answer {
+                log(.info, "refresh answered with an authorization challenge", correlationId: correlationId)
+                return .challenge(answer, status: response.statusCode)
+            }
+        }
+        return .tokens(try parse(response, to: request, dpop: dpop).keepingRefreshToken(refreshToken))
+    }
+
+    /// Sends `request`, with a proof of `dpop`'s key when given, and returns the answer unread.
+    private func response(to request: WebTokenRequest, dpop: DPoPSigner?) async throws(WebSignInError)
+        -> HTTPResponse
+    {
         if EndpointPolicy.problem(with: request.tokenEndpoint, field: "token_endpoint") != nil {
             throw .invalidParameters(
                 "The token endpoint must be https (http for loopback hosts only).", correlationId: request.correlationId
@@ -234,6 +277,13 @@ struct WebTokenClient: Sendable {
             response = try await WebHTTP.send(
                 httpRequest, to: .token, through: pipeline, correlationId: request.correlationId)
         }
+        return response
+    }
+
+    /// Reads the answer to `request`.
+    private func parse(_ response: HTTPResponse, to request: WebTokenRequest, dpop: DPoPSigner?)
+        throws(WebSignInError) -> WebTokenAnswer
+    {
         do {
             return try WebTokenAnswer(
                 response, grant: request.grant, correlationId: request.correlationId,

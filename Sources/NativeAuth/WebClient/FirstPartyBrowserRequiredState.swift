@@ -35,10 +35,14 @@ public final class FirstPartyBrowserRequiredState: Sendable, CustomStringConvert
     private let phase = Locked<Phase>(.ready)
     /// Cleared once the browser was shown it: a `request_uri` is good once.
     private let requestURI: Locked<RequestURI?>
+    /// The newest `auth_session` of the sign-in, kept with the account when the code of the
+    /// `request_uri` is redeemed with no newer one (§5.3.1).
+    private let authSession: Secret?
 
-    init(signIn: FirstPartySignIn, requestURI: RequestURI?, message: String?) {
+    init(signIn: FirstPartySignIn, requestURI: RequestURI?, authSession: Secret? = nil, message: String?) {
         self.signIn = signIn
         self.requestURI = Locked(requestURI)
+        self.authSession = authSession
         self.message = message
     }
 
@@ -79,8 +83,8 @@ public final class FirstPartyBrowserRequiredState: Sendable, CustomStringConvert
     }
 
     private func run(_ agent: any ExternalUserAgent) async throws(WebSignInError) -> UserAccountResult {
-        let client = signIn.client
-        let now = client.provider.clock.now()
+        let site = signIn.site
+        let now = site.provider.clock.now()
         let pushed = requestURI.withLock { current in
             defer { current = nil }
             return current
@@ -88,7 +92,7 @@ public final class FirstPartyBrowserRequiredState: Sendable, CustomStringConvert
         guard let pushed, pushed.expiresAt.map({ now < $0 }) ?? true else {
             let parameters = WebSignInParameters(
                 scopes: signIn.scopes, loginHint: signIn.username, correlationId: correlationId)
-            return try await client.signIn(parameters, using: agent)
+            return try await site.signIn(parameters, using: agent)
         }
         let metadata = signIn.metadata
         if EndpointPolicy.problem(with: metadata.authorizationEndpoint, field: "authorization_endpoint") != nil {
@@ -98,19 +102,20 @@ public final class FirstPartyBrowserRequiredState: Sendable, CustomStringConvert
         }
         guard
             let url = AuthorizationRequest.url(
-                metadata.authorizationEndpoint, adding: [("client_id", client.clientId), ("request_uri", pushed.value)])
+                metadata.authorizationEndpoint,
+                adding: [("client_id", site.provider.clientId), ("request_uri", pushed.value)])
         else {
             throw WebSignInError(
                 .unexpectedResponse, note: "The authorization URL could not be built with the 'request_uri'.",
                 correlationId: correlationId)
         }
-        let callbackURL = try await client.provider.show(
-            url, redirectURI: client.redirectURI, using: agent, correlationId: correlationId)
+        let callbackURL = try await site.provider.show(
+            url, redirectURI: site.redirectURI, using: agent, correlationId: correlationId)
         // No `state` or `nonce` went with the request the provider made of the first-party one.
         let callback = try AuthorizationCallback(
-            url: callbackURL, redirectURI: client.redirectURI, expectedState: nil, expectedIssuer: metadata.issuer,
+            url: callbackURL, redirectURI: site.redirectURI, expectedState: nil, expectedIssuer: metadata.issuer,
             issuerRequired: metadata.authorizationResponseIssParameterSupported, correlationId: correlationId)
-        return try await signIn.complete(code: callback.code, redirectURI: nil)
+        return try await signIn.complete(code: callback.code, redirectURI: nil, authSession: authSession)
     }
 
     /// Whether a `request_uri` is waiting; never its value.

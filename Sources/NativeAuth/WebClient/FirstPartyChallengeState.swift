@@ -34,13 +34,22 @@ public final class FirstPartyChallengeState: Sendable, CustomStringConvertible, 
     private let signIn: FirstPartySignIn
     private let phase = Locked<Phase>(.ready)
     private let authSession: Locked<Secret?>
+    /// For a state the token endpoint's challenge made (§6.2), what its requests add to open the
+    /// authorization: no request to the challenge endpoint went before them.
+    private let opening: AuthorizationChallengeRequest.Opening?
 
     init(
         signIn: FirstPartySignIn, authSession: Secret?, isCodeRequired: Bool, parameters: [String: JSONValue],
-        message: String?
+        message: String?, opensAuthorization: Bool = false
     ) {
         self.signIn = signIn
         self.authSession = Locked(authSession)
+        opening =
+            opensAuthorization
+            ? AuthorizationChallengeRequest.Opening(
+                scopes: WebSignInParameters(scopes: signIn.scopes).scopeList, pkce: signIn.pkce,
+                username: signIn.username)
+            : nil
         self.isCodeRequired = isCodeRequired
         self.parameters = parameters
         self.message = message
@@ -96,10 +105,17 @@ public final class FirstPartyChallengeState: Sendable, CustomStringConvertible, 
             phase.withLock { $0 = .ready }
             throw .cancelled(correlationId: correlationId)
         }
+        guard let endpoint = signIn.endpoint else {
+            phase.withLock { $0 = .spent }
+            throw WebSignInError(
+                .unsupported, note: "The provider publishes no authorization_challenge_endpoint.",
+                correlationId: correlationId)
+        }
+        let sent = authSession.current
         let request = AuthorizationChallengeRequest.followUp(
-            endpoint: signIn.endpoint, clientId: signIn.client.clientId, authSession: authSession.current,
-            credentials: credentials, additional: additional, correlationId: correlationId)
-        switch await signIn.run(request) {
+            endpoint: endpoint, clientId: signIn.provider.clientId, authSession: sent, credentials: credentials,
+            additional: additional, opening: opening, correlationId: correlationId)
+        switch await signIn.run(request, authSession: sent) {
         case .next(let result):
             phase.withLock { $0 = .spent }
             return result

@@ -4,18 +4,24 @@ import Foundation
 /// endpoint, the PKCE verifier of the first request, the scopes and the correlation id.
 ///
 /// It reads each answer of the authorization challenge endpoint into the next result, redeems an
-/// authorization code through the browser sign-in's own path (``WebProvider/redeem(_:redirectURI:verifier:nonce:maxAge:metadata:correlationId:dpopKey:)``)
+/// authorization code through the browser sign-in's own path (``WebProvider/redeem(_:redirectURI:verifier:nonce:maxAge:metadata:correlationId:dpopKey:subject:)``)
 /// and stores the account as a browser sign-in does.
 struct FirstPartySignIn: Sendable {
-    let client: WebAuthClient
+    /// Where the sign-in happens and its account is kept.
+    let site: WebSignInSite
     let metadata: ProviderMetadata
-    let endpoint: URL
+    /// The authorization challenge endpoint; `nil` only for a sign-in that can go on in a browser
+    /// only (a refresh's challenge at a provider that publishes no endpoint).
+    let endpoint: URL?
     let pkce: PKCE
     let scopes: [String]
     let username: String
     let correlationId: UUID
     /// The sign-in's DPoP key: every challenge request and the token request prove it (§9.5.1).
     let dpopKey: DPoPBoundKey?
+    /// The `sub` of the account the sign-in continues (a step-up, or a refresh's challenge): the
+    /// new ID token must carry it. `nil` for a new sign-in.
+    var subject: String? = nil
 
     /// What one request led to.
     enum Step: Sendable {
@@ -26,14 +32,17 @@ struct FirstPartySignIn: Sendable {
         case failed(WebSignInError, authSession: Secret?, usable: Bool)
     }
 
-    var provider: WebProvider { client.provider }
+    var provider: WebProvider { site.provider }
 
     private var signer: DPoPSigner? {
         dpopKey.flatMap { key in provider.dpop.map { provider.signer(key, context: $0) } }
     }
 
     /// Sends `request` and reads its answer; on a code, redeems it and stores the account.
-    func run(_ request: AuthorizationChallengeRequest) async -> Step {
+    /// `authSession` is the one the request carried: the account keeps it when the token answer
+    /// brings no newer one (§5.3.1: "store the `auth_session` beyond the issuance of the
+    /// authorization code").
+    func run(_ request: AuthorizationChallengeRequest, authSession sent: Secret?) async -> Step {
         let sentAt = provider.clock.now()
         let answer: AuthorizationChallengeAnswer
         do {
@@ -45,7 +54,7 @@ struct FirstPartySignIn: Sendable {
         switch answer {
         case .authorizationCode(let code):
             do {
-                return .next(.completed(try await complete(code: code, redirectURI: nil)))
+                return .next(.completed(try await complete(code: code, redirectURI: nil, authSession: sent)))
             } catch {
                 return .failed(error, authSession: nil, usable: false)
             }
@@ -55,14 +64,15 @@ struct FirstPartySignIn: Sendable {
                     FirstPartyChallengeState(
                         signIn: self, authSession: authSession, isCodeRequired: otpRequired, parameters: parameters,
                         message: description)))
-        case .redirectToWeb(let requestURI, let expiresIn, _, let description):
+        case .redirectToWeb(let requestURI, let expiresIn, let authSession, let description):
             let pushed = requestURI.map { uri in
                 FirstPartyBrowserRequiredState.RequestURI(
                     value: uri, expiresAt: expiresIn.map { sentAt.addingTimeInterval(TimeInterval($0)) })
             }
             return .next(
-                .browserRequired(FirstPartyBrowserRequiredState(signIn: self, requestURI: pushed, message: description))
-            )
+                .browserRequired(
+                    FirstPartyBrowserRequiredState(
+                        signIn: self, requestURI: pushed, authSession: authSession ?? sent, message: description)))
         case .failed(let error, let authSession):
             return .failed(
                 error.with(correlationId: correlationId), authSession: authSession,
@@ -70,16 +80,21 @@ struct FirstPartySignIn: Sendable {
         }
     }
 
-    /// Redeems `code` with this sign-in's verifier, checks the ID token (no `nonce` was sent) and
-    /// stores the account, replacing any earlier one of the client.
-    func complete(code: Secret, redirectURI: URL?) async throws(WebSignInError) -> UserAccountResult {
+    /// Redeems `code` with this sign-in's verifier, checks the ID token (no `nonce` was sent; the
+    /// account's `sub` when the sign-in continues one) and stores the account, replacing any
+    /// earlier one of the client, with the answer's `auth_session`, else `authSession`.
+    func complete(code: Secret, redirectURI: URL?, authSession: Secret?) async throws(WebSignInError)
+        -> UserAccountResult
+    {
         let (answer, claims) = try await provider.redeem(
             code, redirectURI: redirectURI, verifier: pkce.verifier, nonce: nil, maxAge: nil, metadata: metadata,
-            correlationId: correlationId, dpopKey: dpopKey)
-        let record = await client.accounts.signedIn(
-            TokenAnswer(answer), username: claims.preferredUsername ?? claims.string("email") ?? username,
+            correlationId: correlationId, dpopKey: dpopKey, subject: subject)
+        var tokens = TokenAnswer(answer)
+        if tokens.authSession == nil { tokens.authSession = authSession }
+        let record = await site.accounts.signedIn(
+            tokens, username: claims.preferredUsername ?? claims.string("email") ?? username,
             scopes: scopes, correlationId: correlationId, dpopKey: dpopKey?.storedForm)
-        return UserAccountResult(record: record, manager: client.accounts)
+        return UserAccountResult(record: record, manager: site.accounts)
     }
 
     /// A failure that says nothing about the sign-in itself: a cancellation, no answer, or a
@@ -115,28 +130,7 @@ extension WebAuthClient {
     public func signInFirstParty(_ parameters: FirstPartySignInParameters)
         async throws(WebSignInError) -> FirstPartySignInResult
     {
-        let correlationId = parameters.correlationId ?? UUID()
-        var parameters = parameters
-        parameters.correlationId = correlationId
-        try parameters.validate()
-        let metadata = try await provider.discovery.metadata(correlationId: correlationId)
-        guard let endpoint = metadata.authorizationChallengeEndpoint else {
-            throw WebSignInError(
-                .unsupported, note: "The provider publishes no authorization_challenge_endpoint.",
-                correlationId: correlationId)
-        }
-        let signIn = FirstPartySignIn(
-            client: self, metadata: metadata, endpoint: endpoint, pkce: PKCE(), scopes: parameters.scopes,
-            username: parameters.username, correlationId: correlationId,
-            dpopKey: try await provider.newDPoPKey(metadata, correlationId: correlationId))
-        let request = AuthorizationChallengeRequest.initial(
-            endpoint: endpoint, clientId: clientId, scopes: parameters.scopeList, pkce: signIn.pkce,
-            username: parameters.username, password: parameters.password.map(Secret.init),
-            additional: parameters.additionalParameters, correlationId: correlationId)
-        switch await signIn.run(request) {
-        case .next(let result): return result
-        case .failed(let error, _, _): throw error.with(correlationId: correlationId)
-        }
+        try await beginFirstParty(parameters, continuing: nil)
     }
 
     /// Signs the user in with a username and, when given, a password; see

@@ -60,13 +60,18 @@ public final class WebAuthClient: Sendable {
             clock: configuration.clock, authentication: configuration.clientAuthentication,
             pushedAuthorization: configuration.pushedAuthorizationRequests, dpop: dpop)
         self.provider = provider
+        let link = WebAccountsLink()
         accounts = AccountManager(
             clientId: clientId, clock: configuration.clock, margin: configuration.tokenRefreshMargin,
             userPresence: configuration.userPresence,
             store: credentialStore ?? PlatformCredentialStore.make(applicationName: nil),
-            redeemer: WebRefreshRedeemer(provider: provider), log: log, events: events,
-            storeKey: "nativeauth.web.\(issuer.absoluteString).\(clientId)", dpop: dpop)
+            redeemer: WebRefreshRedeemer(provider: provider, redirectURI: redirectURI, link: link), log: log,
+            events: events, storeKey: "nativeauth.web.\(issuer.absoluteString).\(clientId)", dpop: dpop)
+        link.connect(accounts)
     }
+
+    /// Where this client signs users in and keeps their account.
+    var site: WebSignInSite { WebSignInSite(provider: provider, accounts: accounts, redirectURI: redirectURI) }
 
     /// Signs the user in through `agent`: builds the authorization request (PKCE S256, `state`,
     /// `nonce`), pushes it when ``WebAuthConfiguration/pushedAuthorizationRequests`` says so, lets
@@ -84,12 +89,7 @@ public final class WebAuthClient: Sendable {
     public func signIn(_ parameters: WebSignInParameters, using agent: any ExternalUserAgent)
         async throws(WebSignInError) -> UserAccountResult
     {
-        let (answer, claims, correlationId, dpopKey) = try await provider.signIn(
-            parameters, redirectURI: redirectURI, using: agent)
-        let record = await accounts.signedIn(
-            answer, username: claims.preferredUsername ?? claims.string("email") ?? "",
-            scopes: parameters.scopes, correlationId: correlationId, dpopKey: dpopKey)
-        return UserAccountResult(record: record, manager: accounts)
+        try await site.signIn(parameters, using: agent)
     }
 
     /// The signed-in account from the credential store, with no network request; `nil` when none.

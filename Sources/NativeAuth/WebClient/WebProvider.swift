@@ -59,6 +59,14 @@ final class WebProvider: Sendable {
 
     /// The signer for an account's stored DPoP key; `nil` when the account has none.
     func signer(forStoredKey storedForm: Data?, correlationId: UUID?) async throws(WebSignInError) -> DPoPSigner? {
+        guard let key = try await key(forStoredKey: storedForm, correlationId: correlationId), let dpop else {
+            return nil
+        }
+        return signer(key, context: dpop)
+    }
+
+    /// An account's stored DPoP key, read back; `nil` when the account has none.
+    func key(forStoredKey storedForm: Data?, correlationId: UUID?) async throws(WebSignInError) -> DPoPBoundKey? {
         guard let storedForm else { return nil }
         guard let dpop else {
             throw WebSignInError(
@@ -67,7 +75,7 @@ final class WebProvider: Sendable {
                 correlationId: correlationId)
         }
         do {
-            return signer(try await dpop.key(for: storedForm), context: dpop)
+            return try await dpop.key(for: storedForm)
         } catch {
             throw WebSignInError(error, correlationId: correlationId)
         }
@@ -166,9 +174,10 @@ final class WebProvider: Sendable {
     ///     `redirect_uri` is sent then, RFC 6749 §4.1.3).
     ///   - nonce: the request's `nonce`, which the ID token must carry; `nil` when none was sent.
     ///   - dpopKey: the sign-in's DPoP key, when the client binds its tokens to one.
+    ///   - subject: the `sub` the ID token must carry: the account's, for a sign-in that continues it.
     func redeem(
         _ code: Secret, redirectURI: URL?, verifier: Secret, nonce: Secret?, maxAge: Int?, metadata: ProviderMetadata,
-        correlationId: UUID, dpopKey key: DPoPBoundKey?
+        correlationId: UUID, dpopKey key: DPoPBoundKey?, subject: String? = nil
     ) async throws(WebSignInError) -> (WebTokenAnswer, Claims) {
         let answer = try await tokens.send(
             WebTokenRequest(
@@ -183,7 +192,7 @@ final class WebProvider: Sendable {
         let claims = try await validate(
             idToken, metadata: metadata,
             expecting: .init(
-                nonce: nonce, subject: nil, accessToken: answer.accessToken, maxAge: maxAge, now: providerNow()))
+                nonce: nonce, subject: subject, accessToken: answer.accessToken, maxAge: maxAge, now: providerNow()))
         return (answer, claims)
     }
 

@@ -2,32 +2,53 @@ import Foundation
 
 /// Redeems a web account's refresh token at the provider's token endpoint and checks the new ID
 /// token (when one comes) like the first: signature, issuer, audience, times, and the same `sub`.
+///
+/// A provider that answers the refresh with an authorization challenge (`insufficient_authorization`,
+/// OAuth 2.0 for First-Party Applications §6.2) gets an ``RetrieveAccessTokenError/isInteractionRequired``
+/// error with the state the user goes on with (``RetrieveAccessTokenError/firstPartyContinuation``).
 struct WebRefreshRedeemer: RefreshRedeemer {
     let provider: WebProvider
+    /// The client's redirect URI, for the browser a refresh's challenge may go on in.
+    let redirectURI: URL
+    /// The account manager that asks for the refresh, for the sign-in a refresh's challenge goes
+    /// on with.
+    let link: WebAccountsLink
 
     var transport: any HTTPTransport { provider.transport }
 
     func redeem(
         refreshToken: Secret, scopes: [String], claims: String?, account: AccountRecord, correlationId: UUID
     ) async throws(RetrieveAccessTokenError) -> TokenAnswer {
+        let metadata: ProviderMetadata
+        let outcome: WebRefreshAnswer
         do {
-            let metadata = try await provider.discovery.metadata(correlationId: correlationId)
+            metadata = try await provider.discovery.metadata(correlationId: correlationId)
             // A refresh token bound to a key is redeemed with a proof of the same key (RFC 9449 §5).
             let signer = try await provider.signer(forStoredKey: account.dpopKey, correlationId: correlationId)
-            let answer = try await provider.tokens.refresh(
+            outcome = try await provider.tokens.refreshOrChallenge(
                 refreshToken, clientId: provider.clientId, tokenEndpoint: metadata.tokenEndpoint,
                 scopes: scopes.isEmpty ? nil : Self.withOpenID(scopes), correlationId: correlationId, dpop: signer)
-            provider.noteServerDate(answer.serverDate)
-            if let idToken = answer.idToken {
-                _ = try await provider.validate(
-                    idToken, metadata: metadata,
-                    expecting: .init(
-                        nonce: nil, subject: account.claims.subject, accessToken: answer.accessToken,
-                        now: provider.providerNow()))
-            }
-            return TokenAnswer(answer)
         } catch {
             throw Self.retrieveError(error, correlationId: correlationId)
+        }
+        switch outcome {
+        case .challenge(let answer, let status):
+            throw await challengeError(
+                answer, status: status, account: account, metadata: metadata, correlationId: correlationId)
+        case .tokens(let answer):
+            do {
+                provider.noteServerDate(answer.serverDate)
+                if let idToken = answer.idToken {
+                    _ = try await provider.validate(
+                        idToken, metadata: metadata,
+                        expecting: .init(
+                            nonce: nil, subject: account.claims.subject, accessToken: answer.accessToken,
+                            now: provider.providerNow()))
+                }
+                return TokenAnswer(answer)
+            } catch {
+                throw Self.retrieveError(error, correlationId: correlationId)
+            }
         }
     }
 
@@ -73,6 +94,6 @@ extension TokenAnswer {
         self.init(
             tokenType: answer.tokenType, accessToken: answer.accessToken, refreshToken: answer.refreshToken,
             idToken: answer.idToken, scopes: answer.scopes ?? [], expiresIn: answer.expiresIn, clientInfo: nil,
-            serverDate: answer.serverDate)
+            serverDate: answer.serverDate, authSession: answer.authSession)
     }
 }

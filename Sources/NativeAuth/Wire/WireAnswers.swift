@@ -87,14 +87,18 @@ struct TokenAnswer: Sendable, Equatable {
     let clientInfo: String?
     /// The server's `Date` header, for clock-skew correction.
     let serverDate: Date?
+    /// A web provider's `auth_session` (OAuth 2.0 for First-Party Applications §6.1), kept with the
+    /// account for its later first-party sign-ins; the native API sends none.
+    var authSession: Secret? = nil
 
     /// The longest access-token lifetime the SDK believes: one year.
     static let maximumLifetime = 365 * 86_400
 
     init(
         tokenType: String, accessToken: Secret, refreshToken: Secret?, idToken: Secret?, scopes: [String],
-        expiresIn: Int?, clientInfo: String?, serverDate: Date?
+        expiresIn: Int?, clientInfo: String?, serverDate: Date?, authSession: Secret? = nil
     ) {
+        self.authSession = authSession
         self.tokenType = tokenType
         self.accessToken = accessToken
         self.refreshToken = refreshToken

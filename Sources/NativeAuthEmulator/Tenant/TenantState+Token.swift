@@ -78,6 +78,9 @@ extension TenantState {
         guard call.now < record.expiresAt else { throw .expiredRefreshToken }
         guard let user = user(named: record.username) else { throw .invalidRefreshToken("its user no longer exists") }
         let proof = try refreshProof(call, record: record)
+        if record.signsIDTokens, web.challengedRefreshes.remove(user.username.lowercased()) != nil {
+            throw refreshChallenge(for: user, record: record, now: call.now)
+        }
         var body = issueTokens(
             for: user, scopes: scopes, now: call.now, includeRefreshToken: settings.rotateRefreshTokens,
             signedIDToken: record.signsIDTokens ? SignedIDToken(nonce: nil) : nil, dpopKey: proof?.thumbprint)

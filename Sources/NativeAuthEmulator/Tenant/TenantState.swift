@@ -252,13 +252,17 @@ struct TenantState: Sendable {
             "error_description": .string(
                 error.description(traceId: traceId, correlationId: correlationId, timestamp: timestamp)),
         ]
-        if !error.codes.isEmpty { body["error_codes"] = .array(error.codes.map(JSON.integer)) }
-        if let suberror = error.suberror { body["suberror"] = .string(suberror) }
-        body["timestamp"] = .string(timestamp)
-        body["trace_id"] = .string(traceId)
-        body["correlation_id"] = .string(correlationId)
+        if !error.draftShape {
+            if !error.codes.isEmpty { body["error_codes"] = .array(error.codes.map(JSON.integer)) }
+            if let suberror = error.suberror { body["suberror"] = .string(suberror) }
+            body["timestamp"] = .string(timestamp)
+            body["trace_id"] = .string(traceId)
+            body["correlation_id"] = .string(correlationId)
+        }
         for pair in error.extras.pairs { body[pair.key] = pair.value }
-        return jsonResponse(status: error.status, body: body, call: call)
+        var response = jsonResponse(status: error.status, body: body, call: call)
+        if error.draftShape { response.headers["Cache-Control"] = "no-store" }
+        return response
     }
 
     func notFound(_ request: HTTPRequest, now: Date, correlationId: String?) -> HTTPResponse {

@@ -6,17 +6,24 @@ import NativeAuth
 struct AuthorizationChallengeSession: Sendable {
     var username: String
     /// What the code will be bound to: the PKCE challenge and scopes of the first request, no
-    /// redirect URI, and the DPoP key of its proof.
-    var request: AcceptedAuthorizationRequest
+    /// redirect URI, and the DPoP key of its proof. `nil` for a session the token endpoint began
+    /// (a refresh answered `insufficient_authorization`, §6.2): the client's first request to the
+    /// challenge endpoint opens it.
+    var request: AcceptedAuthorizationRequest?
     /// The one-time code sent, and whether another code (the second factor) follows it.
     var code: String
     var secondFactorFollows: Bool
     var failedAttempts = 0
     var expiresAt: Date
+    /// The DPoP key (thumbprint) the session is bound to (§9.6.1): its requests must prove it.
+    var dpopKey: String? = nil
+    /// The `auth_session` of the signed-in session this sign-in continues, which its code
+    /// replaces at the token endpoint.
+    var continues: String? = nil
 }
 
 /// A refusal of the authorization challenge endpoint: the draft's error answer (§5.2.2).
-private struct ChallengeRefusal: Error {
+struct ChallengeRefusal: Error {
     var status = 400
     var error: String
     var description: String
@@ -86,6 +93,9 @@ extension TenantState {
             throw ChallengeRefusal(error)
         }
         if let authSession = call.form["auth_session"], !authSession.isEmpty {
+            if web.signedInSessions[authSession] != nil {
+                return try continueSignedInSession(call, authSession: authSession, proof: proof)
+            }
             return try continueChallenge(call, authSession: authSession, proof: proof)
         }
         guard clientId != nil else { throw ChallengeRefusal("invalid_request", "The request has no client_id.") }
@@ -99,24 +109,10 @@ extension TenantState {
     private mutating func startChallenge(_ call: Call, proof: CheckedDPoPProof?) throws(ChallengeRefusal)
         -> HTTPResponse
     {
-        let scopes: [String]
-        do throws(APIError) {
-            scopes = try self.scopes(in: call)
-        } catch {
-            throw ChallengeRefusal(error)
-        }
-        guard let challenge = call.form["code_challenge"], !challenge.isEmpty else {
-            throw ChallengeRefusal("invalid_request", "The tenant requires PKCE: send a code_challenge.")
-        }
-        guard call.form["code_challenge_method"] == "S256", Self.isS256Challenge(challenge) else {
-            throw ChallengeRefusal("invalid_request", "The code_challenge must be an S256 one.")
-        }
+        let request = try openedRequest(call, proof: proof)
         guard let username = call.form["username"], !username.isEmpty else {
             throw ChallengeRefusal("invalid_request", "The request has no username.")
         }
-        let request = AcceptedAuthorizationRequest(
-            redirectURI: "", responseMode: .query, state: nil, nonce: nil, codeChallenge: challenge, scopes: scopes,
-            dpopKey: proof?.thumbprint, redirectURIInRequest: false)
         // One answer for an unknown user and a wrong password, so the endpoint tells nobody who
         // has an account (the draft's §9.3).
         let refused = ChallengeRefusal("invalid_grant", "The username or password is incorrect.")
@@ -136,7 +132,8 @@ extension TenantState {
             return askForCode(
                 AuthorizationChallengeSession(
                     username: user.username, request: request, code: code, secondFactorFollows: false,
-                    expiresAt: call.now.addingTimeInterval(settings.continuationTokenLifetime)),
+                    expiresAt: call.now.addingTimeInterval(settings.continuationTokenLifetime),
+                    dpopKey: request.dpopKey),
                 call: call)
         }
         guard password == nil else { throw refused }
@@ -144,8 +141,30 @@ extension TenantState {
         return askForCode(
             AuthorizationChallengeSession(
                 username: user.username, request: request, code: code, secondFactorFollows: !methods.isEmpty,
-                expiresAt: call.now.addingTimeInterval(settings.continuationTokenLifetime)),
+                expiresAt: call.now.addingTimeInterval(settings.continuationTokenLifetime), dpopKey: request.dpopKey),
             call: call)
+    }
+
+    /// What the code of an opening request will be bound to: its scopes and S256 PKCE challenge
+    /// (required), no redirect URI, and the key of its DPoP proof.
+    func openedRequest(_ call: Call, proof: CheckedDPoPProof?) throws(ChallengeRefusal)
+        -> AcceptedAuthorizationRequest
+    {
+        let scopes: [String]
+        do throws(APIError) {
+            scopes = try self.scopes(in: call)
+        } catch {
+            throw ChallengeRefusal(error)
+        }
+        guard let challenge = call.form["code_challenge"], !challenge.isEmpty else {
+            throw ChallengeRefusal("invalid_request", "The tenant requires PKCE: send a code_challenge.")
+        }
+        guard call.form["code_challenge_method"] == "S256", Self.isS256Challenge(challenge) else {
+            throw ChallengeRefusal("invalid_request", "The code_challenge must be an S256 one.")
+        }
+        return AcceptedAuthorizationRequest(
+            redirectURI: "", responseMode: .query, state: nil, nonce: nil, codeChallenge: challenge, scopes: scopes,
+            dpopKey: proof?.thumbprint, redirectURIInRequest: false)
     }
 
     /// A later request: the `auth_session` and the one-time code it is waiting for.
@@ -157,9 +176,12 @@ extension TenantState {
             throw ChallengeRefusal("invalid_session", "The auth_session is unknown, expired or already used.")
         }
         // The draft's §9.6.1: a session begun with a DPoP proof goes on with a proof of that key only.
-        if let bound = session.request.dpopKey, proof?.thumbprint != bound {
+        if let bound = session.dpopKey, proof?.thumbprint != bound {
             throw ChallengeRefusal("invalid_dpop_proof", "The auth_session is bound to another DPoP key.")
         }
+        // A session the token endpoint began is opened by the client's first request here.
+        let request: AcceptedAuthorizationRequest
+        if let opened = session.request { request = opened } else { request = try openedRequest(call, proof: proof) }
         guard let otp = call.form["otp"], !otp.isEmpty else {
             throw ChallengeRefusal("invalid_request", "The request has no otp.")
         }
@@ -178,14 +200,15 @@ extension TenantState {
             session.code = sendCode(to: method.address, purpose: "mfa", now: call.now)
             session.secondFactorFollows = false
             session.failedAttempts = 0
+            session.request = request
             return askForCode(session, call: call)
         }
-        return issueCode(for: user, request: session.request, call: call)
+        return issueCode(for: user, request: request, continues: session.continues, call: call)
     }
 
     /// `401` `insufficient_authorization` with a fresh `auth_session` and `otp_required: true`,
     /// as the draft's Appendix B.3 answers.
-    private mutating func askForCode(_ session: AuthorizationChallengeSession, call: Call) -> HTTPResponse {
+    mutating func askForCode(_ session: AuthorizationChallengeSession, call: Call) -> HTTPResponse {
         web.challengeSessions = web.challengeSessions.filter { call.now < $0.value.expiresAt }
         let authSession = Self.insert(session, byteCount: 32, from: random, into: &web.challengeSessions)
         return challengeAnswer(
@@ -200,7 +223,7 @@ extension TenantState {
     /// `400` `redirect_to_web` (§5.2.2.1.1), with a single-use `request_uri` and its `expires_in`
     /// when the tenant knows where the browser goes back to: one registered redirect URI
     /// (``EmulatorSettings/redirectURIs``), since the first-party request names none.
-    private mutating func redirectToWeb(user: EmulatedUser, request: AcceptedAuthorizationRequest, call: Call)
+    mutating func redirectToWeb(user: EmulatedUser, request: AcceptedAuthorizationRequest, call: Call)
         -> HTTPResponse
     {
         var body: JSONObject = [
@@ -224,14 +247,16 @@ extension TenantState {
     }
 
     /// `200` with a single-use `authorization_code` (§5.2.1), bound to the request's PKCE challenge
-    /// (and DPoP key), redeemed at the token endpoint with no `redirect_uri` (§6).
-    private mutating func issueCode(for user: EmulatedUser, request: AcceptedAuthorizationRequest, call: Call)
-        -> HTTPResponse
-    {
+    /// (and DPoP key), redeemed at the token endpoint with no `redirect_uri` (§6). Its token
+    /// answer carries an `auth_session` (§6.1), which replaces the one of `continues`.
+    private mutating func issueCode(
+        for user: EmulatedUser, request: AcceptedAuthorizationRequest, continues: String? = nil, call: Call
+    ) -> HTTPResponse {
         web.codes = web.codes.filter { call.now < $0.value.expiresAt }
-        let issued = IssuedAuthorizationCode(
+        var issued = IssuedAuthorizationCode(
             username: user.username, request: request,
             expiresAt: call.now.addingTimeInterval(settings.authorizationCodeLifetime))
+        issued.firstParty = FirstPartyCode(continues: continues)
         let code = Self.insert(issued, byteCount: 48, prefix: "1.", from: random, into: &web.codes)
         return challengeAnswer(status: 200, ["authorization_code": .string(code)], call: call)
     }

@@ -13,6 +13,10 @@ struct WebSignInState: Sendable {
     var pushed: [String: PushedAuthorizationRequest] = [:]
     /// First-party sign-ins waiting for a one-time code, by `auth_session`.
     var challengeSessions: [String: AuthorizationChallengeSession] = [:]
+    /// First-party sign-ins the token endpoint finished, by the `auth_session` of its answer.
+    var signedInSessions: [String: SignedInSession] = [:]
+    /// The users (lowercased) whose next refresh is answered `insufficient_authorization`.
+    var challengedRefreshes: Set<String> = []
 }
 
 /// An authorization request the tenant accepted: what the code it leads to is bound to.
@@ -58,6 +62,9 @@ struct IssuedAuthorizationCode: Sendable {
     var request: AcceptedAuthorizationRequest
     var expiresAt: Date
     var redeemed = false
+    /// Set for a code of the authorization challenge endpoint: its token answer carries an
+    /// `auth_session`.
+    var firstParty: FirstPartyCode? = nil
 }
 
 extension EmulatorEndpoint {

@@ -38,9 +38,17 @@ extension TenantState {
         issued.redeemed = true
         web.codes[code] = issued
         guard let user = user(named: issued.username) else { throw .userNotFound }
-        return issueTokens(
+        var body = issueTokens(
             for: user, scopes: issued.request.scopes, now: call.now,
             signedIDToken: SignedIDToken(nonce: issued.request.nonce), dpopKey: proof?.thumbprint)
+        if let firstParty = issued.firstParty {
+            // First-Party Applications §6.1: the session goes on beyond the code, for a later
+            // sign-in of the user that continues it.
+            body["auth_session"] = .string(
+                signedInSession(
+                    for: user.username, dpopKey: proof?.thumbprint, replacing: firstParty.continues, now: call.now))
+        }
+        return body
     }
 
     /// RFC 7636 §4.6: 43 to 128 unreserved characters whose SHA-256, base64url-encoded, is the challenge.

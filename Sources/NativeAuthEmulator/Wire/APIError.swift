@@ -33,6 +33,10 @@ struct APIError: Error, Sendable, Equatable {
 
     /// Whether `message` is to be sent as it is, without the `AADSTS` prefix.
     var hasCustomDescription = false
+    /// Written as an OAuth error answer only: `error`, `error_description` and the ``extras``, as
+    /// OAuth 2.0 for First-Party Applications writes its answers (no `timestamp`, `trace_id` or
+    /// `correlation_id`).
+    var draftShape = false
 
     /// The `error_description` as sent.
     func description(traceId: String, correlationId: String, timestamp: String) -> String {

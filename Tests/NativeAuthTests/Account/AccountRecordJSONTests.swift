@@ -35,6 +35,7 @@ struct AccountRecordJSONTests {
                 refreshToken: Bool.random(using: &random) ? Self.text(&random) : nil,
                 signInScopes: (0..<Int.random(in: 0..<3, using: &random)).map { _ in Self.text(&random) },
                 accessTokens: tokens)
+            if Bool.random(using: &random) { record.authSession = Self.text(&random) }
             if Bool.random(using: &random) {
                 record.biometryState = Data(
                     (0..<Int.random(in: 0..<40, using: &random)).map { _ in

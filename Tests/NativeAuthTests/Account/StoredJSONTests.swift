@@ -58,6 +58,31 @@ struct StoredJSONTests {
         #expect((try? AccountRecord(storedJSON: data)) == nil)
     }
 
+    /// A first-party account keeps its provider's `auth_session` (OAuth 2.0 for First-Party
+    /// Applications §5.3.1) in an optional member: every account item written before it reads as
+    /// it did, with none.
+    @Test func theAuthSessionIsAnOptionalMemberOlderItemsReadWithout() throws {
+        var record = Self.record(tokens: 1, refresh: true, session: true)
+        record.authSession = "as-\u{e9}\"1"
+        for data in [try #require(record.encodedJSON()), try AccountStoreLayout.encoder.encode(record)] {
+            let byHand = try AccountRecord(storedJSON: data)
+            #expect(byHand == (try Self.decoder.decode(AccountRecord.self, from: data)))
+            #expect(byHand.authSession == record.authSession)
+        }
+        let older = Data(
+            #"{"version":2,"identifier":"i","username":"u","idToken":"t","refreshToken":"rt","signInScopes":[],"session":"s","accessTokens":{}}"#
+                .utf8)
+        let read = try AccountRecord(storedJSON: older)
+        #expect(read == (try Self.decoder.decode(AccountRecord.self, from: older)))
+        #expect(read.authSession == nil && read.refreshToken == "rt")
+        #expect(try #require(read.encodedJSON()) == older, "an account without one writes no member")
+        let damaged = Data(
+            #"{"version":2,"identifier":"i","username":"u","idToken":"t","signInScopes":[],"accessTokens":{},"authSession":7}"#
+                .utf8)
+        #expect((try? AccountRecord(storedJSON: damaged)) == nil)
+        #expect((try? Self.decoder.decode(AccountRecord.self, from: damaged)) == nil)
+    }
+
     @Test func bytesThatAreNotUTF8AreRefused() {
         var data = Data(
             #"{"version":2,"identifier":"i","username":"u","idToken":"t","refreshToken":"rt-X","signInScopes":[],"accessTokens":{}}"#

@@ -57,6 +57,18 @@ struct FirstPartyDelegateTests {
         #expect(account.account.username == "alan@example.com")
     }
 
+    @Test func aStepUpThroughTheDelegate() async throws {
+        let client = try fixture.client()
+        let account = try await fixture.signIn(client, "ada@example.com")
+        let stepUp = FirstPartyRecorder()
+        client.signInFirstParty(continuing: account, delegate: stepUp)
+        guard case .challenge(let state) = try await stepUp.call() else { throw TestFailure("expected a challenge") }
+        let right = FirstPartyRecorder()
+        state.submitCode(try fixture.harness.code(for: "ada@example.com"), delegate: right)
+        guard case .completed(let again) = try await right.call() else { throw TestFailure("expected a sign-in") }
+        #expect(again.account.identifier == account.account.identifier)
+    }
+
     @Test func theBrowserThroughTheDelegate() async throws {
         let client = try fixture.client()
         let start = FirstPartyRecorder()

@@ -30,6 +30,20 @@ struct WebTokenRequestTests {
         }
     }
 
+    /// OAuth 2.0 for First-Party Applications §6.1: the token answer may carry an `auth_session`,
+    /// kept as a secret; an empty or `null` one is none.
+    @Test func theAuthSessionOfATokenAnswerIsRead() throws {
+        let base = #"{"access_token":"at","token_type":"Bearer","id_token":"a.b.c""#
+        let read = try answer(200, base + #","auth_session":"uY29tL2F1dGhlbnRpY"}"#)
+        #expect(read.authSession == Secret("uY29tL2F1dGhlbnRpY"))
+        #expect(!"\(read)".contains("uY29tL2F1dGhlbnRpY"))
+        #expect(read.keepingRefreshToken(Secret("rt")).authSession == read.authSession)
+        #expect(TokenAnswer(read).authSession == read.authSession)
+        for other in [#","auth_session":""}"#, #","auth_session":null}"#, "}"] {
+            #expect(try answer(200, base + other).authSession == nil)
+        }
+    }
+
     @Test func authorizationCodeForm() {
         let request = WebTokenRequest(
             tokenEndpoint: endpoint, clientId: "client-1", grant: codeGrant, correlationId: correlation)

@@ -1,0 +1,216 @@
+import AuthSupport
+import Foundation
+
+/// Where a web client signs users in and keeps their account: its provider, its account manager
+/// and its redirect URI. A first-party sign-in holds it, not the client: one that goes on from a
+/// refresh is made where only these exist, and may outlive the client.
+struct WebSignInSite: Sendable {
+    let provider: WebProvider
+    let accounts: AccountManager
+    let redirectURI: URL
+
+    /// A browser sign-in through `agent` (``WebAuthClient/signIn(_:using:)``), stored as the account.
+    func signIn(_ parameters: WebSignInParameters, using agent: any ExternalUserAgent)
+        async throws(WebSignInError) -> UserAccountResult
+    {
+        let (answer, claims, correlationId, dpopKey) = try await provider.signIn(
+            parameters, redirectURI: redirectURI, using: agent)
+        let record = await accounts.signedIn(
+            answer, username: claims.preferredUsername ?? claims.string("email") ?? "",
+            scopes: parameters.scopes, correlationId: correlationId, dpopKey: dpopKey)
+        return UserAccountResult(record: record, manager: accounts)
+    }
+}
+
+/// The account manager of a web client, held weakly by its refresh redeemer (the manager owns
+/// the redeemer). A refresh runs on the manager, so the manager is there whenever the redeemer
+/// needs it.
+final class WebAccountsLink: Sendable {
+    private struct Reference: Sendable { weak var accounts: AccountManager? }
+
+    private let reference = Locked(Reference())
+
+    var accounts: AccountManager? { reference.current.accounts }
+
+    func connect(_ accounts: AccountManager) { reference.withLock { $0.accounts = accounts } }
+}
+
+extension WebAuthClient {
+    /// Signs the user of `account` in again at the authorization challenge endpoint, continuing
+    /// the provider's session: the first request carries the `auth_session` the account keeps
+    /// (OAuth 2.0 for First-Party Applications §5.3.1, from the token answer of its sign-in, §6.1),
+    /// so the provider can restore the session and ask only for what it still needs, such as a
+    /// second factor for a step-up (the draft's Appendix A.7).
+    ///
+    /// The request is a first request like ``signInFirstParty(_:)``'s (`scope`, a new PKCE
+    /// challenge, the account's username), with the account's `auth_session` when it keeps one (a
+    /// sign-in at a provider that gave none sends none: the provider then asks for everything).
+    /// With ``WebAuthConfiguration/dpop``, its proofs are made with the account's key, the key the
+    /// provider bound the `auth_session` to (§9.6.1). The provider answers as at any first request;
+    /// the account the sign-in ends with must be the same user (the ID token's `sub`), and replaces
+    /// the earlier one's tokens, with the newest `auth_session`. The account stays signed in
+    /// whatever happens before.
+    ///
+    /// ```swift
+    /// // The API asked for a stronger sign-in (RFC 9470): continue the provider's session.
+    /// let result = try await client.signInFirstParty(
+    ///     continuing: account, additionalParameters: ["acr_values": "urn:example:mfa"])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - account: the signed-in account of this client.
+    ///   - password: the password, when the app asks for it up front; usually `nil`.
+    ///   - scopes: the scopes to request besides `openid`; `nil` asks for the account's sign-in scopes.
+    ///   - additionalParameters: more parameters of the provider's profile, such as `acr_values`
+    ///     and `max_age` (§7); the names the SDK sets are refused, as in
+    ///     ``FirstPartySignInParameters/additionalParameters``.
+    /// - Throws: what ``signInFirstParty(_:)`` throws; ``WebSignInError/isInvalidParameters`` when
+    ///   `account` is not the signed-in account of this client (nothing sent),
+    ///   ``WebSignInError/isInvalidSession`` when the provider no longer knows the `auth_session`
+    ///   (sign in with ``signInFirstParty(_:)``), ``WebSignInError/isInvalidIDToken`` (``IDTokenCheck/subject``)
+    ///   when the provider signed another user in (nothing stored).
+    public func signInFirstParty(
+        continuing account: UserAccountResult, password: String? = nil, scopes: [String]? = nil,
+        additionalParameters: [String: String] = [:]
+    ) async throws(WebSignInError) -> FirstPartySignInResult {
+        let correlationId = UUID()
+        guard account.manager === accounts, let record = await accounts.record(of: account.account.identifier) else {
+            throw .invalidParameters(
+                "The account is not the signed-in account of this client.", correlationId: correlationId)
+        }
+        let parameters = FirstPartySignInParameters(
+            username: record.username, password: password, scopes: scopes ?? record.signInScopes,
+            additionalParameters: additionalParameters, correlationId: correlationId)
+        return try await beginFirstParty(parameters, continuing: record)
+    }
+
+    /// Continues `account`'s provider session, as ``signInFirstParty(continuing:password:scopes:additionalParameters:)``
+    /// does, and reports the outcome to `delegate`, once, on the main actor.
+    public func signInFirstParty(
+        continuing account: UserAccountResult, password: String? = nil, scopes: [String]? = nil,
+        additionalParameters: [String: String] = [:], delegate: any FirstPartySignInDelegate
+    ) {
+        reportFirstParty(to: delegate) { () async throws(WebSignInError) in
+            try await self.signInFirstParty(
+                continuing: account, password: password, scopes: scopes, additionalParameters: additionalParameters)
+        }
+    }
+}
+
+extension RetrieveAccessTokenError {
+    /// The provider answered the refresh with `insufficient_authorization` (OAuth 2.0 for
+    /// First-Party Applications §6.2): the user must interact before a token can be had, and
+    /// ``firstPartyContinuation`` is how. ``isInteractionRequired`` is true as well; the account and
+    /// its refresh token are kept.
+    public var isAuthorizationChallengeRequired: Bool { firstPartyContinuation != nil }
+
+    /// How the user goes on after a refresh answered `insufficient_authorization` (§6.2); `nil`
+    /// for every other error.
+    ///
+    /// - ``FirstPartySignInResult/challengeRequired(_:)`` at a provider that publishes an
+    ///   authorization challenge endpoint: the state carries the answer's `auth_session` (else the
+    ///   one the account keeps), ``FirstPartyChallengeState/isCodeRequired`` and
+    ///   ``FirstPartyChallengeState/parameters`` as the answer says (`otp_required`, the draft's
+    ///   Appendix B.4), and its first request opens the authorization (`scope` and a PKCE challenge
+    ///   with the `auth_session` and what the user entered).
+    /// - ``FirstPartySignInResult/browserRequired(_:)`` at a provider that publishes none: a new
+    ///   browser sign-in for the account's user.
+    ///
+    /// The sign-in it ends with must be the account's user; it replaces the account's tokens, as
+    /// any sign-in does. Concurrent callers of the refresh share one state: the first to act on it
+    /// goes on, the others get ``WebSignInError/isStateBusy`` or ``WebSignInError/isStateAlreadyUsed``.
+    public var firstPartyContinuation: FirstPartySignInResult? { details.interaction as? FirstPartySignInResult }
+}
+
+extension AuthorizedRequestError {
+    /// The refresh before the request was answered with an authorization challenge, as
+    /// ``RetrieveAccessTokenError/isAuthorizationChallengeRequired``; nothing was sent to the API.
+    public var isAuthorizationChallengeRequired: Bool { firstPartyContinuation != nil }
+
+    /// How the user goes on, as ``RetrieveAccessTokenError/firstPartyContinuation``.
+    public var firstPartyContinuation: FirstPartySignInResult? { details.interaction as? FirstPartySignInResult }
+}
+
+extension WebAuthClient {
+    /// Starts a first-party sign-in: a new one, or one that continues `record`'s provider session
+    /// (its `auth_session` and DPoP key; its `sub` for the new ID token).
+    func beginFirstParty(_ parameters: FirstPartySignInParameters, continuing record: AccountRecord?)
+        async throws(WebSignInError) -> FirstPartySignInResult
+    {
+        let correlationId = parameters.correlationId ?? UUID()
+        var parameters = parameters
+        parameters.correlationId = correlationId
+        try parameters.validate()
+        let metadata = try await provider.discovery.metadata(correlationId: correlationId)
+        guard let endpoint = metadata.authorizationChallengeEndpoint else {
+            throw WebSignInError(
+                .unsupported, note: "The provider publishes no authorization_challenge_endpoint.",
+                correlationId: correlationId)
+        }
+        let key =
+            record?.dpopKey == nil
+            ? try await provider.newDPoPKey(metadata, correlationId: correlationId)
+            : try await provider.key(forStoredKey: record?.dpopKey, correlationId: correlationId)
+        var signIn = FirstPartySignIn(
+            site: site, metadata: metadata, endpoint: endpoint, pkce: PKCE(), scopes: parameters.scopes,
+            username: parameters.username, correlationId: correlationId, dpopKey: key)
+        signIn.subject = record?.claims.subject
+        let authSession = record?.authSession.map(Secret.init)
+        let request = AuthorizationChallengeRequest.initial(
+            endpoint: endpoint, clientId: clientId, scopes: parameters.scopeList, pkce: signIn.pkce,
+            username: parameters.username, password: parameters.password.map(Secret.init), authSession: authSession,
+            additional: parameters.additionalParameters, correlationId: correlationId)
+        switch await signIn.run(request, authSession: authSession) {
+        case .next(let result): return result
+        case .failed(let error, _, _): throw error.with(correlationId: correlationId)
+        }
+    }
+}
+
+extension WebRefreshRedeemer {
+    /// The error of a refresh the provider answered with an authorization challenge (§6.2):
+    /// ``RetrieveAccessTokenError/isInteractionRequired``, with the state the user goes on with.
+    func challengeError(
+        _ answer: AuthorizationChallengeAnswer, status: Int, account: AccountRecord, metadata: ProviderMetadata,
+        correlationId: UUID
+    ) async -> RetrieveAccessTokenError {
+        guard
+            case .insufficientAuthorization(let authSession, let otpRequired, let parameters, let description) = answer
+        else { return RetrieveAccessTokenError(.unexpectedResponse, correlationId: correlationId) }
+        let cause = WebSignInError.oauth(
+            error: "insufficient_authorization", description: description, uri: nil, status: status,
+            correlationId: correlationId)
+        var continuation: FirstPartySignInResult?
+        if let accounts = link.accounts {
+            let key: DPoPBoundKey?
+            do {
+                key =
+                    account.dpopKey == nil
+                    ? try await provider.newDPoPKey(metadata, correlationId: correlationId)
+                    : try await provider.key(forStoredKey: account.dpopKey, correlationId: correlationId)
+            } catch {
+                return Self.retrieveError(error, correlationId: correlationId)
+            }
+            var signIn = FirstPartySignIn(
+                site: WebSignInSite(provider: provider, accounts: accounts, redirectURI: redirectURI),
+                metadata: metadata, endpoint: metadata.authorizationChallengeEndpoint, pkce: PKCE(),
+                scopes: account.signInScopes, username: account.username, correlationId: correlationId, dpopKey: key)
+            signIn.subject = account.claims.subject
+            if signIn.endpoint == nil {
+                continuation = .browserRequired(
+                    FirstPartyBrowserRequiredState(signIn: signIn, requestURI: nil, message: description))
+            } else {
+                continuation = .challengeRequired(
+                    FirstPartyChallengeState(
+                        signIn: signIn, authSession: authSession ?? account.authSession.map(Secret.init),
+                        isCodeRequired: otpRequired, parameters: parameters, message: description,
+                        opensAuthorization: true))
+            }
+        }
+        return RetrieveAccessTokenError(
+            details: .init(
+                .interactionRequired, correlationId: correlationId, underlyingError: cause,
+                note: "The provider asks the user to sign in again (insufficient_authorization).",
+                interaction: continuation))
+    }
+}
