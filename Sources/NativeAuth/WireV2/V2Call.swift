@@ -127,8 +127,18 @@ struct V2RequestBuilder: Sendable {
 
     init(configuration: NativeAuthConfiguration) {
         base = RequestBuilder(configuration: configuration)
-        resolver = V2HrefResolver(authority: base.authority)
+        resolver = V2HrefResolver(authority: base.authority, dataCenter: configuration.sliceConfig?.dc)
+        let dc = [(name: "dc", value: configuration.sliceConfig?.dc)]
+        authorizeChallengeURL = SliceConfig.appending(
+            dc, to: base.authority.appendingPathComponent(Self.authorizeChallengePath, isDirectory: false))
+        tokenURL = SliceConfig.appending(
+            dc, to: base.authority.appendingPathComponent(Self.tokenPath, isDirectory: false))
     }
+
+    /// `authorize-challenge` and the token endpoint, with the configured `dc` as MSAL adds it to
+    /// its fixed V2 endpoints (Docs/NativeAuthV2.md, "The slice parameters").
+    private let authorizeChallengeURL: URL
+    private let tokenURL: URL
 
     var clientId: String { base.clientId }
     var authority: URL { base.authority }
@@ -183,10 +193,8 @@ struct V2RequestBuilder: Sendable {
 
     func url(for call: V2Call) -> URL {
         switch call {
-        case .startAuthorization, .resumeAuthorization:
-            authority.appendingPathComponent(Self.authorizeChallengePath, isDirectory: false)
-        case .exchangeCode:
-            authority.appendingPathComponent(Self.tokenPath, isDirectory: false)
+        case .startAuthorization, .resumeAuthorization: authorizeChallengeURL
+        case .exchangeCode: tokenURL
         case .startSignIn(let link, _, _), .startSignUp(let link, _), .startResetPassword(let link, _, _),
             .challenge(let link, _), .resend(let link, _), .verifyCode(let link, _, _),
             .verifyPassword(let link, _, _), .updatePassword(let link, _, _), .poll(let link, _),

@@ -61,8 +61,11 @@ struct V2HrefResolver: Sendable {
     let basePath: String
     /// `scheme://host[:port]` and the base path, written once: every resolved link starts with it.
     private let prefix: String?
+    /// The configured data center (``SliceConfig/dc``): added as `dc` to a link whose href has none.
+    let dataCenter: String?
 
-    init(authority: URL) {
+    init(authority: URL, dataCenter: String? = nil) {
+        self.dataCenter = dataCenter
         let components = URLComponents(url: authority, resolvingAgainstBaseURL: false)
         scheme = components?.scheme?.lowercased() ?? "https"
         host = components?.host?.lowercased() ?? ""
@@ -111,8 +114,9 @@ struct V2HrefResolver: Sendable {
             guard !Self.isDotSegment(segment) else { throw .dotSegment }
         }
         guard let graft = Self.apiTail(of: rest) else { throw .noAPISegment }
+        let sent = withDataCenter(query.flatMap { $0.isEmpty ? nil : String($0) })
         // Every character left was checked as RFC 3986's: the URL is the prefix and the graft.
-        if let prefix, let url = URL(string: prefix + graft + (query.map { $0.isEmpty ? "" : "?" + $0 } ?? "")) {
+        if let prefix, let url = URL(string: prefix + graft + (sent.map { "?" + $0 } ?? "")) {
             return V2Link(url)
         }
         var components = URLComponents()
@@ -120,9 +124,20 @@ struct V2HrefResolver: Sendable {
         components.host = host
         components.port = port
         components.percentEncodedPath = basePath + graft
-        if let query, !query.isEmpty { components.percentEncodedQuery = String(query) }
+        if let sent { components.percentEncodedQuery = sent }
         guard let url = components.url else { throw .malformed }
         return V2Link(url)
+    }
+
+    /// `query` with the configured `dc` added when it has no `dc` of its own, as MSAL's resolver
+    /// does: the href's wins (Docs/NativeAuthV2.md, "The slice parameters").
+    private func withDataCenter(_ query: String?) -> String? {
+        guard let dataCenter else { return query }
+        let names = (query ?? "").split(separator: "&").map { pair in
+            String(pair.prefix { $0 != "=" }).removingPercentEncoding
+        }
+        guard !names.contains("dc") else { return query }
+        return (query.map { $0 + "&" } ?? "") + "dc=" + SliceConfig.encoded(dataCenter)
     }
 
     /// The path and query of an absolute href, once its scheme, host and port are the authority's.
