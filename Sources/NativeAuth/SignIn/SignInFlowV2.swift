@@ -125,7 +125,9 @@ enum SignInFlowV2 {
                 recover =
                     envelope.methods.first { $0.id == chosen?.id && chosen?.challengeType == "password" }?
                     .links["recover"]
-                outcome = try await flow.followChallenge(envelope, methodId: chosen?.id)
+                outcome = try await afterChallenge(
+                    try await flow.followChallenge(envelope, methodId: chosen?.id), channel: chosen?.channelTargetType,
+                    flow: flow)
             case .interaction(let envelope) where envelope.action == .verify:
                 return try verifyStep(envelope, flow: flow, recover: recover)
             case .interaction(let envelope) where envelope.action == .enroll:
@@ -196,7 +198,9 @@ enum SignInFlowV2 {
         guard let link = links.links[V2StepContext.challengeRelation(method.id)] else {
             throw action.flow.fail(.invalidArgument, note: "The server did not offer this method; nothing was sent.")
         }
-        let outcome = try await action.flow.v2(.challenge(link, continuationToken: action.token))
+        let outcome = try await afterChallenge(
+            try await action.flow.v2(.challenge(link, continuationToken: action.token)),
+            channel: method.channelTargetType, flow: action.flow)
         return try startResult(try await step(outcome, flow: action.flow, challenged: true), flow: action.flow)
     }
 
@@ -270,7 +274,10 @@ enum SignInFlowV2 {
         guard let link = methodLinks.links[V2StepContext.challengeRelation(method.id)] else {
             throw action.flow.fail(.invalidArgument, note: "The server did not offer this method; nothing was sent.")
         }
-        let outcome = try await action.flow.v2(.challenge(link, continuationToken: action.token))
+        let channel = methods.first { $0.id == method.id }?.channelTargetType ?? method.channelTargetType
+        let outcome = try await afterChallenge(
+            try await action.flow.v2(.challenge(link, continuationToken: action.token)), channel: channel,
+            flow: action.flow)
         guard case .interaction(let envelope) = outcome, envelope.action == .verify,
             case .codeRequired(let challenge, let verify) = try verifyStep(envelope, flow: action.flow)
         else { throw action.flow.unexpectedV2(field: "action", value: "another answer") }

@@ -31,6 +31,9 @@ enum V2Call: Sendable {
     /// JSON: `continuationToken`, to the password method's `recover` link: inline password reset
     /// inside a sign-in ("Link relations"; the body is the SDK's choice, see "Inline password reset").
     case recover(V2Link, continuationToken: Secret)
+    /// JSON: `continuationToken`, to the `riskverify` link of an answer to an SMS method's
+    /// `challenge` ("Risk verification"; the body is the SDK's choice, see there).
+    case riskVerify(V2Link, continuationToken: Secret)
     /// JSON: `continuationToken`, `attributes` (an object: attribute id → value). A sign-up's
     /// password travels as the `password` attribute, kept a ``Secret`` until the body is written.
     case submitAttributes(V2Link, continuationToken: Secret, attributes: [String: JSONValue], password: Secret? = nil)
@@ -51,7 +54,7 @@ enum V2Call: Sendable {
         case .resumeAuthorization: .resumeAuthorization
         case .exchangeCode: .token
         case .startSignIn, .startSignUp, .startResetPassword, .challenge, .resend, .verifyCode, .verifyPassword,
-            .updatePassword, .poll, .recover, .submitAttributes, .enroll, .activate:
+            .updatePassword, .poll, .recover, .riskVerify, .submitAttributes, .enroll, .activate:
             .interaction
         }
     }
@@ -71,6 +74,7 @@ enum V2Call: Sendable {
         case .updatePassword: "update"
         case .poll: "poll"
         case .recover: "recover"
+        case .riskVerify: "riskverify"
         case .submitAttributes: "submitAttributes"
         case .enroll: "enroll"
         case .activate: "activate"
@@ -163,7 +167,7 @@ struct V2RequestBuilder: Sendable {
         case .startSignIn(_, let username, let token), .startResetPassword(_, let username, let token):
             return V2Body(json: ["username": .string(username), "continuationToken": .string(token.reveal)])
         case .startSignUp(_, let token), .challenge(_, let token), .resend(_, let token), .poll(_, let token),
-            .recover(_, let token):
+            .recover(_, let token), .riskVerify(_, let token):
             return V2Body(json: ["continuationToken": .string(token.reveal)])
         case .verifyCode(_, let token, let code):
             return V2Body(json: ["continuationToken": .string(token.reveal), "otp": .string(code.reveal)])
@@ -198,7 +202,8 @@ struct V2RequestBuilder: Sendable {
         case .startSignIn(let link, _, _), .startSignUp(let link, _), .startResetPassword(let link, _, _),
             .challenge(let link, _), .resend(let link, _), .verifyCode(let link, _, _),
             .verifyPassword(let link, _, _), .updatePassword(let link, _, _), .poll(let link, _),
-            .recover(let link, _), .submitAttributes(let link, _, _, _), .enroll(let link, _, _),
+            .recover(let link, _), .riskVerify(let link, _), .submitAttributes(let link, _, _, _),
+            .enroll(let link, _, _),
             .activate(let link, _, _):
             link.url
         }
