@@ -76,7 +76,8 @@ public enum FlowStateKind: String, CaseIterable, Sendable {
     public var calls: [FlowStateCall] {
         switch self {
         case .signInCode, .signUpCode, .resetCode, .signUpOrSignInCode: [.submitCode, .resendCode]
-        case .signInPassword, .signUpPassword, .resetPassword: [.submitPassword]
+        case .signInPassword: [.submitPassword, .resetPassword]
+        case .signUpPassword, .resetPassword: [.submitPassword]
         case .awaitingMFA: [.requestChallenge]
         case .mfaRequired: [.submitChallenge, .requestChallenge, .resendCode]
         case .registerStrongAuth: [.challengeAuthMethod]
@@ -136,6 +137,8 @@ public struct FlowStateVariant: Sendable, Hashable, CustomStringConvertible {
 public enum FlowStateCall: String, CaseIterable, Sendable {
     case submitCode, resendCode, submitPassword, submitAttributes, requestChallenge, submitChallenge
     case challengeAuthMethod, signIn, selectAuthMethod
+    /// A password reset from the sign-in's password screen.
+    case resetPassword
 }
 
 /// What a call is given. Each call reads the inputs it takes; the others are ignored.
@@ -475,6 +478,9 @@ extension FlowState {
             return await .attempt(
                 { () async throws(PasswordRequiredError) in try await state.submitPassword(input.password) },
                 FlowOutcome.of)
+        case (.signInPassword(let state), .resetPassword):
+            return await .attempt(
+                { () async throws(ResetPasswordStartError) in try await state.resetPassword() }, FlowOutcome.of)
         case (.awaitingMFA(let state), .requestChallenge):
             return await .attempt(
                 { () async throws(MFARequestChallengeError) in try await state.requestChallenge(authMethod: method) }
@@ -574,6 +580,7 @@ extension FlowState {
         case (.signInCode(let state), .resendCode): state.resendCode(delegate: recorder)
         case (.signInPassword(let state), .submitPassword):
             state.submitPassword(password: input.password, delegate: recorder)
+        case (.signInPassword(let state), .resetPassword): state.resetPassword(delegate: recorder)
         case (.awaitingMFA(let state), .requestChallenge):
             state.requestChallenge(authMethod: method, delegate: recorder)
         case (.mfaRequired(let state), .requestChallenge):

@@ -62,6 +62,10 @@ public struct NativeAuthConfiguration: Sendable {
     /// default) asks nothing. Only a refresh asks: a cached access token that is still valid is
     /// handed out without a confirmation. See ``UserPresencePolicy``.
     public var userPresence: UserPresenceRequirement?
+    /// The slice of the service the requests go to, as query parameters (`dc`, and `slice` with a
+    /// refresh); `nil` (the default) adds none. MSAL's `sliceConfig`: only for a test slice or a
+    /// data center Microsoft names. See ``SliceConfig``.
+    public var sliceConfig: SliceConfig?
 
     /// Creates a configuration from an authority URL.
     ///

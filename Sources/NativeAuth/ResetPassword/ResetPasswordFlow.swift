@@ -11,7 +11,12 @@ enum ResetPasswordFlow {
     static func start(_ parameters: ResetPasswordParameters, client: ClientCore) async throws(FlowError)
         -> ResetPasswordStartResult
     {
-        let flow = try client.startFlow(username: parameters.username, correlationId: parameters.correlationId)
+        try await start(
+            flow: try client.startFlow(username: parameters.username, correlationId: parameters.correlationId))
+    }
+
+    /// Starts the reset for `flow`'s user: `start`, then the code is sent.
+    static func start(flow: FlowContext) async throws(FlowError) -> ResetPasswordStartResult {
         let username = flow.username
         let started = try await flow.requestToken(.resetPasswordStart(username: username))
         let challenge = try await flow.requestCode(

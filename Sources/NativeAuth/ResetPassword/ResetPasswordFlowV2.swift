@@ -23,7 +23,12 @@ enum ResetPasswordFlowV2 {
     static func start(_ parameters: ResetPasswordParameters, client: ClientCore) async throws(FlowError)
         -> ResetPasswordStartResult
     {
-        let flow = try client.startFlow(username: parameters.username, correlationId: parameters.correlationId)
+        try await start(
+            flow: try client.startFlow(username: parameters.username, correlationId: parameters.correlationId))
+    }
+
+    /// Starts authorization and the `reset_password` journey for `flow`'s user.
+    static func start(flow: FlowContext) async throws(FlowError) -> ResetPasswordStartResult {
         let started = try await flow.v2(.startAuthorization)
         guard case .started(let answer) = started else {
             throw flow.unexpectedV2(field: "reset_password", value: "another answer")
@@ -31,6 +36,14 @@ enum ResetPasswordFlowV2 {
         let link = try flow.link(answer.resetPassword, relation: "reset_password")
         let outcome = try await startJourney(
             .startResetPassword(link, username: flow.username, continuationToken: answer.continuationToken), flow: flow)
+        return try await codeRequired(after: outcome, flow: flow)
+    }
+
+    /// The code state after the journey's first answer: `action: challenge`, whose email method's
+    /// `challenge` link is followed at once.
+    static func codeRequired(after outcome: V2Outcome, flow: FlowContext) async throws(FlowError)
+        -> ResetPasswordStartResult
+    {
         guard case .interaction(let envelope) = outcome, envelope.action == .challenge else {
             throw unexpected(outcome, flow: flow)
         }
@@ -42,7 +55,7 @@ enum ResetPasswordFlowV2 {
 
     /// The start of the journey. A user with no password to reset is refused with
     /// `innerError.code` `userDoesNotHavePassword` or `AADSTS500222`, named here as V1 names it.
-    private static func startJourney(_ call: V2Call, flow: FlowContext) async throws(FlowError) -> V2Outcome {
+    static func startJourney(_ call: V2Call, flow: FlowContext) async throws(FlowError) -> V2Outcome {
         do {
             return try await flow.v2(call)
         } catch {

@@ -105,6 +105,8 @@ enum SignInFlowV2 {
         var outcome = outcome
         // A challenge is followed once; a second one in a row is not an answer this engine follows.
         var challenged = alreadyChallenged
+        // The chosen password method's `recover` link, for the password state (inline reset).
+        var recover: String?
         while true {
             switch outcome {
             case .journeyComplete(let token, _):
@@ -119,9 +121,15 @@ enum SignInFlowV2 {
                 if choice.selects, methods.offered.count > 1, let token = envelope.continuationToken {
                     return .authMethodSelection(token, methods.offered, methods.links)
                 }
-                outcome = try await flow.followChallenge(envelope, methodId: choose(methods.offered, choice)?.id)
+                let chosen = choose(methods.offered, choice)
+                recover =
+                    envelope.methods.first { $0.id == chosen?.id && chosen?.challengeType == "password" }?
+                    .links["recover"]
+                outcome = try await afterChallenge(
+                    try await flow.followChallenge(envelope, methodId: chosen?.id), channel: chosen?.channelTargetType,
+                    flow: flow)
             case .interaction(let envelope) where envelope.action == .verify:
-                return try verifyStep(envelope, flow: flow)
+                return try verifyStep(envelope, flow: flow, recover: recover)
             case .interaction(let envelope) where envelope.action == .enroll:
                 return try SignInFlowV2.registration(envelope, flow: flow)
             case .interaction(let envelope) where envelope.action == .activate:
@@ -190,19 +198,28 @@ enum SignInFlowV2 {
         guard let link = links.links[V2StepContext.challengeRelation(method.id)] else {
             throw action.flow.fail(.invalidArgument, note: "The server did not offer this method; nothing was sent.")
         }
-        let outcome = try await action.flow.v2(.challenge(link, continuationToken: action.token))
+        let outcome = try await afterChallenge(
+            try await action.flow.v2(.challenge(link, continuationToken: action.token)),
+            channel: method.channelTargetType, flow: action.flow)
         return try startResult(try await step(outcome, flow: action.flow, challenged: true), flow: action.flow)
     }
 
-    /// A `verify` answer: a password to ask for, or a code that was sent.
-    private static func verifyStep(_ envelope: V2Envelope, flow: FlowContext) throws(FlowError) -> Next {
+    /// A `verify` answer: a password to ask for, or a code that was sent. A password state keeps
+    /// the password method's `recover` link (inline password reset): the answer's own, else
+    /// `recover`, the one the method had where it was offered.
+    private static func verifyStep(_ envelope: V2Envelope, flow: FlowContext, recover: String? = nil)
+        throws(FlowError) -> Next
+    {
         guard let token = envelope.continuationToken else {
             throw flow.unexpectedV2(field: "continuationToken", value: "none")
         }
         var links = ["verify": try flow.link(envelope.href("verify"), relation: "verify")]
         if let resend = envelope.href("resend") { links["resend"] = try flow.link(resend, relation: "resend") }
-        let context = V2StepContext(links: links, methodId: envelope.methodId)
         let type = envelope.methodType?.lowercased()
+        if type == "password", let href = envelope.links["recover"] ?? recover {
+            links["recover"] = try flow.link(href, relation: "recover")
+        }
+        let context = V2StepContext(links: links, methodId: envelope.methodId)
         if type == "password" { return .passwordRequired(token, context) }
         let challenge = CodeChallenge(
             continuationToken: token, channel: ChannelType(wire: type ?? "email"), sentTo: envelope.hint ?? "",
@@ -257,7 +274,10 @@ enum SignInFlowV2 {
         guard let link = methodLinks.links[V2StepContext.challengeRelation(method.id)] else {
             throw action.flow.fail(.invalidArgument, note: "The server did not offer this method; nothing was sent.")
         }
-        let outcome = try await action.flow.v2(.challenge(link, continuationToken: action.token))
+        let channel = methods.first { $0.id == method.id }?.channelTargetType ?? method.channelTargetType
+        let outcome = try await afterChallenge(
+            try await action.flow.v2(.challenge(link, continuationToken: action.token)), channel: channel,
+            flow: action.flow)
         guard case .interaction(let envelope) = outcome, envelope.action == .verify,
             case .codeRequired(let challenge, let verify) = try verifyStep(envelope, flow: action.flow)
         else { throw action.flow.unexpectedV2(field: "action", value: "another answer") }

@@ -30,6 +30,15 @@ enum WireCall: Sendable {
     /// context the resource asks for.
     indirect case withClaims(WireCall, claims: String)
 
+    /// Whether the call refreshes tokens (with or without a claims request).
+    var isRefresh: Bool {
+        switch self {
+        case .tokenRefresh: true
+        case .withClaims(let call, _): call.isRefresh
+        default: false
+        }
+    }
+
     /// `call` with `claims` when there are any.
     static func token(_ call: WireCall, claims: String?) -> WireCall {
         guard let claims, !claims.isEmpty else { return call }
@@ -71,8 +80,10 @@ struct RequestBuilder: Sendable {
     let customHeaders: [String: String]
     /// Every header but the correlation id, built once.
     private let fixedHeaders: [String: String]
-    /// Each endpoint's URL under the authority, built once.
+    /// Each endpoint's URL under the authority, with the configured `dc`, built once.
     private let urls: [Endpoint: URL]
+    /// The token endpoint's URL for a refresh, with the configured `slice` and `dc`.
+    private let refreshURL: URL
 
     init(configuration: NativeAuthConfiguration) {
         clientId = configuration.clientId
@@ -88,11 +99,19 @@ struct RequestBuilder: Sendable {
         headers["x-client-Ver"] = Self.sdkVersion
         headers["x-client-OS"] = Self.operatingSystem
         fixedHeaders = headers
+        // MSAL's native authentication adds the slice's `dc` to every request it builds, and its
+        // silent refresh both `slice` and `dc` (Docs/NativeAuthV2.md, "The slice parameters").
+        let slice = configuration.sliceConfig
         var urls: [Endpoint: URL] = [:]
         for endpoint in Endpoint.allCases {
-            urls[endpoint] = configuration.authority.appendingPathComponent(endpoint.rawValue, isDirectory: false)
+            urls[endpoint] = SliceConfig.appending(
+                [("dc", slice?.dc)],
+                to: configuration.authority.appendingPathComponent(endpoint.rawValue, isDirectory: false))
         }
         self.urls = urls
+        refreshURL = SliceConfig.appending(
+            [("slice", slice?.slice), ("dc", slice?.dc)],
+            to: configuration.authority.appendingPathComponent(Endpoint.token.rawValue, isDirectory: false))
     }
 
     /// `oob password redirect`, in that order, limited to what the app supports; `redirect` always last.
@@ -246,8 +265,8 @@ struct RequestBuilder: Sendable {
     }
 
     func request(for call: WireCall, form: FormBody, correlationId: UUID) -> HTTPRequest {
-        HTTPRequest(
-            method: "POST", url: url(for: call.endpoint), headers: headers(correlationId: correlationId),
-            body: form.encoded)
+        var url = url(for: call.endpoint)
+        if call.isRefresh { url = refreshURL }
+        return HTTPRequest(method: "POST", url: url, headers: headers(correlationId: correlationId), body: form.encoded)
     }
 }

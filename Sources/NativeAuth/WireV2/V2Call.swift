@@ -28,6 +28,12 @@ enum V2Call: Sendable {
     case updatePassword(V2Link, continuationToken: Secret, newPassword: Secret)
     /// JSON: `continuationToken`.
     case poll(V2Link, continuationToken: Secret)
+    /// JSON: `continuationToken`, to the password method's `recover` link: inline password reset
+    /// inside a sign-in ("Link relations"; the body is the SDK's choice, see "Inline password reset").
+    case recover(V2Link, continuationToken: Secret)
+    /// JSON: `continuationToken`, to the `riskverify` link of an answer to an SMS method's
+    /// `challenge` ("Risk verification"; the body is the SDK's choice, see there).
+    case riskVerify(V2Link, continuationToken: Secret)
     /// JSON: `continuationToken`, `attributes` (an object: attribute id → value). A sign-up's
     /// password travels as the `password` attribute, kept a ``Secret`` until the body is written.
     case submitAttributes(V2Link, continuationToken: Secret, attributes: [String: JSONValue], password: Secret? = nil)
@@ -48,7 +54,7 @@ enum V2Call: Sendable {
         case .resumeAuthorization: .resumeAuthorization
         case .exchangeCode: .token
         case .startSignIn, .startSignUp, .startResetPassword, .challenge, .resend, .verifyCode, .verifyPassword,
-            .updatePassword, .poll, .submitAttributes, .enroll, .activate:
+            .updatePassword, .poll, .recover, .riskVerify, .submitAttributes, .enroll, .activate:
             .interaction
         }
     }
@@ -67,6 +73,8 @@ enum V2Call: Sendable {
         case .verifyPassword: "verify (password)"
         case .updatePassword: "update"
         case .poll: "poll"
+        case .recover: "recover"
+        case .riskVerify: "riskverify"
         case .submitAttributes: "submitAttributes"
         case .enroll: "enroll"
         case .activate: "activate"
@@ -123,12 +131,16 @@ struct V2RequestBuilder: Sendable {
 
     init(configuration: NativeAuthConfiguration) {
         base = RequestBuilder(configuration: configuration)
-        resolver = V2HrefResolver(authority: base.authority)
-        authorizeChallengeURL = base.authority.appendingPathComponent(Self.authorizeChallengePath, isDirectory: false)
-        tokenURL = base.authority.appendingPathComponent(Self.tokenPath, isDirectory: false)
+        resolver = V2HrefResolver(authority: base.authority, dataCenter: configuration.sliceConfig?.dc)
+        let dc = [(name: "dc", value: configuration.sliceConfig?.dc)]
+        authorizeChallengeURL = SliceConfig.appending(
+            dc, to: base.authority.appendingPathComponent(Self.authorizeChallengePath, isDirectory: false))
+        tokenURL = SliceConfig.appending(
+            dc, to: base.authority.appendingPathComponent(Self.tokenPath, isDirectory: false))
     }
 
-    /// The two fixed endpoints, made once.
+    /// `authorize-challenge` and the token endpoint, with the configured `dc` as MSAL adds it to
+    /// its fixed V2 endpoints (Docs/NativeAuthV2.md, "The slice parameters").
     private let authorizeChallengeURL: URL
     private let tokenURL: URL
 
@@ -154,7 +166,8 @@ struct V2RequestBuilder: Sendable {
             form.add("claims", claims.flatMap { $0.isEmpty ? nil : $0 })
         case .startSignIn(_, let username, let token), .startResetPassword(_, let username, let token):
             return V2Body(json: ["username": .string(username), "continuationToken": .string(token.reveal)])
-        case .startSignUp(_, let token), .challenge(_, let token), .resend(_, let token), .poll(_, let token):
+        case .startSignUp(_, let token), .challenge(_, let token), .resend(_, let token), .poll(_, let token),
+            .recover(_, let token), .riskVerify(_, let token):
             return V2Body(json: ["continuationToken": .string(token.reveal)])
         case .verifyCode(_, let token, let code):
             return V2Body(json: ["continuationToken": .string(token.reveal), "otp": .string(code.reveal)])
@@ -189,7 +202,9 @@ struct V2RequestBuilder: Sendable {
         case .startSignIn(let link, _, _), .startSignUp(let link, _), .startResetPassword(let link, _, _),
             .challenge(let link, _), .resend(let link, _), .verifyCode(let link, _, _),
             .verifyPassword(let link, _, _), .updatePassword(let link, _, _), .poll(let link, _),
-            .submitAttributes(let link, _, _, _), .enroll(let link, _, _), .activate(let link, _, _):
+            .recover(let link, _), .riskVerify(let link, _), .submitAttributes(let link, _, _, _),
+            .enroll(let link, _, _),
+            .activate(let link, _, _):
             link.url
         }
     }

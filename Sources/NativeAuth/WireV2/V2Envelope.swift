@@ -19,8 +19,9 @@ enum V2State: Sendable, Equatable {
 }
 
 /// `action` of a HAL answer. `enroll` (or `register`) and `activate` are method registration, read
-/// as far as their one source goes (Docs/NativeAuthV2.md, "Registering a method (JIT)"); any other
-/// value is kept as ``unknown(_:)``: the outcome is then ``V2Outcome/unsupportedAction(_:)``.
+/// as far as their one source goes (Docs/NativeAuthV2.md, "Registering a method (JIT)"), and
+/// `riskverify` as far as MSAL's clients go ("Risk verification"); any other value is kept as
+/// ``unknown(_:)``: the outcome is then ``V2Outcome/unsupportedAction(_:)``.
 enum V2Action: Sendable, Equatable {
     case challenge
     case verify
@@ -31,6 +32,9 @@ enum V2Action: Sendable, Equatable {
     case enroll
     /// `activate`: the code sent to the contact being registered, at the `activate` link.
     case activate
+    /// `riskverify`: the server checks the phone of an SMS method before it sends the code, at the
+    /// `riskverify` link (Docs/NativeAuthV2.md, "Risk verification").
+    case riskVerify
     case unknown(String)
 
     init(wire: String) {
@@ -42,6 +46,7 @@ enum V2Action: Sendable, Equatable {
         case "collectattributes": self = .collectAttributes
         case "enroll", "register": self = .enroll
         case "activate": self = .activate
+        case "riskverify": self = .riskVerify
         default: self = .unknown(ServerError.capped(wire))
         }
     }
@@ -56,6 +61,7 @@ enum V2Action: Sendable, Equatable {
         case .collectAttributes: "submitAttributes"
         case .enroll: "enroll"
         case .activate: "activate"
+        case .riskVerify: "riskverify"
         case .unknown: nil
         }
     }

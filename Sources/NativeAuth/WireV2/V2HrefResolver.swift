@@ -61,8 +61,11 @@ struct V2HrefResolver: Sendable {
     let basePath: String
     /// `scheme://host[:port]` and the base path, written once: every resolved link starts with it.
     private let prefix: String?
+    /// The configured data center (``SliceConfig/dc``): added as `dc` to a link whose href has none.
+    let dataCenter: String?
 
-    init(authority: URL) {
+    init(authority: URL, dataCenter: String? = nil) {
+        self.dataCenter = dataCenter
         let components = URLComponents(url: authority, resolvingAgainstBaseURL: false)
         scheme = components?.scheme?.lowercased() ?? "https"
         host = components?.host?.lowercased() ?? ""
@@ -111,9 +114,9 @@ struct V2HrefResolver: Sendable {
         guard !Self.isDotSegment(rest[segmentStart...]) else { throw .dotSegment }
         guard let tail = Self.apiTail(of: rest) else { throw .noAPISegment }
         let graft = String(decoding: tail, as: UTF8.self)
-        let queryText = query.map { String(decoding: $0, as: UTF8.self) }
+        let sent = withDataCenter(query.flatMap { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) })
         // Every byte left was checked as RFC 3986's: the URL is the prefix and the graft.
-        if let prefix, let url = URL(string: prefix + graft + (queryText.map { $0.isEmpty ? "" : "?" + $0 } ?? "")) {
+        if let prefix, let url = URL(string: prefix + graft + (sent.map { "?" + $0 } ?? "")) {
             return V2Link(url)
         }
         var components = URLComponents()
@@ -121,7 +124,7 @@ struct V2HrefResolver: Sendable {
         components.host = host
         components.port = port
         components.percentEncodedPath = basePath + graft
-        if let queryText, !queryText.isEmpty { components.percentEncodedQuery = queryText }
+        if let sent { components.percentEncodedQuery = sent }
         guard let url = components.url else { throw .malformed }
         return V2Link(url)
     }
@@ -129,6 +132,17 @@ struct V2HrefResolver: Sendable {
     private static let slashSlash = Array("//".utf8)
 
     private static func isBrace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") }
+
+    /// `query` with the configured `dc` added when it has no `dc` of its own, as MSAL's resolver
+    /// does: the href's wins (Docs/NativeAuthV2.md, "The slice parameters").
+    private func withDataCenter(_ query: String?) -> String? {
+        guard let dataCenter else { return query }
+        let names = (query ?? "").split(separator: "&").map { pair in
+            String(pair.prefix { $0 != "=" }).removingPercentEncoding
+        }
+        guard !names.contains("dc") else { return query }
+        return (query.map { $0 + "&" } ?? "") + "dc=" + SliceConfig.encoded(dataCenter)
+    }
 
     /// The path and query of an absolute href, once its scheme, host and port are the authority's.
     private func checkedAbsolute(_ href: String, _ bytes: [UInt8]) throws(V2HrefError) -> ArraySlice<UInt8> {

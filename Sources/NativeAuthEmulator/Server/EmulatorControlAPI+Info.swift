@@ -60,6 +60,7 @@ extension EmulatorControlAPI {
             "authorizationChallengeEndpoint": .bool(settings.authorizationChallengeEndpoint),
             "nativeAuthV2": .bool(settings.nativeAuthV2),
             "nativeAuthV2FirstFactorChoice": .bool(settings.nativeAuthV2FirstFactorChoice),
+            "nativeAuthV2PasswordRecovery": .bool(settings.nativeAuthV2PasswordRecovery),
         ]
     }
 }

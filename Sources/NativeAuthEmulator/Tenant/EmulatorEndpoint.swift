@@ -81,6 +81,9 @@ public enum EmulatorEndpoint: String, Sendable, CaseIterable {
     /// `POST api/v2.0/auth/methods/password/{id}/pollUpdate`: the `poll` link of a password update
     /// in Native Auth V2 (JSON).
     case v2PasswordPollUpdate = "api/v2.0/auth/methods/password/{id}/pollUpdate"
+    /// `POST api/v2.0/auth/methods/password/{id}/recover`: the password method's `recover` link in
+    /// Native Auth V2's sign-in, which starts a password reset inside the sign-in (JSON).
+    case v2PasswordRecover = "api/v2.0/auth/methods/password/{id}/recover"
     /// `POST api/v2.0/signup/start`: Native Auth V2's sign-up journey, the `sign_up` link (JSON).
     case v2SignUpStart = "api/v2.0/signup/start"
     /// `POST api/v2.0/signup/submitattributes`: the `submitAttributes` link of a V2 sign-up (JSON).

@@ -155,6 +155,12 @@ public struct EmulatorSettings: Sendable, Equatable {
     /// instead of the one the tenant picks (the password when the user has one, else a code).
     /// Off by default.
     public var nativeAuthV2FirstFactorChoice: Bool = false
+    /// Whether the password method of a V2 sign-in offers its `recover` link (inline password
+    /// reset, ``EmulatorEndpoint/v2PasswordRecover``): on the method where a `challenge` lists it,
+    /// and at the top level of the password `verify` answer. On by default; off, the sign-in's
+    /// answers have no `recover` link and the path answers `404`, as a service without inline
+    /// reset would.
+    public var nativeAuthV2PasswordRecovery: Bool = true
 
     /// Creates the default settings.
     public init() {}

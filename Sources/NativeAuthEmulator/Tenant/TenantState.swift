@@ -147,7 +147,7 @@ struct TenantState: Sendable {
         case .resource, .openIDConfiguration, .keys, .authorize, .login, .logout, .pushedAuthorizationRequest,
             .authorizationChallenge, .authorizeChallenge, .v2SignInStart, .v2MethodChallenge, .v2MethodVerify,
             .v2ResetPasswordStart,
-            .v2PasswordUpdate, .v2PasswordPollUpdate:
+            .v2PasswordUpdate, .v2PasswordPollUpdate, .v2PasswordRecover:
             throw .invalidParameter("endpoint", "this endpoint takes no form")
         case .v2SignUpStart, .v2SignUpSubmitAttributes, .v2MethodEnroll, .v2MethodActivate:
             throw .invalidParameter("endpoint", "this endpoint takes no form")

@@ -23,7 +23,7 @@ extension EmulatorEndpoint {
         switch self {
         case .authorizeChallenge, .v2SignInStart, .v2MethodChallenge, .v2MethodVerify: true
         case .v2MethodEnroll, .v2MethodActivate: true
-        case .v2ResetPasswordStart, .v2PasswordUpdate, .v2PasswordPollUpdate: true
+        case .v2ResetPasswordStart, .v2PasswordUpdate, .v2PasswordPollUpdate, .v2PasswordRecover: true
         case .v2SignUpStart, .v2SignUpSubmitAttributes: true
         default: false
         }

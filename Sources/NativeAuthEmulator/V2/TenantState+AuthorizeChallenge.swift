@@ -5,9 +5,10 @@ import NativeAuth
 /// authorization, Docs/NativeAuthV2.md "Step 1" and "Step 3") and the `authorization_code` grant of
 /// the codes it issues ("Step 4"). Both answer errors in the flat OAuth shape.
 extension TenantState {
-    /// Answers a request to a V2 endpoint: 404 when ``EmulatorSettings/nativeAuthV2`` is off.
+    /// Answers a request to a V2 endpoint: 404 when ``EmulatorSettings/nativeAuthV2`` is off, and
+    /// for the `recover` link when ``EmulatorSettings/nativeAuthV2PasswordRecovery`` is off.
     mutating func nativeAuthV2Response(_ call: Call) -> HTTPResponse {
-        guard settings.nativeAuthV2 else {
+        guard settings.nativeAuthV2, call.endpoint != .v2PasswordRecover || settings.nativeAuthV2PasswordRecovery else {
             return notFound(call.request, now: call.now, correlationId: call.correlationId)
         }
         if call.endpoint == .authorizeChallenge {

@@ -20,6 +20,7 @@ extension TenantState {
         case .v2ResetPasswordStart: return try v2ResetPasswordStart(call, body: body)
         case .v2PasswordUpdate: return try v2PasswordUpdate(call, body: body)
         case .v2PasswordPollUpdate: return try v2PasswordPoll(call, body: body)
+        case .v2PasswordRecover: return try v2PasswordRecover(call, body: body)
         case .v2MethodChallenge, .v2MethodVerify:
             guard case .string(let token)? = body.object["continuationToken"],
                 let stage = flows[token]?.stage, Self.v2ResetStages.contains(stage)
@@ -131,13 +132,13 @@ extension TenantState {
 
     /// The method a reset verifies: the user's email address, with the id sign-in gives the
     /// user's email method.
-    private func recoveryMethod(of user: EmulatedUser) -> V2Method {
+    func recoveryMethod(of user: EmulatedUser) -> V2Method {
         let key = "\(environment.tenantId):\(user.username.lowercased())"
         return V2Method(id: Encoding.stableUUID("v2-email:\(key)"), type: "email", address: user.username)
     }
 
     /// The id of the user's password method, the one sign-in gives it.
-    private func passwordMethodId(of user: EmulatedUser) -> String {
+    func passwordMethodId(of user: EmulatedUser) -> String {
         Encoding.stableUUID("v2-password:\(environment.tenantId):\(user.username.lowercased())")
     }
 
@@ -147,7 +148,7 @@ extension TenantState {
     }
 
     /// The `{id}` segment of a password method path, after dropping `count` trailing segments.
-    private static func passwordMethodId(in url: URL, droppingLast count: Int) -> String? {
+    static func passwordMethodId(in url: URL, droppingLast count: Int) -> String? {
         guard let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath else {
             return nil
         }

@@ -61,6 +61,8 @@ extension TenantState {
             // A password method's `verify` link comes with the answer to its `challenge`.
             if method.address != nil {
                 links["verify"] = href(V2MethodPath.path(type: method.type, id: method.id, action: "verify"))
+            } else if let recover = recoverLink(of: method) {
+                links["recover"] = recover
             }
             object["_links"] = .object(links)
             return .object(object)
@@ -95,9 +97,15 @@ extension TenantState {
         ]
     }
 
-    /// `action: verify` for the password method: `type: password` at the top level, an empty `payload`.
+    /// `action: verify` for the password method: `type: password` at the top level, an empty
+    /// `payload`, and with ``EmulatorSettings/nativeAuthV2PasswordRecovery`` the method's `recover`
+    /// link beside `verify`.
     func passwordVerifyAnswer(token: String, method: V2Method) -> JSONObject {
-        [
+        var links: JSONObject = [
+            "verify": href(V2MethodPath.path(type: method.type, id: method.id, action: "verify"))
+        ]
+        if let recover = recoverLink(of: method) { links["recover"] = recover }
+        return [
             "state": "interactionRequired",
             "action": "verify",
             "continuationToken": .string(token),
@@ -105,10 +113,15 @@ extension TenantState {
             "type": "password",
             "payload": .object(JSONObject()),
             "challengeContext": .object(["authenticationFactor": .string(V2Factor.single.rawValue)]),
-            "_links": .object([
-                "verify": href(V2MethodPath.path(type: method.type, id: method.id, action: "verify"))
-            ]),
+            "_links": .object(links),
         ]
+    }
+
+    /// The password method's `recover` link (inline password reset), with
+    /// ``EmulatorSettings/nativeAuthV2PasswordRecovery``; `nil` for a code method.
+    func recoverLink(of method: V2Method) -> JSON? {
+        guard method.type == "password", settings.nativeAuthV2PasswordRecovery else { return nil }
+        return href("api/v2.0/auth/methods/password/\(V2MethodPath.segment(method.id))/recover")
     }
 
     /// `state: continue`: the journey is done; the `continue` link is `authorize-challenge`.

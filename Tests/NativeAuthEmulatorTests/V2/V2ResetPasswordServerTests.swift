@@ -35,4 +35,44 @@ struct V2ResetPasswordServerTests {
         #expect(served.tenant.receivedRequests.filter { $0.url.path.hasSuffix("/pollUpdate") }.count == 3)
         await served.server.stop()
     }
+
+    @Test("the SDK resets a password from the sign-in's password screen over HTTP: the recover link")
+    func inlineResetOverHTTP() async throws {
+        let served = try ServedTenant()
+        defer { Task { await served.server.stop() } }
+        var configuration = try NativeAuthConfiguration(
+            clientId: served.tenant.clientId, authority: served.server.authority)
+        configuration.protocolVersion = .v2
+        configuration.clock = TestClock()
+        let client = NativeAuthClient(
+            configuration: configuration, transport: served.transport, credentialStore: InMemoryCredentialStore())
+
+        guard
+            case .passwordRequired(let passwordState) = try await client.signIn(SignInParameters(username: Fixture.ada))
+        else { throw TestFailure("expected passwordRequired") }
+        let wrong = try await #require(throws: PasswordRequiredError.self) {
+            try await passwordState.submitPassword("not-the-password")
+        }
+        #expect(wrong.isInvalidPassword && wrong.isStateStillUsable)
+        guard case .codeRequired(let codeState, _, .email, _) = try await passwordState.resetPassword() else {
+            throw TestFailure("expected codeRequired")
+        }
+        let code = try #require(served.tenant.lastCode(sentTo: Fixture.ada))
+        let newPassword = "Analytical-Engine-1837"
+        guard case .completed(let account) = try await codeState.submitCode(code).submitPassword(newPassword).signIn()
+        else { throw TestFailure("expected completed") }
+        #expect(account.account.username == Fixture.ada)
+        #expect(served.tenant.user(named: Fixture.ada)?.password == newPassword)
+        let paths = served.tenant.receivedRequests.map(\.url.path)
+        // authorize-challenge, start, the wrong password, recover, the email method's challenge and
+        // verify, the update and three polls, resume, token: the reset starts no authorization of its own.
+        let ends = [
+            "/authorize-challenge", "/signin/start", "/verify", "/recover", "/challenge", "/verify", "", "/pollUpdate",
+            "/pollUpdate", "/pollUpdate", "/authorize-challenge", "/token",
+        ]
+        #expect(paths.count == ends.count && zip(paths, ends).allSatisfy { $0.hasSuffix($1) }, "\(paths)")
+        #expect(paths[3].contains("/methods/password/") && paths[4].contains("/methods/email/"))
+        #expect(served.tenant.receivedRequests[6].method == "PUT")
+        #expect(served.tenant.receivedRequests.count == 12)
+    }
 }

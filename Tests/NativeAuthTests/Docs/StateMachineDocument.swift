@@ -15,6 +15,9 @@ struct StateMachineDocument {
         var outcome: String?
         var to: String?
         var throwsType: String?
+        /// The call starts another flow (it returns what that flow's start returns, as the
+        /// sign-in's password screen starts a password reset): its section draws what follows.
+        var handsOff = false
     }
 
     /// The flows, each from its start method on the client.
@@ -72,12 +75,26 @@ struct StateMachineDocument {
     }
 
     /// Every edge reachable from the flow's start, in breadth-first order, without repeats; states in
-    /// `stopAt` are reached but not followed.
+    /// `stopAt`, and those a call that starts another flow leads to (``Edge/handsOff``), are reached
+    /// but not followed.
     func edges(ofFlowStartingWith start: String, stopAt: Set<String> = []) -> [Edge] {
-        walk(from: edges(from: Self.start, of: "NativeAuthClient", named: start), stopAt: stopAt)
+        let client = surface.methods["NativeAuthClient"] ?? []
+        let otherStarts = Set(
+            Self.flows.filter { $0.start != start && !Self.composite.contains($0.start) }.compactMap { flow in
+                client.first { $0.name == flow.start && !$0.takesDelegate }?.returns
+            })
+        return walk(from: edges(from: Self.start, of: "NativeAuthClient", named: start), stopAt: stopAt) { owner in
+            edges(from: owner, of: owner).map { edge in
+                var edge = edge
+                edge.handsOff = (surface.methods[owner] ?? []).contains {
+                    $0.name == edge.call && !$0.takesDelegate && otherStarts.contains($0.returns ?? "")
+                }
+                return edge
+            }
+        }
     }
 
-    private func walk(from first: [Edge], stopAt: Set<String>) -> [Edge] {
+    private func walk(from first: [Edge], stopAt: Set<String>, next: ((String) -> [Edge])? = nil) -> [Edge] {
         var result: [Edge] = []
         var seen: Set<Edge> = []
         var queue = first
@@ -86,18 +103,19 @@ struct StateMachineDocument {
             let edge = queue.removeFirst()
             guard seen.insert(edge).inserted else { continue }
             result.append(edge)
-            if let next = edge.to, isState(next), !stopAt.contains(next), visited.insert(next).inserted {
-                queue += edges(from: next, of: next)
+            if let to = edge.to, isState(to), !edge.handsOff, !stopAt.contains(to), visited.insert(to).inserted {
+                queue += next?(to) ?? edges(from: to, of: to)
             }
         }
         return result
     }
 
-    /// The states more than one flow reaches (the second factor and method registration): they get a
-    /// section of their own instead of being repeated in each flow.
+    /// The states more than one flow reaches (the second factor and method registration), not
+    /// counting where a flow hands over to another: they get a section of their own instead of
+    /// being repeated in each flow.
     var sharedStates: Set<String> {
         let reached = Self.flows.filter { !Self.composite.contains($0.start) }.map { flow in
-            Set(edges(ofFlowStartingWith: flow.start).compactMap(\.to).filter(isState))
+            Set(edges(ofFlowStartingWith: flow.start).filter { !$0.handsOff }.compactMap(\.to).filter(isState))
         }
         var shared: Set<String> = []
         for (index, states) in reached.enumerated() {

@@ -194,7 +194,8 @@ final class HostileV2Transport: HTTPTransport, Sendable {
         case .unknownAction:
             object["action"] = rng.pick(
                 [
-                    "enroll", "register", "activate", "destroy", "", "verify2", String(repeating: "a", count: 5_000), 7,
+                    "enroll", "register", "activate", "riskverify", "destroy", "", "verify2",
+                    String(repeating: "a", count: 5_000), 7,
                     ["verify"], NSNull(),
                 ] as [Any])
         case .unknownState:

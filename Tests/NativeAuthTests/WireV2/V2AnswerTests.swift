@@ -226,7 +226,9 @@ struct V2AnswerTests {
             #expect(value == action)
         }
         // Method registration's actions are known: without their link they are malformed.
-        for (action, relation) in [("enroll", "enroll"), ("register", "enroll"), ("activate", "activate")] {
+        for (action, relation) in [
+            ("enroll", "enroll"), ("register", "enroll"), ("activate", "activate"), ("riskverify", "riskverify"),
+        ] {
             let body = #"{"state":"interactionRequired","action":""# + action + #"","continuationToken":"c"}"#
             #expect(problem(F.outcome(body, .interaction)) == .missingField("_links.\(relation)"), "\(action)")
         }
@@ -238,6 +240,15 @@ struct V2AnswerTests {
             return
         }
         #expect(envelope.action == .enroll)
+        // Risk verification ([iOS], [Android]): `action: riskverify` with its `riskverify` link.
+        let risk =
+            #"{"state":"interactionRequired","action":"riskVerify","continuationToken":"c","#
+            + #""_links":{"riskverify":{"href":"/t/api/v2.0/risk/phone/verify"}}}"#
+        guard case .interaction(let verify) = F.outcome(risk, .interaction) else {
+            Issue.record("a riskverify answer with its link is an interaction")
+            return
+        }
+        #expect(verify.action == .riskVerify && verify.href("riskverify") == "/t/api/v2.0/risk/phone/verify")
         #expect(F.outcome(#"{"state":"somethingNew"}"#, .interaction).errorKind == .unexpectedResponse)
     }
 

@@ -1,0 +1,67 @@
+import Foundation
+
+extension SignInPasswordRequiredState {
+    /// Starts a password reset for the user signing in, from the password screen: the "Forgot
+    /// your password?" of a sign-in, also after a wrong password.
+    ///
+    /// Over native authentication V2 the reset continues the sign-in: the SDK follows the password
+    /// method's `recover` link with the sign-in's continuation token (inline password reset), and
+    /// when the server offered none, starts a reset of its own for the user. Over V1 it starts the
+    /// reset ``NativeAuthClient/resetPassword(_:)`` starts, for the username of this sign-in, with
+    /// the sign-in's correlation id. Either way the reset goes on as any other: submit the code on
+    /// the state returned, then the new password, then sign in with one more request.
+    ///
+    /// - Returns: what ``NativeAuthClient/resetPassword(_:)`` returns: a code was sent.
+    /// - Throws: ``ResetPasswordStartError``. Once the server has answered the reset's first
+    ///   request this state is spent, as after any step that moves the flow on; a failure before
+    ///   that (no connection, a cancellation) leaves it usable
+    ///   (``NativeAuthError/isStateStillUsable``), so the password can still be submitted on it.
+    public func resetPassword() async throws(ResetPasswordStartError) -> ResetPasswordStartResult {
+        try await core.run(ResetPasswordStartError.self) { action throws(FlowError) in
+            if case .v2(let context) = engine {
+                return try await ResetPasswordFlowV2.recover(context: context, action: action)
+            }
+            return try await ResetPasswordFlow.start(flow: action.flow)
+        }
+    }
+
+    /// Starts a password reset for the user signing in and reports the outcome to `delegate`,
+    /// once, on the main actor. The delegate form of ``resetPassword()``, with the delegate of
+    /// ``NativeAuthClient/resetPassword(parameters:delegate:)``: its error callback has no
+    /// `newState`, so keep this state to submit the password on it after an error that leaves it
+    /// usable.
+    public func resetPassword(delegate: any ResetPasswordStartDelegate) {
+        reportToDelegate(correlationId: correlationId) { () async throws(ResetPasswordStartError) in
+            try await self.resetPassword()
+        } deliver: { result in
+            switch result {
+            case .codeRequired(let state, let sentTo, let channel, let codeLength):
+                delegate.onResetPasswordCodeRequired(
+                    newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
+            }
+        } fail: { error in
+            delegate.onResetPasswordStartError(error: error)
+        }
+    }
+}
+
+extension ResetPasswordFlowV2 {
+    /// Inline password reset (Docs/NativeAuthV2.md, "Inline password reset"): `POST` the password
+    /// method's `recover` link with the sign-in's token; its answer starts the reset as the
+    /// `reset_password` link's does (`action: challenge` with the recovery methods). Without a
+    /// `recover` link, a reset of its own for the user, which sends nothing of the sign-in but its
+    /// correlation id.
+    static func recover(context: V2StepContext, action: StateCore.Action) async throws(FlowError)
+        -> ResetPasswordStartResult
+    {
+        let flow = action.flow
+        guard let link = context.links["recover"] else {
+            flow.client.log(
+                .info, "password reset: the server offered no recover link; starting a reset of its own",
+                correlationId: flow.correlationId)
+            return try await start(flow: flow)
+        }
+        let outcome = try await startJourney(.recover(link, continuationToken: action.token), flow: flow)
+        return try await codeRequired(after: outcome, flow: flow)
+    }
+}
