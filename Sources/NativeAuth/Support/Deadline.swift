@@ -20,17 +20,14 @@ enum Deadline {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 gate.arm(continuation)
-                let worker = startWorker {
+                // Cancelled before the work began: it is not started.
+                if gate.isFinished { return }
+                let worker = Task {
                     do {
                         gate.finish(.success(try await work()))
                     } catch {
                         gate.finish(.failure(error))
                     }
-                }
-                if gate.isFinished {
-                    // The work answered before its first suspension: no timer to arm.
-                    worker.cancel()
-                    return
                 }
                 let timer = Timer(seconds: seconds) { gate.finish(.failure(Failure.timedOut)) }
                 gate.onFinish {
@@ -41,18 +38,6 @@ enum Deadline {
         } onCancel: {
             gate.finish(.failure(Failure.cancelled))
         }
-    }
-
-    /// Starts the worker on the calling thread where the runtime can (`Task.immediate`): work that
-    /// answers without suspending (an in-process transport) then finishes before the caller
-    /// waits, and no thread is woken for it; work that suspends goes on as any task does. The
-    /// deadline and the caller's cancellation hold either way, since the caller waits on the gate,
-    /// not on the task.
-    private static func startWorker(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
-            return Task.immediate(operation: body)
-        }
-        return Task(operation: body)
     }
 
     /// Runs work that reports its outcome through a callback (``URLSessionTransport``'s own
@@ -68,6 +53,7 @@ enum Deadline {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 gate.arm(continuation)
+                if gate.isFinished { return }
                 let cancel = start { gate.finish($0) }
                 let timer = Timer(seconds: seconds) { gate.finish(.failure(Failure.timedOut)) }
                 gate.onFinish {

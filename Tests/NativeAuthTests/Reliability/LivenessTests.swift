@@ -88,6 +88,22 @@ struct LivenessTests {
         }
     }
 
+    /// A transport that blocks its thread (a semaphore around a legacy client) until the test
+    /// lets it go: the deadline must still end the step, since the transport runs on a thread of
+    /// its own task, not on the caller's.
+    @Test func requestDeadlineEndsAStepWhoseTransportBlocksItsThread() async throws {
+        let blocked = DispatchSemaphore(value: 0)
+        let blocking = BlockingTransport(blocked)
+        defer { blocked.signal() }
+        do {
+            _ = try await makeClient(blocking, timeout: 0.2).signIn(SignInParameters(username: "a@b.c"))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.isNetworkError)
+            #expect((error.details.underlyingError as? URLError)?.code == .timedOut)
+        }
+    }
+
     @Test func cancellationEndsAStuckStepAtOnce() async throws {
         let stuck = StuckTransport(scripted, stuck: 1)
         defer { stuck.release() }
@@ -193,4 +209,19 @@ struct LivenessTests {
         #expect(try await client.currentAccount() != nil)
         _ = account
     }
+}
+
+/// A transport that blocks the thread it runs on until `semaphore` is signalled, then fails.
+final class BlockingTransport: HTTPTransport, Sendable {
+    let semaphore: DispatchSemaphore
+
+    init(_ semaphore: DispatchSemaphore) { self.semaphore = semaphore }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        blockThread()
+        throw URLError(.resourceUnavailable)
+    }
+
+    /// Synchronous on purpose: it stands for a client that blocks whatever thread calls it.
+    private func blockThread() { semaphore.wait() }
 }
