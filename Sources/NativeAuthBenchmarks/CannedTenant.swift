@@ -4,7 +4,7 @@ import NativeAuth
 /// A tenant that answers every request with the same Entra-sized bytes, so the SDK and the
 /// hand-rolled baseline are timed on identical answers. It records the form field names of each
 /// request when asked to, which is how the benchmark checks both clients send the same fields.
-final class CannedTenant: HTTPTransport, Sendable {
+final class CannedTenant: CallbackTransport, Sendable {
     // swift-format-ignore: NeverForceUnwrap
     // A literal that is a valid URL.
     static let authority = URL(string: "https://contoso.ciamlogin.com/contoso.onmicrosoft.com")!
@@ -97,7 +97,19 @@ final class CannedTenant: HTTPTransport, Sendable {
         return fields
     }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse { answer(request) }
+
+    // The path an app's URLSessionTransport takes: the answer resumes the caller, no task between.
+    let timeout: TimeInterval = 30
+
+    func start(
+        _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
+    ) -> @Sendable () -> Void {
+        completion(.success(answer(request)))
+        return {}
+    }
+
+    func answer(_ request: HTTPRequest) -> HTTPResponse {
         let path = request.url.path
         if recording.get() != nil {
             let body = String(decoding: request.body ?? Data(), as: UTF8.self)

@@ -6,7 +6,7 @@ import NativeAuth
 /// `challenge` and `verify` answers, the resume's code, and the same token answer as
 /// ``CannedTenant``. Its continuation tokens are the V1 tenant's, so both protocols carry the same
 /// bytes per token.
-final class CannedV2Tenant: HTTPTransport, Sendable {
+final class CannedV2Tenant: CallbackTransport, Sendable {
     private let v1: CannedTenant
     private let started: Data
     private let firstFactor: Data
@@ -60,7 +60,19 @@ final class CannedV2Tenant: HTTPTransport, Sendable {
 
     let passwordUser: Bool
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse { answer(request) }
+
+    // The path an app's URLSessionTransport takes, as ``CannedTenant``'s.
+    let timeout: TimeInterval = 30
+
+    func start(
+        _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
+    ) -> @Sendable () -> Void {
+        completion(.success(answer(request)))
+        return {}
+    }
+
+    func answer(_ request: HTTPRequest) -> HTTPResponse {
         let path = request.url.path
         let headers = ["Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store, no-cache"]
         let body: Data
@@ -75,7 +87,7 @@ final class CannedV2Tenant: HTTPTransport, Sendable {
         } else if path.hasSuffix("/verify") {
             body = done
         } else {
-            return try await v1.send(request)
+            return v1.answer(request)
         }
         return HTTPResponse(statusCode: 200, headers: headers, body: body)
     }

@@ -1,9 +1,11 @@
-import Foundation
+package import Foundation
 
 /// A transport that can report an answer through a callback, with a timeout of its own: the
-/// capability behind the pipeline's fast path. ``URLSessionTransport`` has it; an app's transport
-/// need not.
-protocol CallbackTransport: HTTPTransport {
+/// capability behind the pipeline's fast path, where the caller is resumed by the answer with no
+/// task in between. ``URLSessionTransport`` has it; an app's transport need not (it then runs in a
+/// task of its own, which a deadline can leave behind). Package-wide so that the benchmarks' canned
+/// servers take the path an app's ``URLSessionTransport`` takes.
+package protocol CallbackTransport: HTTPTransport {
     /// The transport's own timeout for one request, in seconds.
     var timeout: TimeInterval { get }
 

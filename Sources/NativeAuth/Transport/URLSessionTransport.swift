@@ -79,7 +79,7 @@ public struct URLSessionTransport: HTTPTransport {
     ///
     /// The SDK's own requests go this way: the caller is resumed once, by the outcome, with no
     /// task in between.
-    func start(
+    package func start(
         _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
     ) -> @Sendable () -> Void {
         session.start(urlRequest(for: request)) { outcome in
