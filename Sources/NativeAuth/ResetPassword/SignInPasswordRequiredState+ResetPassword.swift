@@ -18,10 +18,7 @@ extension SignInPasswordRequiredState {
     ///   (``NativeAuthError/isStateStillUsable``), so the password can still be submitted on it.
     public func resetPassword() async throws(ResetPasswordStartError) -> ResetPasswordStartResult {
         try await core.run(ResetPasswordStartError.self) { action throws(FlowError) in
-            if case .v2(let context) = engine {
-                return try await ResetPasswordFlowV2.recover(context: context, action: action)
-            }
-            return try await ResetPasswordFlow.start(flow: action.flow)
+            try await engine.resetPassword.startFromSignIn(action: action)
         }
     }
 
