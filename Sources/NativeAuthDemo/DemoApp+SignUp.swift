@@ -23,12 +23,15 @@ extension DemoApp {
         Terminal.say("Too many tries; sign-up cancelled.")
     }
 
-    /// Resets a forgotten password with a code sent by email, then signs the user in.
+    /// Resets a forgotten password with a code sent by email (or, over V2, to a method the user
+    /// chooses), then signs the user in.
     func resetPassword() async throws(EndOfInput) {
         let username = try Prompt.text("Email address: ")
+        var parameters = ResetPasswordParameters(username: username)
+        parameters.selectsAuthMethod = client.configuration.protocolVersion == .v2
         let start: ResetPasswordStartResult
         do {
-            start = try await client.resetPassword(ResetPasswordParameters(username: username))
+            start = try await client.resetPassword(parameters)
         } catch {
             Terminal.say("❌ " + ErrorMessage.of(error))
             return

@@ -94,6 +94,11 @@ public final class FlowDelegateRecorder: SignInStartDelegate, SignInVerifyCodeDe
     ) {
         record(.state(.authMethodSelection(newState)))
     }
+    public func onResetPasswordAuthMethodSelectionRequired(
+        authMethods: [AuthMethod], newState: ResetPasswordAuthMethodSelectionRequiredState
+    ) {
+        record(.state(.resetAuthMethodSelection(newState)))
+    }
     public func onSignInStrongAuthMethodRegistration(authMethods: [AuthMethod], newState: RegisterStrongAuthState) {
         record(.state(.registerStrongAuth(newState)))
     }

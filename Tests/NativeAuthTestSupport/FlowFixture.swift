@@ -79,8 +79,25 @@ public struct FlowFixture: Sendable {
             let result = await FlowActionResult.attempt(
                 { () async throws(SignInStartError) in try await client.signIn(parameters) }, FlowOutcome.of)
             return try await next(result, kind)
+        case .resetAuthMethodSelection:
+            // V2 only: a tenant that offers the email and SMS methods for recovery, to a user with
+            // an SMS method, and a reset that lets the user choose.
+            guard protocolVersion == .v2 else { throw TestFailure("\(kind.typeName) is reached over V2 only") }
+            harness.tenant.configure { $0.nativeAuthV2RecoveryMethods = .emailAndSMS }
+            harness.tenant.addUser(Self.smsUser)
+            var parameters = ResetPasswordParameters(username: Self.smsUser.username)
+            parameters.selectsAuthMethod = true
+            let result = await FlowActionResult.attempt(
+                { () async throws(ResetPasswordStartError) in try await client.resetPassword(parameters) },
+                FlowOutcome.of)
+            return try await next(result, kind)
         }
     }
+
+    /// A user with a password and an SMS method, for the choice of a recovery method.
+    static let smsUser = EmulatedUser(
+        username: "ida@example.com", password: password,
+        mfaMethods: [EmulatedAuthMethod(id: "ida-sms", channel: "sms", address: "+15550100")])
 
     /// The input with which the forward call of `state` (``FlowStateKind/forwardCall``) succeeds,
     /// read when it is asked for: a code is the last one the tenant sent.
@@ -97,7 +114,7 @@ public struct FlowFixture: Sendable {
         case .resetCode: FlowActionInput(code: code("ada@example.com"))
         case .resetPassword: FlowActionInput(password: Self.newPassword)
         case .signInAfterSignUp, .signInAfterReset: FlowActionInput()
-        case .authMethodSelection: FlowActionInput()
+        case .authMethodSelection, .resetAuthMethodSelection: FlowActionInput()
         }
     }
 

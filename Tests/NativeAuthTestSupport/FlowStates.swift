@@ -14,6 +14,7 @@ public enum FlowStateKind: String, CaseIterable, Sendable {
     case resetCode, resetPassword, signInAfterReset
     case signUpOrSignInCode
     case authMethodSelection
+    case resetAuthMethodSelection
 
     /// The flows a client starts, by the name of the client's method.
     public enum Flow: String, CaseIterable, Sendable {
@@ -38,6 +39,7 @@ public enum FlowStateKind: String, CaseIterable, Sendable {
         case .signInAfterReset: "SignInAfterResetPasswordState"
         case .signUpOrSignInCode: "SignUpOrSignInCodeRequiredState"
         case .authMethodSelection: "AuthMethodSelectionRequiredState"
+        case .resetAuthMethodSelection: "ResetPasswordAuthMethodSelectionRequiredState"
         }
     }
 
@@ -49,7 +51,7 @@ public enum FlowStateKind: String, CaseIterable, Sendable {
             .authMethodSelection:
             .signIn
         case .signUpCode, .signUpPassword, .signUpAttributes, .signInAfterSignUp: .signUp
-        case .resetCode, .resetPassword, .signInAfterReset: .resetPassword
+        case .resetCode, .resetPassword, .signInAfterReset, .resetAuthMethodSelection: .resetPassword
         case .signUpOrSignInCode: .signUpOrSignIn
         }
     }
@@ -84,7 +86,7 @@ public enum FlowStateKind: String, CaseIterable, Sendable {
         case .registerVerification: [.submitChallenge, .challengeAuthMethod, .resendCode]
         case .signUpAttributes: [.submitAttributes]
         case .signInAfterSignUp, .signInAfterReset: [.signIn]
-        case .authMethodSelection: [.selectAuthMethod]
+        case .authMethodSelection, .resetAuthMethodSelection: [.selectAuthMethod]
         }
     }
 
@@ -105,9 +107,10 @@ extension FlowStateKind {
     /// Whether a client speaking Native Auth V2 reaches this state: every one.
     public var isReachableOverV2: Bool { true }
 
-    /// Whether a client speaking V1 reaches this state: all but the first-factor choice, a step V1
-    /// does not have (Docs/NativeAuthV2.md, "Choosing the first factor").
-    public var isReachableOverV1: Bool { self != .authMethodSelection }
+    /// Whether a client speaking V1 reaches this state: all but the choice of a first factor or of
+    /// a recovery method, steps V1 does not have (Docs/NativeAuthV2.md, "Choosing the first
+    /// factor", "Password reset over V2").
+    public var isReachableOverV1: Bool { self != .authMethodSelection && self != .resetAuthMethodSelection }
 }
 
 /// A state type as a client speaking one protocol reaches it: the catalogue's kinds over V1, and
@@ -181,6 +184,7 @@ public enum FlowState: Sendable {
     case signInAfterReset(SignInAfterResetPasswordState)
     case signUpOrSignInCode(SignUpOrSignInCodeRequiredState)
     case authMethodSelection(AuthMethodSelectionRequiredState)
+    case resetAuthMethodSelection(ResetPasswordAuthMethodSelectionRequiredState)
 
     public var kind: FlowStateKind {
         switch self {
@@ -199,6 +203,7 @@ public enum FlowState: Sendable {
         case .signInAfterReset: .signInAfterReset
         case .signUpOrSignInCode: .signUpOrSignInCode
         case .authMethodSelection: .authMethodSelection
+        case .resetAuthMethodSelection: .resetAuthMethodSelection
         }
     }
 
@@ -220,6 +225,7 @@ public enum FlowState: Sendable {
         case .signInAfterReset(let state): state
         case .signUpOrSignInCode(let state): state
         case .authMethodSelection(let state): state
+        case .resetAuthMethodSelection(let state): state
         }
     }
 
@@ -241,6 +247,7 @@ public enum FlowState: Sendable {
         case .signInAfterReset(let state): state.correlationId
         case .signUpOrSignInCode(let state): state.correlationId
         case .authMethodSelection(let state): state.correlationId
+        case .resetAuthMethodSelection(let state): state.correlationId
         }
     }
 
@@ -268,6 +275,7 @@ public enum FlowState: Sendable {
         case .registerStrongAuth(let state): state.authMethods
         case .registerVerification(let state): state.authMethods
         case .authMethodSelection(let state): state.authMethods
+        case .resetAuthMethodSelection(let state): state.authMethods
         default: nil
         }
     }
@@ -414,6 +422,8 @@ extension FlowOutcome {
     public static func of(_ result: ResetPasswordStartResult) -> (FlowOutcome, [String]) {
         switch result {
         case .codeRequired(let state, let sentTo, _, _): (.state(.resetCode(state)), [sentTo])
+        case .authMethodSelectionRequired(let state, let methods):
+            (.state(.resetAuthMethodSelection(state)), [methods.description])
         @unknown default: (.unknown("ResetPasswordStartResult"), [])
         }
     }
@@ -560,6 +570,10 @@ extension FlowState {
         case (.authMethodSelection(let state), .selectAuthMethod):
             return await .attempt(
                 { () async throws(SignInStartError) in try await state.selectAuthMethod(method) }, FlowOutcome.of)
+        case (.resetAuthMethodSelection(let state), .selectAuthMethod):
+            return await .attempt(
+                { () async throws(ResetPasswordStartError) in try await state.selectAuthMethod(method) },
+                FlowOutcome.of)
         default:
             return nil
         }
@@ -608,6 +622,8 @@ extension FlowState {
         case (.signUpOrSignInCode(let state), .submitCode): state.submitCode(code: input.code, delegate: recorder)
         case (.signUpOrSignInCode(let state), .resendCode): state.resendCode(delegate: recorder)
         case (.authMethodSelection(let state), .selectAuthMethod): state.selectAuthMethod(method, delegate: recorder)
+        case (.resetAuthMethodSelection(let state), .selectAuthMethod):
+            state.selectAuthMethod(method, delegate: recorder)
         default: return false
         }
         return true

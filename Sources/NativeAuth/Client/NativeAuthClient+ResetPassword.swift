@@ -29,11 +29,7 @@ extension NativeAuthClient {
         reportToDelegate(correlationId: correlationId) { [parameters] () async throws(ResetPasswordStartError) in
             try await self.resetPassword(parameters)
         } deliver: { result in
-            switch result {
-            case .codeRequired(let state, let sentTo, let channel, let codeLength):
-                delegate.onResetPasswordCodeRequired(
-                    newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
-            }
+            result.deliver(to: delegate)
         } fail: { error in
             delegate.onResetPasswordStartError(error: error)
         }

@@ -132,13 +132,21 @@ extension FlowContext {
         }
     }
 
-    /// Follows a `challenge` answer: the `challenge` link of the method `methodId` names, else of
-    /// the first email method, else the answer's own, with the answer's token.
+    /// The method whose `challenge` link ``followChallenge(_:methodId:)`` follows: the one
+    /// `methodId` names, else the first email method, else the first SMS method (a reset whose
+    /// only recovery method is SMS), each with a `challenge` link; `nil` when none is, and the
+    /// answer's own `challenge` link is followed.
+    func challengeMethod(_ envelope: V2Envelope, methodId: String? = nil) -> V2Method? {
+        let linked = envelope.methods.filter { $0.links["challenge"] != nil }
+        if let methodId, let chosen = linked.first(where: { $0.id == methodId }) { return chosen }
+        return linked.first { $0.type?.lowercased() == "email" } ?? linked.first { $0.type?.lowercased() == "sms" }
+    }
+
+    /// Follows a `challenge` answer: the `challenge` link of ``challengeMethod(_:methodId:)``,
+    /// else the answer's own, with the answer's token.
     func followChallenge(_ envelope: V2Envelope, methodId: String? = nil) async throws(FlowError) -> V2Outcome {
-        let chosen = methodId.flatMap { id in envelope.methods.first { $0.id == id }?.links["challenge"] }
-        let email = envelope.methods.first { $0.type?.lowercased() == "email" && $0.links["challenge"] != nil }
-        let link = try self.link(
-            chosen ?? email?.links["challenge"] ?? envelope.links["challenge"], relation: "challenge")
+        let method = challengeMethod(envelope, methodId: methodId)
+        let link = try self.link(method?.links["challenge"] ?? envelope.links["challenge"], relation: "challenge")
         guard let token = envelope.continuationToken else {
             throw unexpectedV2(field: "continuationToken", value: "none")
         }

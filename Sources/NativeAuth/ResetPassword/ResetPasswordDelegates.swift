@@ -8,6 +8,10 @@ public protocol ResetPasswordStartDelegate: AnyObject, Sendable {
     /// A code was sent; submit it on `newState`. Optional.
     func onResetPasswordCodeRequired(
         newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?)
+    /// The user chooses the recovery method on `newState` (``ResetPasswordParameters/selectsAuthMethod``).
+    /// Optional.
+    func onResetPasswordAuthMethodSelectionRequired(
+        authMethods: [AuthMethod], newState: ResetPasswordAuthMethodSelectionRequiredState)
 }
 
 extension ResetPasswordStartDelegate {
@@ -16,6 +20,26 @@ extension ResetPasswordStartDelegate {
         newState: ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?
     ) {
         DelegateDispatch.missingMethod("onResetPasswordCodeRequired(newState:sentTo:channelTargetType:codeLength:)")
+    }
+    /// Optional; when left out, ``onResetPasswordStartError(error:)`` reports it.
+    public func onResetPasswordAuthMethodSelectionRequired(
+        authMethods: [AuthMethod], newState: ResetPasswordAuthMethodSelectionRequiredState
+    ) {
+        DelegateDispatch.missingMethod("onResetPasswordAuthMethodSelectionRequired(authMethods:newState:)")
+    }
+}
+
+extension ResetPasswordStartResult {
+    /// Calls the delegate method for this result.
+    @MainActor
+    func deliver(to delegate: any ResetPasswordStartDelegate) {
+        switch self {
+        case .codeRequired(let state, let sentTo, let channel, let codeLength):
+            delegate.onResetPasswordCodeRequired(
+                newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
+        case .authMethodSelectionRequired(let state, let methods):
+            delegate.onResetPasswordAuthMethodSelectionRequired(authMethods: methods, newState: state)
+        }
     }
 }
 

@@ -2,8 +2,8 @@ import AuthSupport
 import Foundation
 
 /// The password-reset engine of native authentication V2 (Docs/NativeAuthV2.md, "Using V2"):
-/// starts authorization, follows the `reset_password` link, the email method's `challenge` and
-/// `verify` links, `PUT`s the new password on the `update` link and polls the `poll` link until
+/// starts authorization, follows the `reset_password` link, a recovery method's (email, else SMS)
+/// `challenge` and `verify` links, `PUT`s the new password on the `update` link and polls the `poll` link until
 /// `state: continue`. It hands back the same states as ``ResetPasswordFlow``, which call it from
 /// their actions when their ``StepEngine`` is `.v2`.
 enum ResetPasswordFlowV2 {
@@ -24,11 +24,13 @@ enum ResetPasswordFlowV2 {
         -> ResetPasswordStartResult
     {
         try await start(
-            flow: try client.startFlow(username: parameters.username, correlationId: parameters.correlationId))
+            flow: try client.startFlow(username: parameters.username, correlationId: parameters.correlationId),
+            selects: parameters.selectsAuthMethod)
     }
 
-    /// Starts authorization and the `reset_password` journey for `flow`'s user.
-    static func start(flow: FlowContext) async throws(FlowError) -> ResetPasswordStartResult {
+    /// Starts authorization and the `reset_password` journey for `flow`'s user; with `selects`, the
+    /// user chooses among several recovery methods.
+    static func start(flow: FlowContext, selects: Bool = false) async throws(FlowError) -> ResetPasswordStartResult {
         let started = try await flow.v2(.startAuthorization)
         guard case .started(let answer) = started else {
             throw flow.unexpectedV2(field: "reset_password", value: "another answer")
@@ -36,19 +38,54 @@ enum ResetPasswordFlowV2 {
         let link = try flow.link(answer.resetPassword, relation: "reset_password")
         let outcome = try await startJourney(
             .startResetPassword(link, username: flow.username, continuationToken: answer.continuationToken), flow: flow)
-        return try await codeRequired(after: outcome, flow: flow)
+        return try await codeRequired(after: outcome, flow: flow, selects: selects)
     }
 
-    /// The code state after the journey's first answer: `action: challenge`, whose email method's
-    /// `challenge` link is followed at once.
-    static func codeRequired(after outcome: V2Outcome, flow: FlowContext) async throws(FlowError)
-        -> ResetPasswordStartResult
+    /// Where the journey's first answer leads: `action: challenge` with the recovery methods. With
+    /// `selects` and more than one email or SMS method, the user chooses
+    /// (``ResetPasswordAuthMethodSelectionRequiredState``); otherwise the `challenge` link of the
+    /// first email method, else of the first SMS method (``FlowContext/challengeMethod(_:methodId:)``),
+    /// is followed at once, with an SMS method's `riskverify` hop, and a code state is returned.
+    static func codeRequired(after outcome: V2Outcome, flow: FlowContext, selects: Bool = false)
+        async throws(FlowError) -> ResetPasswordStartResult
     {
         guard case .interaction(let envelope) = outcome, envelope.action == .challenge else {
             throw unexpected(outcome, flow: flow)
         }
-        let step = try codeStep(after: try await flow.followChallenge(envelope), flow: flow)
-        return .codeRequired(
+        if selects {
+            let (offered, links) = try SignInFlowV2.offeredMethods(
+                envelope, types: ["email", "sms"], relations: ["challenge"], key: V2StepContext.challengeRelation,
+                purpose: "recovery", flow: flow)
+            if offered.count > 1, let token = envelope.continuationToken {
+                return .authMethodSelectionRequired(
+                    ResetPasswordAuthMethodSelectionRequiredState(
+                        core: StateCore(flow: flow, token: token), authMethods: offered, methodLinks: links),
+                    methods: offered)
+            }
+        }
+        let channel = flow.challengeMethod(envelope).map { ChannelType(wire: $0.type?.lowercased() ?? "") }
+        let answer = try await SignInFlowV2.afterChallenge(
+            try await flow.followChallenge(envelope), channel: channel, flow: flow)
+        return codeRequired(try codeStep(after: answer, flow: flow))
+    }
+
+    /// Chooses a recovery method on a ``ResetPasswordAuthMethodSelectionRequiredState``: follows
+    /// the method's `challenge` link with the state's token (and an SMS method's `riskverify` hop);
+    /// the answer is the code state.
+    static func select(_ method: AuthMethod, links: V2StepContext, action: StateCore.Action)
+        async throws(FlowError) -> ResetPasswordStartResult
+    {
+        guard let link = links.links[V2StepContext.challengeRelation(method.id)] else {
+            throw action.flow.fail(.invalidArgument, note: "The server did not offer this method; nothing was sent.")
+        }
+        let answer = try await SignInFlowV2.afterChallenge(
+            try await action.flow.v2(.challenge(link, continuationToken: action.token)),
+            channel: method.channelTargetType, flow: action.flow)
+        return codeRequired(try codeStep(after: answer, flow: action.flow))
+    }
+
+    private static func codeRequired(_ step: CodeStep) -> ResetPasswordStartResult {
+        .codeRequired(
             ResetPasswordCodeRequiredState(step: step), sentTo: step.sentTo, channelTargetType: step.channel,
             codeLength: step.codeLength)
     }

@@ -6,6 +6,11 @@ public struct ResetPasswordParameters: Sendable, CustomStringConvertible {
     public var username: String
     /// The correlation id sent with every request of the flow; a new one when `nil`.
     public var correlationId: UUID?
+    /// Whether the user chooses the recovery method when the server offers several (native
+    /// authentication V2 only): `resetPassword` then returns
+    /// ``ResetPasswordStartResult/authMethodSelectionRequired(_:methods:)``. When `false` (the
+    /// default), the SDK sends the code to the first email method, else to the first SMS method.
+    public var selectsAuthMethod = false
 
     /// Creates password-reset parameters.
     public init(username: String, correlationId: UUID? = nil) {

@@ -31,11 +31,7 @@ extension SignInPasswordRequiredState {
         reportToDelegate(correlationId: correlationId) { () async throws(ResetPasswordStartError) in
             try await self.resetPassword()
         } deliver: { result in
-            switch result {
-            case .codeRequired(let state, let sentTo, let channel, let codeLength):
-                delegate.onResetPasswordCodeRequired(
-                    newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
-            }
+            result.deliver(to: delegate)
         } fail: { error in
             delegate.onResetPasswordStartError(error: error)
         }

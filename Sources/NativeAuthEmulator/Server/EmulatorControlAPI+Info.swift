@@ -61,6 +61,7 @@ extension EmulatorControlAPI {
             "nativeAuthV2": .bool(settings.nativeAuthV2),
             "nativeAuthV2FirstFactorChoice": .bool(settings.nativeAuthV2FirstFactorChoice),
             "nativeAuthV2PasswordRecovery": .bool(settings.nativeAuthV2PasswordRecovery),
+            "nativeAuthV2RecoveryMethods": .string(settings.nativeAuthV2RecoveryMethods.rawValue),
         ]
     }
 }

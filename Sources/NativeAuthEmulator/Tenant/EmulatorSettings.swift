@@ -15,6 +15,18 @@ public struct EmulatorSettings: Sendable, Equatable {
         case fail
     }
 
+    /// Which of a user's methods a V2 password reset offers for recovery
+    /// (``nativeAuthV2RecoveryMethods``).
+    public enum RecoveryMethods: String, Sendable, Equatable, CaseIterable {
+        /// The user's email method only.
+        case email
+        /// The email method, then the user's SMS methods (``EmulatedUser/mfaMethods`` whose
+        /// channel is `sms`), in their order.
+        case emailAndSMS
+        /// The user's SMS methods only; a user without one is offered the email method.
+        case sms
+    }
+
     /// Whether, and how, the tenant takes pushed authorization requests (RFC 9126).
     public enum PushedAuthorizationRequests: String, Sendable, Equatable, CaseIterable {
         /// Not taken, as with Entra: the discovery document names no
@@ -161,6 +173,11 @@ public struct EmulatorSettings: Sendable, Equatable {
     /// answers have no `recover` link and the path answers `404`, as a service without inline
     /// reset would.
     public var nativeAuthV2PasswordRecovery: Bool = true
+    /// The methods a V2 password reset offers for recovery (the answer to the `reset_password` and
+    /// `recover` links): the email method (the default), or with it or instead of it the user's
+    /// SMS methods, each with its own `challenge` link. Users without an SMS method are offered
+    /// the email method whatever the setting.
+    public var nativeAuthV2RecoveryMethods: RecoveryMethods = .email
 
     /// Creates the default settings.
     public init() {}

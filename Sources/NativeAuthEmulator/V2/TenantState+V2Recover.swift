@@ -4,7 +4,7 @@ import NativeAuth
 /// Inline password reset in Native Auth V2 (Docs/NativeAuthV2.md, "Inline password reset"): the
 /// password method's `recover` link, offered by a sign-in (``EmulatorSettings/nativeAuthV2PasswordRecovery``),
 /// starts a password reset inside that sign-in. Its answer is the one `resetpassword/start` gives,
-/// `action: challenge` with the user's email method; the reset then goes on at the same links as a
+/// `action: challenge` with the user's recovery methods; the reset then goes on at the same links as a
 /// reset of its own, and ends with `state: continue`, whose token resumes authorization.
 extension TenantState {
     /// `recover`, with the sign-in's `continuationToken`, while the sign-in offers the password
@@ -20,10 +20,10 @@ extension TenantState {
             discard(token)
             return Self.webFallbackAnswer
         }
-        let method = recoveryMethod(of: user)
         flow.code = nil
-        flow.methodId = method.id
+        flow.methodId = nil
         flow.stage = .recoveryOffered
-        return challengeAnswer(token: store(flow, replacing: token, now: call.now), factor: .single, methods: [method])
+        return challengeAnswer(
+            token: store(flow, replacing: token, now: call.now), factor: .single, methods: recoveryMethods(of: user))
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import NativeAuth
 
 /// Native Auth V2's password-reset journey (Docs/NativeAuthV2.md, "Using V2" and "Step 2" to
-/// "Link relations"): the `reset_password` link, the email method's `challenge` (or `resend`) and
-/// `verify` links, the password method's `update` link (`PUT`), then its `poll` link until
+/// "Link relations"): the `reset_password` link, a recovery method's `challenge` (or `resend`) and
+/// `verify` links (the email method's, or an SMS method's with
+/// ``EmulatorSettings/nativeAuthV2RecoveryMethods``), the password method's `update` link (`PUT`), then its `poll` link until
 /// `state: continue`. Every step spends its continuation token and hands out a new one, polls
 /// included; a refused step (a wrong code, a password the policy refuses) leaves the token usable.
 extension TenantState {
@@ -31,7 +32,7 @@ extension TenantState {
         }
     }
 
-    /// `resetpassword/start` with `username` and `continuationToken`: the user's email method
+    /// `resetpassword/start` with `username` and `continuationToken`: the user's recovery methods
     /// (`action: challenge`, `singleFactor`), or `webFallbackRequired` for a browser-only user.
     mutating func v2ResetPasswordStart(_ call: Call, body: V2RequestBody) throws(HALError) -> JSONObject {
         let token = try body.string("continuationToken")
@@ -43,37 +44,39 @@ extension TenantState {
             return Self.webFallbackAnswer
         }
         guard user.password != nil else { throw .userDoesNotHavePassword }
-        let method = recoveryMethod(of: user)
+        let methods = recoveryMethods(of: user)
         flow.username = user.username
-        flow.methodId = method.id
+        flow.methodId = nil
         flow.stage = .recoveryOffered
-        return challengeAnswer(token: store(flow, replacing: token, now: call.now), factor: .single, methods: [method])
+        return challengeAnswer(token: store(flow, replacing: token, now: call.now), factor: .single, methods: methods)
     }
 
-    /// The email method's `challenge` (or `resend`) link in a reset: sends a code.
+    /// A recovery method's `challenge` link in a reset, or the `resend` link of the one a code was
+    /// sent to: sends a code to the method's address.
     private mutating func v2RecoveryChallenge(_ call: Call, body: V2RequestBody) throws(HALError) -> JSONObject {
         let token = try body.string("continuationToken")
         var flow = try v2Flow(token, call: call, at: [.recoveryOffered, .recoveryCodeSent])
         guard let user = user(named: flow.username) else { throw .userNotFound }
-        let method = recoveryMethod(of: user)
-        guard let path = V2MethodPath(call.request.url), path.id == method.id, path.type == method.type,
+        guard let path = V2MethodPath(call.request.url),
+            let method = recoveryMethods(of: user).first(where: { $0.id == path.id && $0.type == path.type }),
+            flow.stage == .recoveryOffered || method.id == flow.methodId,
             let address = method.address
         else { throw .unknownMethod }
+        flow.methodId = method.id
         flow.code = sendCode(to: address, purpose: "resetPassword", now: call.now)
         flow.stage = .recoveryCodeSent
         return codeVerifyAnswer(token: store(flow, replacing: token, now: call.now), factor: .single, method: method)
     }
 
-    /// The email method's `verify` link in a reset: `otp`; then `action: update` with the password
-    /// method's `update` link.
+    /// The `verify` link of the recovery method a code was sent to: `otp`; then `action: update`
+    /// with the password method's `update` link.
     private mutating func v2RecoveryVerify(_ call: Call, body: V2RequestBody) throws(HALError) -> JSONObject {
         let token = try body.string("continuationToken")
         var flow = try v2Flow(token, call: call, at: [.recoveryCodeSent])
         guard let user = user(named: flow.username) else { throw .userNotFound }
-        let method = recoveryMethod(of: user)
-        guard let path = V2MethodPath(call.request.url), path.id == method.id, path.type == method.type else {
-            throw .unknownMethod
-        }
+        guard let path = V2MethodPath(call.request.url), path.id == flow.methodId,
+            recoveryMethods(of: user).contains(where: { $0.id == path.id && $0.type == path.type })
+        else { throw .unknownMethod }
         guard try body.string("otp") == flow.code else { throw .invalidOneTimeCode }
         flow.code = nil
         flow.stage = .newPasswordRequested
@@ -130,11 +133,22 @@ extension TenantState {
 
     // MARK: - Methods and answers
 
-    /// The method a reset verifies: the user's email address, with the id sign-in gives the
-    /// user's email method.
+    /// The user's email method, with the id sign-in gives it.
     func recoveryMethod(of user: EmulatedUser) -> V2Method {
         let key = "\(environment.tenantId):\(user.username.lowercased())"
         return V2Method(id: Encoding.stableUUID("v2-email:\(key)"), type: "email", address: user.username)
+    }
+
+    /// The methods a reset offers `user` (``EmulatorSettings/nativeAuthV2RecoveryMethods``): the
+    /// email method, the user's SMS methods, or both; the email method when the user has no SMS
+    /// method.
+    func recoveryMethods(of user: EmulatedUser) -> [V2Method] {
+        let sms = secondFactorMethods(of: user).filter { $0.type == "sms" }
+        switch settings.nativeAuthV2RecoveryMethods {
+        case .email: return [recoveryMethod(of: user)]
+        case .emailAndSMS: return [recoveryMethod(of: user)] + sms
+        case .sms: return sms.isEmpty ? [recoveryMethod(of: user)] : sms
+        }
     }
 
     /// The id of the user's password method, the one sign-in gives it.

@@ -75,4 +75,47 @@ struct V2ResetPasswordServerTests {
         #expect(served.tenant.receivedRequests[6].method == "PUT")
         #expect(served.tenant.receivedRequests.count == 12)
     }
+
+    @Test("the user chooses the SMS method of a reset over HTTP: the code goes to the phone")
+    func chosenSMSResetOverHTTP() async throws {
+        let served = try ServedTenant { $0.nativeAuthV2RecoveryMethods = .emailAndSMS }
+        defer { Task { await served.server.stop() } }
+        let phone = "+15550100"
+        served.tenant.addUser(
+            EmulatedUser(
+                username: "ida@example.com", password: "Old-Password-1",
+                mfaMethods: [EmulatedAuthMethod(id: "ida-sms", channel: "sms", address: phone)]))
+        var configuration = try NativeAuthConfiguration(
+            clientId: served.tenant.clientId, authority: served.server.authority)
+        configuration.protocolVersion = .v2
+        configuration.clock = TestClock()
+        let client = NativeAuthClient(
+            configuration: configuration, transport: served.transport, credentialStore: InMemoryCredentialStore())
+
+        var parameters = ResetPasswordParameters(username: "ida@example.com")
+        parameters.selectsAuthMethod = true
+        guard case .authMethodSelectionRequired(let choice, let methods) = try await client.resetPassword(parameters)
+        else { throw TestFailure("expected authMethodSelectionRequired") }
+        #expect(methods.map(\.channelTargetType) == [.email, .sms])
+        guard case .codeRequired(let codeState, _, .sms, _) = try await choice.selectAuthMethod(methods[1]) else {
+            throw TestFailure("expected an SMS code")
+        }
+        let code = try #require(served.tenant.lastCode(sentTo: phone))
+        #expect(served.tenant.lastCode(sentTo: "ida@example.com") == nil)
+        let newPassword = "Jacquard-Loom-1804"
+        guard case .completed(let account) = try await codeState.submitCode(code).submitPassword(newPassword).signIn()
+        else { throw TestFailure("expected completed") }
+        #expect(account.account.username == "ida@example.com")
+        #expect(served.tenant.user(named: "ida@example.com")?.password == newPassword)
+        let paths = served.tenant.receivedRequests.map(\.url.path)
+        // authorize-challenge, start (the methods, offered for choice), the SMS method's challenge and
+        // verify, the update and three polls, resume, token.
+        let ends = [
+            "/authorize-challenge", "/resetpassword/start", "/challenge", "/verify", "", "/pollUpdate", "/pollUpdate",
+            "/pollUpdate", "/authorize-challenge", "/token",
+        ]
+        #expect(paths.count == ends.count && zip(paths, ends).allSatisfy { $0.hasSuffix($1) }, "\(paths)")
+        #expect(paths[2].contains("/methods/sms/") && paths[3].contains("/methods/sms/"))
+        #expect(served.tenant.receivedRequests[4].method == "PUT")
+    }
 }

@@ -125,6 +125,7 @@ extension FlowState {
         case .signInAfterReset(let state): state.core
         case .signUpOrSignInCode(let state): state.core
         case .authMethodSelection(let state): state.core
+        case .resetAuthMethodSelection(let state): state.core
         }
     }
 }

@@ -156,8 +156,9 @@ enum SequenceGenerator {
             return .submitAttributes(rng.weighted([(55, .valid), (25, .invalid), (10, .none), (10, .unrelated)]))
         case .signInAfterSignUp, .signInAfterReset:
             return .signInAfter
-        case .authMethodSelection:
-            // Never reached: the model's tenant offers one first factor, and its sign-ins do not ask to choose.
+        case .authMethodSelection, .resetAuthMethodSelection:
+            // Never reached: the model's tenant offers one first factor and one recovery method, and
+            // its flows do not ask to choose.
             return .requestChallenge(method: 0)
         case .resetPassword:
             return .submitPassword(
