@@ -47,6 +47,12 @@ extension LoopbackHTTPServeLoop {
         case .closed:
             connection.peerDoneSending = true
         case .bytes(let bytes):
+            if connection.input.isEmpty, case .reading = connection.stage {
+                // A request begins: it has the whole read timeout from its first byte, however
+                // long the kept-alive connection idled before it (else a request sent just before
+                // the idle limit is cut off with a 408 while it arrives).
+                connection.readDeadline = .now + options.readTimeout
+            }
             connection.input += bytes
         }
         advance(&connection)

@@ -2,9 +2,9 @@
 package struct LoopbackHTTPServeOptions: Sendable {
     /// The size bounds of each request, and whether chunked bodies are taken.
     package var limits = LoopbackHTTPLimits()
-    /// How long a connection may take to deliver a whole request (from its opening, or from the
-    /// previous response on a kept-alive connection) before it is closed: with `408` when part of
-    /// a request arrived, silently when nothing did.
+    /// How long a connection may stay silent (from its opening, or from the previous response on a
+    /// kept-alive connection) before it is closed silently, and how long a request may then take to
+    /// arrive whole from its first byte before it is answered `408` and closed.
     package var readTimeout: Duration = .seconds(10)
     /// How long writing one response may wait for the peer to read it before the connection is closed.
     package var writeTimeout: Duration = .seconds(5)

@@ -52,8 +52,9 @@ public final class EmulatorServer: Sendable {
         /// if that is not enough, the cap is lowered to three quarters of the limit. See
         /// ``EmulatorServer/maxConnections``.
         public var maxConnections: Int = 1024
-        /// How long a connection may take to deliver a whole request, from its opening or from the
-        /// previous answer, before it is closed (default 10 s).
+        /// How long a connection may stay silent, from its opening or from the previous answer,
+        /// before it is closed, and how long a request may then take to arrive whole from its first
+        /// byte before it is answered `408` and closed (default 10 s each).
         public var requestTimeout: Duration = .seconds(10)
         /// How long a client may take to read one answer before its connection is closed (default 10 s).
         public var writeTimeout: Duration = .seconds(10)
