@@ -4,7 +4,7 @@ import NativeAuth
 /// A tenant that answers every request with the same Entra-sized bytes, so the SDK and the
 /// hand-rolled baseline are timed on identical answers. It records the form field names of each
 /// request when asked to, which is how the benchmark checks both clients send the same fields.
-final class CannedTenant: CallbackTransport, Sendable {
+final class CannedTenant: CannedServer {
     // swift-format-ignore: NeverForceUnwrap
     // A literal that is a valid URL.
     static let authority = URL(string: "https://contoso.ciamlogin.com/contoso.onmicrosoft.com")!
@@ -97,18 +97,6 @@ final class CannedTenant: CallbackTransport, Sendable {
         return fields
     }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse { answer(request) }
-
-    // The path an app's URLSessionTransport takes: the answer resumes the caller, no task between.
-    let timeout: TimeInterval = 30
-
-    func start(
-        _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
-    ) -> @Sendable () -> Void {
-        completion(.success(answer(request)))
-        return {}
-    }
-
     func answer(_ request: HTTPRequest) -> HTTPResponse {
         let path = request.url.path
         if recording.get() != nil {
@@ -127,6 +115,25 @@ final class CannedTenant: CallbackTransport, Sendable {
             body = tokenBody
         }
         return HTTPResponse(statusCode: 200, headers: headers, body: body)
+    }
+}
+
+/// A server of canned answers, made in the calling thread: it answers through the callback path an
+/// app's `URLSessionTransport` takes, so the caller is resumed by the answer with no task between.
+protocol CannedServer: CallbackTransport, Sendable {
+    func answer(_ request: HTTPRequest) -> HTTPResponse
+}
+
+extension CannedServer {
+    var timeout: TimeInterval { 30 }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse { answer(request) }
+
+    func start(
+        _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
+    ) -> @Sendable () -> Void {
+        completion(.success(answer(request)))
+        return {}
     }
 }
 

@@ -6,7 +6,7 @@ import NativeAuth
 /// `challenge` and `verify` answers, the resume's code, and the same token answer as
 /// ``CannedTenant``. Its continuation tokens are the V1 tenant's, so both protocols carry the same
 /// bytes per token.
-final class CannedV2Tenant: CallbackTransport, Sendable {
+final class CannedV2Tenant: CannedServer {
     private let v1: CannedTenant
     private let started: Data
     private let firstFactor: Data
@@ -59,18 +59,6 @@ final class CannedV2Tenant: CallbackTransport, Sendable {
     }
 
     let passwordUser: Bool
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse { answer(request) }
-
-    // The path an app's URLSessionTransport takes, as ``CannedTenant``'s.
-    let timeout: TimeInterval = 30
-
-    func start(
-        _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
-    ) -> @Sendable () -> Void {
-        completion(.success(answer(request)))
-        return {}
-    }
 
     func answer(_ request: HTTPRequest) -> HTTPResponse {
         let path = request.url.path
