@@ -31,15 +31,13 @@ public final class DeviceSignInState: Sendable, CustomStringConvertible {
     /// The sign-in's correlation id, sent as `client-request-id` with each request.
     public let correlationId: UUID
 
-    private enum Phase: Sendable { case ready, busy, spent }
-
     private let poller: DeviceTokenPoller
     private let provider: WebProvider
     private let accounts: AccountManager
     private let metadata: ProviderMetadata
     private let scopes: [String]
     private let dpopKey: DPoPBoundKey?
-    private let phase = Locked<Phase>(.ready)
+    private let phase = Locked<WebStatePhase>(.ready)
 
     init(
         answer: DeviceAuthorizationAnswer, provider: WebProvider, accounts: AccountManager,
@@ -85,16 +83,7 @@ public final class DeviceSignInState: Sendable, CustomStringConvertible {
     ///   ``WebSignInError/isStateBusy``, ``WebSignInError/isStateAlreadyUsed``, … Nothing is
     ///   stored on a failure.
     public func waitForCompletion() async throws(WebSignInError) -> UserAccountResult {
-        let refusal: WebSignInError? = phase.withLock { phase in
-            switch phase {
-            case .busy: return WebSignInError(.stateBusy, correlationId: correlationId)
-            case .spent: return WebSignInError(.stateSpent, correlationId: correlationId)
-            case .ready:
-                phase = .busy
-                return nil
-            }
-        }
-        if let refusal { throw refusal }
+        try phase.claim(correlationId: correlationId)
         var answered = false
         do {
             let answer = try await poller.poll()

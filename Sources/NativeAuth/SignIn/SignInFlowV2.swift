@@ -47,22 +47,13 @@ enum SignInFlowV2 {
         case .passwordRequired(let token, let context):
             return .passwordRequired(
                 SignInPasswordRequiredState(core: StateCore(flow: flow, token: token), engine: .v2(context)))
-        case .completed(let account):
-            return .completed(account)
-        case .awaitingMFA(let token, let methods, let context):
-            return .awaitingMFA(
-                AwaitingMFAState(core: StateCore(flow: flow, token: token), authMethods: methods, engine: .v2(context)),
-                methods: methods)
         case .authMethodSelection(let token, let methods, let context):
             return .authMethodSelectionRequired(
                 AuthMethodSelectionRequiredState(
                     core: StateCore(flow: flow, token: token), authMethods: methods, methodLinks: context),
                 methods: methods)
-        case .registrationRequired(let token, let methods, let context):
-            return .strongAuthRegistrationRequired(
-                RegisterStrongAuthState(
-                    core: StateCore(flow: flow, token: token), authMethods: methods, engine: .v2(context)),
-                methods: methods)
+        case .completed, .awaitingMFA, .registrationRequired:
+            return SignInStartResult(try signInResult(next, flow: flow))
         case .activationRequired:
             // An activation answers a registration's `enroll`, never a sign-in's start.
             throw flow.unexpectedV2(field: "action", value: "activate")
@@ -249,7 +240,13 @@ enum SignInFlowV2 {
     /// The result of a state's V2 action: the account, a second factor to choose, or an answer the
     /// states cannot take.
     static func result(of outcome: V2Outcome, flow: FlowContext) async throws(FlowError) -> SignInResult {
-        switch try await step(outcome, flow: flow) {
+        try signInResult(try await step(outcome, flow: flow), flow: flow)
+    }
+
+    /// The sign-in result of where an answer led: the account, a second factor to choose, or a
+    /// method to register; any other step is not a result.
+    private static func signInResult(_ next: Next, flow: FlowContext) throws(FlowError) -> SignInResult {
+        switch next {
         case .completed(let account): return .completed(account)
         case .awaitingMFA(let token, let methods, let context):
             return .awaitingMFA(

@@ -29,10 +29,8 @@ public final class FirstPartyBrowserRequiredState: Sendable, CustomStringConvert
         let expiresAt: Date?
     }
 
-    private enum Phase: Sendable { case ready, busy, spent }
-
     private let signIn: FirstPartySignIn
-    private let phase = Locked<Phase>(.ready)
+    private let phase = Locked<WebStatePhase>(.ready)
     /// Cleared once the browser was shown it: a `request_uri` is good once.
     private let requestURI: Locked<RequestURI?>
     /// The newest `auth_session` of the sign-in, kept with the account when the code of the
@@ -62,16 +60,7 @@ public final class FirstPartyBrowserRequiredState: Sendable, CustomStringConvert
     public func continueInBrowser(using agent: any ExternalUserAgent) async throws(WebSignInError)
         -> UserAccountResult
     {
-        let refusal: WebSignInError? = phase.withLock { phase in
-            switch phase {
-            case .busy: return WebSignInError(.stateBusy, correlationId: correlationId)
-            case .spent: return WebSignInError(.stateSpent, correlationId: correlationId)
-            case .ready:
-                phase = .busy
-                return nil
-            }
-        }
-        if let refusal { throw refusal }
+        try phase.claim(correlationId: correlationId)
         do {
             let account = try await run(agent)
             phase.withLock { $0 = .spent }

@@ -29,10 +29,8 @@ public final class FirstPartyChallengeState: Sendable, CustomStringConvertible, 
     /// The sign-in's correlation id, sent as `client-request-id` with every request.
     public var correlationId: UUID { signIn.correlationId }
 
-    private enum Phase: Sendable { case ready, busy, spent }
-
     private let signIn: FirstPartySignIn
-    private let phase = Locked<Phase>(.ready)
+    private let phase = Locked<WebStatePhase>(.ready)
     private let authSession: Locked<Secret?>
     /// For a state the token endpoint's challenge made (§6.2), what its requests add to open the
     /// authorization: no request to the challenge endpoint went before them.
@@ -91,16 +89,7 @@ public final class FirstPartyChallengeState: Sendable, CustomStringConvertible, 
     private func send(credentials: [(name: String, value: Secret)], additional: [String: String])
         async throws(WebSignInError) -> FirstPartySignInResult
     {
-        let refusal: WebSignInError? = phase.withLock { phase in
-            switch phase {
-            case .busy: return WebSignInError(.stateBusy, correlationId: correlationId)
-            case .spent: return WebSignInError(.stateSpent, correlationId: correlationId)
-            case .ready:
-                phase = .busy
-                return nil
-            }
-        }
-        if let refusal { throw refusal }
+        try phase.claim(correlationId: correlationId)
         if Task.isCancelled {
             phase.withLock { $0 = .ready }
             throw .cancelled(correlationId: correlationId)
