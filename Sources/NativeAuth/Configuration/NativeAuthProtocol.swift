@@ -11,9 +11,11 @@ public enum NativeAuthProtocol: Sendable, Hashable, CustomStringConvertible {
     /// Native authentication V2, Microsoft's server-driven protocol: the client starts at
     /// `oauth2/v2.0/authorize-challenge` and follows the links each answer advertises.
     ///
-    /// Microsoft marks V2 as experimental. In this version of the SDK only sign-in runs over V2
-    /// (an email code or a password, and the browser fallback); sign-up, password reset, a second
-    /// factor and method registration are not served over V2 yet (Docs/NativeAuthV2.md, "Using V2").
+    /// Microsoft marks V2 as experimental. Sign-in (a code or a password, the choice of the first
+    /// factor, a second factor, method registration, the browser fallback), sign-up and password
+    /// reset run over V2 and return the same states as over V1, with a state of its own only where
+    /// V2 has a step V1 lacks (Docs/NativeAuthV2.md, "Using V2"). Everything else (refresh,
+    /// sign-out, web sign-in) is the same whichever protocol is chosen.
     case v2
 
     /// `v1` or `v2`.

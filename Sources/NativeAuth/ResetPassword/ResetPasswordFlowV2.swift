@@ -46,6 +46,7 @@ enum ResetPasswordFlowV2 {
     /// (``ResetPasswordAuthMethodSelectionRequiredState``); otherwise the `challenge` link of the
     /// first email method, else of the first SMS method (``FlowContext/challengeMethod(_:methodId:)``),
     /// is followed at once, with an SMS method's `riskverify` hop, and a code state is returned.
+    /// An answer with neither is ``NativeAuthError/isBrowserRequired``, with nothing sent.
     static func codeRequired(after outcome: V2Outcome, flow: FlowContext, selects: Bool = false)
         async throws(FlowError) -> ResetPasswordStartResult
     {
@@ -63,9 +64,16 @@ enum ResetPasswordFlowV2 {
                     methods: offered)
             }
         }
-        let channel = flow.challengeMethod(envelope).map { ChannelType(wire: $0.type?.lowercased() ?? "") }
+        guard let method = flow.challengeMethod(envelope) else {
+            // MSAL for iOS answers a reset offering no email or SMS method with an error; the
+            // browser can still reset the password with what the server offers there.
+            throw FlowError(
+                .browserRequired, correlationId: flow.correlationId,
+                note: "The server offered no recovery method this SDK can send a code to.")
+        }
         let answer = try await SignInFlowV2.afterChallenge(
-            try await flow.followChallenge(envelope), channel: channel, flow: flow)
+            try await flow.followChallenge(envelope, methodId: method.id),
+            channel: ChannelType(wire: method.type?.lowercased() ?? ""), flow: flow)
         return codeRequired(try codeStep(after: answer, flow: flow))
     }
 

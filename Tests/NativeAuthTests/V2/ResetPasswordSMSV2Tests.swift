@@ -176,6 +176,34 @@ struct ResetPasswordSMSV2Tests {
         #expect(sent.method == "onResetPasswordCodeRequired" && code.channelTargetType == .sms)
     }
 
+    /// MSAL for iOS refuses a reset offering no email or SMS method; here the browser is asked
+    /// for, and no `challenge` link (of another method, or the answer's own) is followed.
+    @Test(arguments: [false, true])
+    func aResetOfferingNoEmailOrSMSMethodAsksForTheBrowser(selects: Bool) async throws {
+        let transport = RewritingTransport(harness.tenant, after: "/resetpassword/start") { object in
+            guard var embedded = object["_embedded"] as? [String: Any],
+                var methods = embedded["methods"] as? [[String: Any]], var method = methods.first
+            else { return }
+            method["type"] = "voice"
+            methods = [method]
+            embedded["methods"] = methods
+            object["_embedded"] = embedded
+            var links = object["_links"] as? [String: Any] ?? [:]
+            links["challenge"] = method["_links"].flatMap { ($0 as? [String: Any])?["challenge"] }
+            object["_links"] = links
+        }
+        let client = V2Clients.client(harness, transport: transport, clock: clock)
+        var parameters = ResetPasswordParameters(username: Self.username)
+        parameters.selectsAuthMethod = selects
+        let error = try await #require(throws: ResetPasswordStartError.self) {
+            try await client.resetPassword(parameters)
+        }
+        #expect(error.isBrowserRequired)
+        #expect(error.continueInBrowser != nil)
+        #expect(transport.requests.count == 2, "authorize-challenge and resetpassword/start only")
+        #expect(harness.tenant.lastCode(sentTo: Self.username) == nil)
+    }
+
     @Test func overV1TheParameterChangesNothing() async throws {
         configure(.emailAndSMS)
         var parameters = ResetPasswordParameters(username: Self.username)
