@@ -9,8 +9,9 @@ protocol ResetPasswordSteps: Sendable {
     func submitCode(_ code: Secret, action: StateCore.Action) async throws(FlowError) -> ResetPasswordRequiredState
     /// Asks for a new code; the answer is the next code step.
     func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStep
-    /// Starts a reset from a sign-in's password state (its token and flow in `action`).
-    func startFromSignIn(action: StateCore.Action) async throws(FlowError) -> ResetPasswordStartResult
+    /// Starts a reset from a sign-in's password state (its token and flow in `action`); with
+    /// `selects`, the user chooses among several recovery methods where the protocol offers them.
+    func startFromSignIn(selects: Bool, action: StateCore.Action) async throws(FlowError) -> ResetPasswordStartResult
     /// Submits the new password and waits for the reset, resuming a wait `pending` holds.
     func submitPassword(
         _ password: String, action: StateCore.Action, core: StateCore, pending: ResetPasswordPending
@@ -34,8 +35,9 @@ extension StepEngine {
 /// The password-reset steps of V1: `resetpassword/v1.0/continue`, `challenge`, then `submit` and
 /// `poll_completion` (``ResetPasswordFlow``).
 struct ResetPasswordStepsV1: ResetPasswordSteps {
-    func startFromSignIn(action: StateCore.Action) async throws(FlowError) -> ResetPasswordStartResult {
+    func startFromSignIn(selects: Bool, action: StateCore.Action) async throws(FlowError) -> ResetPasswordStartResult {
         // V1 has no inline reset: the reset of the username, with the sign-in's correlation id.
+        // V1 offers no choice of recovery method, as `ResetPasswordParameters.selectsAuthMethod`.
         try await ResetPasswordFlow.start(flow: action.flow)
     }
 
@@ -64,8 +66,8 @@ struct ResetPasswordStepsV2: ResetPasswordSteps {
     /// The checked links of the answer that made the state.
     let context: V2StepContext
 
-    func startFromSignIn(action: StateCore.Action) async throws(FlowError) -> ResetPasswordStartResult {
-        try await ResetPasswordFlowV2.recover(context: context, action: action)
+    func startFromSignIn(selects: Bool, action: StateCore.Action) async throws(FlowError) -> ResetPasswordStartResult {
+        try await ResetPasswordFlowV2.recover(context: context, selects: selects, action: action)
     }
 
     func submitCode(_ code: Secret, action: StateCore.Action) async throws(FlowError) -> ResetPasswordRequiredState {

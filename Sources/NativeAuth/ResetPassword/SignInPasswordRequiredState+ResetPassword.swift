@@ -11,25 +11,32 @@ extension SignInPasswordRequiredState {
     /// the sign-in's correlation id. Either way the reset goes on as any other: submit the code on
     /// the state returned, then the new password, then sign in with one more request.
     ///
-    /// - Returns: what ``NativeAuthClient/resetPassword(_:)`` returns: a code was sent.
+    /// - Parameter selectsAuthMethod: as ``ResetPasswordParameters/selectsAuthMethod``: when the
+    ///   server offers more than one email or SMS recovery method, the user chooses
+    ///   (`.authMethodSelectionRequired`) instead of the SDK taking the first email method. Over
+    ///   V1 it changes nothing.
+    /// - Returns: what ``NativeAuthClient/resetPassword(_:)`` returns: a code was sent, or, with
+    ///   `selectsAuthMethod`, a recovery method to choose.
     /// - Throws: ``ResetPasswordStartError``. Once the server has answered the reset's first
     ///   request this state is spent, as after any step that moves the flow on; a failure before
     ///   that (no connection, a cancellation) leaves it usable
     ///   (``NativeAuthError/isStateStillUsable``), so the password can still be submitted on it.
-    public func resetPassword() async throws(ResetPasswordStartError) -> ResetPasswordStartResult {
+    public func resetPassword(selectsAuthMethod: Bool = false) async throws(ResetPasswordStartError)
+        -> ResetPasswordStartResult
+    {
         try await core.run(ResetPasswordStartError.self) { action throws(FlowError) in
-            try await engine.resetPassword.startFromSignIn(action: action)
+            try await engine.resetPassword.startFromSignIn(selects: selectsAuthMethod, action: action)
         }
     }
 
     /// Starts a password reset for the user signing in and reports the outcome to `delegate`,
-    /// once, on the main actor. The delegate form of ``resetPassword()``, with the delegate of
+    /// once, on the main actor. The delegate form of ``resetPassword(selectsAuthMethod:)``, with the delegate of
     /// ``NativeAuthClient/resetPassword(parameters:delegate:)``: its error callback has no
     /// `newState`, so keep this state to submit the password on it after an error that leaves it
     /// usable.
-    public func resetPassword(delegate: any ResetPasswordStartDelegate) {
+    public func resetPassword(selectsAuthMethod: Bool = false, delegate: any ResetPasswordStartDelegate) {
         reportToDelegate(correlationId: correlationId) { () async throws(ResetPasswordStartError) in
-            try await self.resetPassword()
+            try await self.resetPassword(selectsAuthMethod: selectsAuthMethod)
         } deliver: { result in
             result.deliver(to: delegate)
         } fail: { error in
@@ -44,7 +51,7 @@ extension ResetPasswordFlowV2 {
     /// `reset_password` link's does (`action: challenge` with the recovery methods). Without a
     /// `recover` link, a reset of its own for the user, which sends nothing of the sign-in but its
     /// correlation id.
-    static func recover(context: V2StepContext, action: StateCore.Action) async throws(FlowError)
+    static func recover(context: V2StepContext, selects: Bool, action: StateCore.Action) async throws(FlowError)
         -> ResetPasswordStartResult
     {
         let flow = action.flow
@@ -52,9 +59,9 @@ extension ResetPasswordFlowV2 {
             flow.client.log(
                 .info, "password reset: the server offered no recover link; starting a reset of its own",
                 correlationId: flow.correlationId)
-            return try await start(flow: flow)
+            return try await start(flow: flow, selects: selects)
         }
         let outcome = try await startJourney(.recover(link, continuationToken: action.token), flow: flow)
-        return try await codeRequired(after: outcome, flow: flow)
+        return try await codeRequired(after: outcome, flow: flow, selects: selects)
     }
 }

@@ -176,6 +176,38 @@ struct ResetPasswordSMSV2Tests {
         #expect(sent.method == "onResetPasswordCodeRequired" && code.channelTargetType == .sms)
     }
 
+    /// "Forgot your password?" with the choice: the password state's `recover` link, then the
+    /// methods to choose from, and the SMS method chosen sends the code by text.
+    @Test func theInlineResetOffersTheChoiceToo() async throws {
+        configure(.emailAndSMS)
+        guard
+            case .passwordRequired(let password) = try await client.signIn(SignInParameters(username: Self.username))
+        else { throw TestFailure("expected passwordRequired") }
+        let before = harness.tenant.receivedRequests.count
+        guard
+            case .authMethodSelectionRequired(let state, let methods) = try await password.resetPassword(
+                selectsAuthMethod: true)
+        else { throw TestFailure("expected authMethodSelectionRequired") }
+        #expect(methods.map(\.channelTargetType) == [.email, .sms])
+        #expect(paths.dropFirst(before).count == 1, "the recover link only: nothing is challenged before the choice")
+        #expect(paths.last?.hasSuffix("/recover") == true)
+        let sms = try #require(methods.first { $0.channelTargetType == .sms })
+        guard case .codeRequired(let code, _, .sms, _) = try await state.selectAuthMethod(sms) else {
+            throw TestFailure("expected an SMS code")
+        }
+        try await finish(code, address: Self.phone)
+    }
+
+    @Test func withoutTheChoiceTheInlineResetSendsTheEmailCode() async throws {
+        configure(.emailAndSMS)
+        guard
+            case .passwordRequired(let password) = try await client.signIn(SignInParameters(username: Self.username))
+        else { throw TestFailure("expected passwordRequired") }
+        guard case .codeRequired(_, _, .email, _) = try await password.resetPassword() else {
+            throw TestFailure("expected the email code")
+        }
+    }
+
     /// MSAL for iOS refuses a reset offering no email or SMS method; here the browser is asked
     /// for, and no `challenge` link (of another method, or the answer's own) is followed.
     @Test(arguments: [false, true])
