@@ -145,9 +145,11 @@ extension DemoApp {
     /// The sign-in steps for `username`, going on in the browser when the tenant asks for it.
     func signInSteps(for username: String) -> SignInSteps {
         let startedOn = client
-        return SignInSteps(username: username) { [self] error in
+        var steps = SignInSteps(username: username) { [self] error in
             await continueInBrowser(after: error, username: username, startedOn: startedOn)
         }
+        steps.scopes = scopes
+        return steps
     }
 
     /// The client a browser sign-in uses: the demo's own on a real tenant; on the emulated one,

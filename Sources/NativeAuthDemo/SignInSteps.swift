@@ -8,6 +8,8 @@ struct SignInSteps {
 
     /// Who is signing in, as typed.
     let username: String
+    /// The scopes the sign-in that ends a password reset started from the password screen asks for.
+    var scopes: [String] = []
     /// Continues in the browser after an error that says the browser is required, when the demo
     /// can; `nil` when it cannot.
     var continueInBrowser: ((any NativeAuthError) async -> UserAccountResult?)?
@@ -91,10 +93,22 @@ struct SignInSteps {
         return try await continueFrom(result)
     }
 
-    /// Asks for the password until it is right, a few times at most.
+    /// Asks for the password until it is right, a few times at most; an empty answer is "Forgot
+    /// your password?": a password reset for this user, started from the password state.
     func enterPassword(_ state: SignInPasswordRequiredState) async throws(EndOfInput) -> UserAccountResult? {
         for _ in 1...Self.passwordAttempts {
-            let password = try Prompt.password("Password")
+            guard let password = try Prompt.optionalPassword("Password (leave it empty if you forgot it)") else {
+                Terminal.say("Let's reset the password of \(username).")
+                let start: ResetPasswordStartResult
+                do {
+                    start = try await state.resetPassword(selectsAuthMethod: true)
+                } catch {
+                    Terminal.say("❌ " + ErrorMessage.of(error))
+                    if error.isStateStillUsable { continue }
+                    return await ended(by: error)
+                }
+                return try await ResetPasswordSteps.continueFrom(start, scopes: scopes, then: self)
+            }
             let result: SignInResult
             do {
                 result = try await state.submitPassword(password)
