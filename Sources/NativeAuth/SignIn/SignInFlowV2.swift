@@ -109,6 +109,13 @@ enum SignInFlowV2 {
             case .interaction(let envelope) where envelope.action == .challenge && !challenged:
                 challenged = true
                 let methods = try firstFactors(envelope, flow: flow)
+                guard !methods.offered.isEmpty else {
+                    // MSAL for iOS ends such a sign-in with an error; the browser can take what
+                    // the server offers instead.
+                    throw FlowError(
+                        .browserRequired, correlationId: flow.correlationId,
+                        note: "The server offered no first-factor method this SDK can take.")
+                }
                 if choice.selects, methods.offered.count > 1, let token = envelope.continuationToken {
                     return .authMethodSelection(token, methods.offered, methods.links)
                 }

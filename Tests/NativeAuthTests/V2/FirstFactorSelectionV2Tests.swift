@@ -103,6 +103,32 @@ struct FirstFactorSelectionV2Tests {
         #expect(call?.onMainQueue == true)
     }
 
+    /// A start offering no first factor the SDK can take (here, one of an unknown type with the
+    /// answer's own `challenge` link too) asks for the browser, as MSAL for iOS refuses it; no
+    /// `challenge` is posted.
+    @Test(arguments: [false, true])
+    func noFirstFactorTheSDKCanTakeAsksForTheBrowser(selects: Bool) async throws {
+        let transport = RewritingTransport(harness.tenant, after: "/signin/start") { object in
+            guard var embedded = object["_embedded"] as? [String: Any],
+                var method = (embedded["methods"] as? [[String: Any]])?.first
+            else { return }
+            method["type"] = "voice"
+            embedded["methods"] = [method]
+            object["_embedded"] = embedded
+            var links = object["_links"] as? [String: Any] ?? [:]
+            links["challenge"] = (method["_links"] as? [String: Any])?["challenge"]
+            object["_links"] = links
+        }
+        var parameters = SignInParameters(username: "ada@example.com")
+        parameters.selectsAuthMethod = selects
+        let error = try await #require(throws: SignInStartError.self) {
+            try await V2Clients.client(harness, transport: transport).signIn(parameters)
+        }
+        #expect(error.isBrowserRequired)
+        #expect(error.continueInBrowser != nil)
+        #expect(transport.requests.count == 2, "authorize-challenge and signin/start only")
+    }
+
     @Test func theDescriptionNamesTheMethodsOnly() async throws {
         let (state, _) = try await selection()
         for text in ["\(state)", String(reflecting: state)] {
