@@ -11,13 +11,16 @@ import Foundation
 ///   get `dc=`…;
 /// - a V2 link gets `dc=`… unless its href has a `dc` of its own, which wins;
 /// - a refresh of the tokens at `oauth2/v2.0/token` gets `slice=`… and `dc=`… (MSAL refreshes
-///   through its token cache's silent request, which carries both).
+///   through its token cache's silent request, which carries both);
+/// - a browser sign-in of the native client sends both to the authorization endpoint and the
+///   token endpoint, as MSAL's interactive sign-in does.
 ///
 /// ```swift
 /// configuration.sliceConfig = SliceConfig(dc: "…")  // the data center Microsoft names
 /// ```
 public struct SliceConfig: Sendable, Hashable, CustomStringConvertible {
-    /// The test slice: the `slice` query parameter; sent with a refresh only, as MSAL does.
+    /// The test slice: the `slice` query parameter; sent with a refresh and a browser sign-in
+    /// only, as MSAL does.
     public var slice: String?
     /// The data center: the `dc` query parameter.
     public var dc: String?

@@ -18,12 +18,19 @@ extension ClientCore {
         if let cached = browserProvider.current { return cached }
         let provider = try WebProvider(
             issuer: webIssuer, clientId: configuration.clientId, pipeline: wire.pipeline.with(retry: .never),
-            clock: configuration.clock)
+            clock: configuration.clock, tokenEndpointQuery: sliceQuery)
         return browserProvider.withLock { cached in
             if let cached { return cached }
             cached = provider
             return provider
         }
+    }
+
+    /// The slice parameters a browser sign-in sends to the authorization and token endpoints, as
+    /// MSAL's `sliceConfig` does for "all requests made by an application" (Docs/NativeAuthV2.md,
+    /// "The slice parameters").
+    var sliceQuery: [(name: String, value: String?)] {
+        [("slice", configuration.sliceConfig?.slice), ("dc", configuration.sliceConfig?.dc)]
     }
 
     /// A flow context to attach to an error of a flow's first step.
@@ -42,6 +49,13 @@ extension ClientCore {
         // account could not refresh at the tenant's token endpoint once its access token expires.
         var request = parameters
         request.scopes = parameters.scopes + ["profile", "offline_access"]
+        // MSAL's interactive sign-in sends the slice parameters to the authorization endpoint too.
+        for (name, value) in sliceQuery {
+            guard let value, !request.extraParameters.keys.contains(where: { $0.lowercased() == name }) else {
+                continue
+            }
+            request.extraParameters[name] = value
+        }
         let (answer, claims, correlationId, _) = try await provider.signIn(
             request, redirectURI: redirectURI, using: agent)
         let record = await accounts.signedIn(

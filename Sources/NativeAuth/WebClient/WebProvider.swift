@@ -13,6 +13,9 @@ final class WebProvider: Sendable {
     let pushedAuthorization: PushedAuthorizationRequestPolicy
     /// DPoP's keys and nonces, when the client binds its tokens to a key (RFC 9449).
     let dpop: DPoPContext?
+    /// Query parameters added to the token endpoint of a code's redemption: the native client's
+    /// slice parameters (``SliceConfig``); none for any other provider.
+    let tokenEndpointQuery: [(name: String, value: String?)]
     private let keys = Locked<(url: URL, cache: JWKSCache)?>(nil)
     /// The provider's clock minus ours, from the `Date` header of its last token answer, when
     /// within ``maximumClockCorrection``; 0 otherwise.
@@ -27,9 +30,11 @@ final class WebProvider: Sendable {
     init(
         issuer: URL, clientId: String, pipeline: RequestPipeline, clock: any NativeAuthClock,
         authentication: WebClientAuthentication = .none,
-        pushedAuthorization: PushedAuthorizationRequestPolicy = .whenAvailable, dpop: DPoPContext? = nil
+        pushedAuthorization: PushedAuthorizationRequestPolicy = .whenAvailable, dpop: DPoPContext? = nil,
+        tokenEndpointQuery: [(name: String, value: String?)] = []
     ) throws(WebSignInError) {
         self.clientId = clientId
+        self.tokenEndpointQuery = tokenEndpointQuery
         self.pipeline = pipeline
         discovery = try ProviderDiscovery(issuer: issuer, pipeline: pipeline)
         tokens = WebTokenClient(pipeline: pipeline, authentication: authentication)
@@ -181,7 +186,8 @@ final class WebProvider: Sendable {
     ) async throws(WebSignInError) -> (WebTokenAnswer, Claims) {
         let answer = try await tokens.send(
             WebTokenRequest(
-                tokenEndpoint: metadata.tokenEndpoint, clientId: clientId,
+                tokenEndpoint: SliceConfig.appending(tokenEndpointQuery, to: metadata.tokenEndpoint),
+                clientId: clientId,
                 grant: .authorizationCode(code: code, redirectURI: redirectURI, verifier: verifier),
                 correlationId: correlationId),
             dpop: key.flatMap { key in dpop.map { signer(key, context: $0) } })

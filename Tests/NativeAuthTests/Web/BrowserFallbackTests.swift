@@ -129,4 +129,26 @@ struct BrowserFallbackTests {
                 $0.url.path.hasSuffix("/contoso.onmicrosoft.com/v2.0/.well-known/openid-configuration")
             })
     }
+
+    /// MSAL's `sliceConfig` applies to "all requests made by an application": a browser sign-in
+    /// of the native client sends `slice` and `dc` to the authorization endpoint and with the
+    /// code's redemption; an app's own value of either is kept.
+    @Test(arguments: [false, true])
+    func theSliceParametersGoToTheAuthorizationAndTokenEndpoints(appSetsDC: Bool) async throws {
+        let tenant = FallbackTenant.make(native: native)
+        var configuration = testConfiguration()
+        configuration.sliceConfig = SliceConfig(slice: "test-slice", dc: "DC 1")
+        let client = NativeAuthClient(configuration: configuration, transport: tenant, credentialStore: store)
+        let agent = InstantAgent(provider: tenant, code: "c")
+        _ = try await client.signInWithBrowser(
+            WebSignInParameters(extraParameters: appSetsDC ? ["DC": "mine"] : [:]), redirectURI: redirect,
+            using: agent)
+        #expect(agent.values("slice") == ["test-slice"])
+        #expect(agent.values("dc") == (appSetsDC ? [] : ["DC 1"]))
+        #expect(agent.values("DC") == (appSetsDC ? ["mine"] : []))
+        let token = try #require(tenant.requests.first { $0.url.path.hasSuffix("/oauth2/v2.0/token") })
+        #expect(token.url.query == "slice=test-slice&dc=DC%201")
+        #expect(
+            tenant.requests.filter { $0.url.path.contains("openid-configuration") }.allSatisfy { $0.url.query == nil })
+    }
 }
