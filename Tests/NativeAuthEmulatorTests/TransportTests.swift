@@ -15,7 +15,7 @@ struct TransportTests {
         #expect(UUID(uuidString: tenant.tenantId) != nil)
         #expect(EmulatedTenant(tenantSubdomain: "fabrikam").tenantId == tenant.tenantId)
         #expect(EmulatedTenant(tenantSubdomain: "!!!").authority.host == "contoso.ciamlogin.com")
-        #expect(EmulatorEndpoint.allCases.count == 35)
+        #expect(EmulatorEndpoint.allCases.count == 36)
         #expect(EmulatorEndpoint.resetPollCompletion.rawValue == "resetpassword/v1.0/poll_completion")
     }
 

@@ -62,6 +62,7 @@ extension EmulatorControlAPI {
             "nativeAuthV2FirstFactorChoice": .bool(settings.nativeAuthV2FirstFactorChoice),
             "nativeAuthV2PasswordRecovery": .bool(settings.nativeAuthV2PasswordRecovery),
             "nativeAuthV2RecoveryMethods": .string(settings.nativeAuthV2RecoveryMethods.rawValue),
+            "nativeAuthV2SMSRiskVerification": .bool(settings.nativeAuthV2SMSRiskVerification),
         ]
     }
 }

@@ -64,6 +64,10 @@ public enum EmulatorEndpoint: String, Sendable, CaseIterable {
     /// `POST api/v2.0/auth/methods/{type}/{id}/challenge`: a method's `challenge` (and `resend`)
     /// link in Native Auth V2; `{type}` and `{id}` are one path segment each (JSON).
     case v2MethodChallenge = "api/v2.0/auth/methods/{type}/{id}/challenge"
+    /// `POST api/v2.0/auth/methods/{type}/{id}/riskverify`: the `riskverify` link an SMS method's
+    /// `challenge` answers with (``EmulatorSettings/nativeAuthV2SMSRiskVerification``); posting
+    /// it sends the code (JSON). The path is the emulator's: the sources do not name the service's.
+    case v2MethodRiskVerify = "api/v2.0/auth/methods/{type}/{id}/riskverify"
     /// `POST api/v2.0/auth/methods/{type}/{id}/verify`: a method's `verify` link in Native Auth V2 (JSON).
     case v2MethodVerify = "api/v2.0/auth/methods/{type}/{id}/verify"
     /// `POST api/v2.0/auth/methods/{type}/{id}/enroll`: a method's `enroll` link in Native Auth

@@ -178,6 +178,12 @@ public struct EmulatorSettings: Sendable, Equatable {
     /// SMS methods, each with its own `challenge` link. Users without an SMS method are offered
     /// the email method whatever the setting.
     public var nativeAuthV2RecoveryMethods: RecoveryMethods = .email
+    /// Whether the first `challenge` of an SMS method in a V2 flow (a second factor, a recovery
+    /// method) answers `action: riskverify` with the method's `riskverify` link instead of sending
+    /// the code; the code is sent, and the `verify` answer given, when the client posts that link
+    /// with the answer's continuation token (Docs/NativeAuthV2.md, "Risk verification"). Later
+    /// challenges of the same method in the flow (a resend) send the code at once. Off by default.
+    public var nativeAuthV2SMSRiskVerification: Bool = false
 
     /// Creates the default settings.
     public init() {}

@@ -56,6 +56,10 @@ struct Flow: Sendable {
 
     // MFA
     var methodId: String?
+    /// The SMS method whose `riskverify` link the flow's last answer gave, until it is posted.
+    var riskVerificationPending: String?
+    /// The SMS methods whose phone the flow has verified: their challenges send the code at once.
+    var riskVerified: Set<String> = []
 
     // Method registration
     var registrationTarget: String?

@@ -149,7 +149,7 @@ struct TenantState: Sendable {
             .v2ResetPasswordStart,
             .v2PasswordUpdate, .v2PasswordPollUpdate, .v2PasswordRecover:
             throw .invalidParameter("endpoint", "this endpoint takes no form")
-        case .v2SignUpStart, .v2SignUpSubmitAttributes, .v2MethodEnroll, .v2MethodActivate:
+        case .v2SignUpStart, .v2SignUpSubmitAttributes, .v2MethodEnroll, .v2MethodActivate, .v2MethodRiskVerify:
             throw .invalidParameter("endpoint", "this endpoint takes no form")
         }
     }

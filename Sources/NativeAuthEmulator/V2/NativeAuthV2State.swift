@@ -21,7 +21,7 @@ extension EmulatorEndpoint {
     /// The endpoints of Native Auth V2: answered only with ``EmulatorSettings/nativeAuthV2`` on.
     var isNativeAuthV2: Bool {
         switch self {
-        case .authorizeChallenge, .v2SignInStart, .v2MethodChallenge, .v2MethodVerify: true
+        case .authorizeChallenge, .v2SignInStart, .v2MethodChallenge, .v2MethodVerify, .v2MethodRiskVerify: true
         case .v2MethodEnroll, .v2MethodActivate: true
         case .v2ResetPasswordStart, .v2PasswordUpdate, .v2PasswordPollUpdate, .v2PasswordRecover: true
         case .v2SignUpStart, .v2SignUpSubmitAttributes: true

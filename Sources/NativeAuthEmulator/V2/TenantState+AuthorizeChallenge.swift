@@ -6,9 +6,12 @@ import NativeAuth
 /// the codes it issues ("Step 4"). Both answer errors in the flat OAuth shape.
 extension TenantState {
     /// Answers a request to a V2 endpoint: 404 when ``EmulatorSettings/nativeAuthV2`` is off, and
-    /// for the `recover` link when ``EmulatorSettings/nativeAuthV2PasswordRecovery`` is off.
+    /// for the `recover` link when ``EmulatorSettings/nativeAuthV2PasswordRecovery`` is off, and
+    /// the `riskverify` link when ``EmulatorSettings/nativeAuthV2SMSRiskVerification`` is.
     mutating func nativeAuthV2Response(_ call: Call) -> HTTPResponse {
-        guard settings.nativeAuthV2, call.endpoint != .v2PasswordRecover || settings.nativeAuthV2PasswordRecovery else {
+        guard settings.nativeAuthV2, call.endpoint != .v2PasswordRecover || settings.nativeAuthV2PasswordRecovery,
+            call.endpoint != .v2MethodRiskVerify || settings.nativeAuthV2SMSRiskVerification
+        else {
             return notFound(call.request, now: call.now, correlationId: call.correlationId)
         }
         if call.endpoint == .authorizeChallenge {
@@ -29,6 +32,7 @@ extension TenantState {
             case .v2SignInStart: answer = try v2SignInStart(call, body: body)
             case .v2MethodChallenge: answer = try v2MethodChallenge(call, body: body)
             case .v2MethodVerify: answer = try v2MethodVerify(call, body: body)
+            case .v2MethodRiskVerify: answer = try v2MethodRiskVerify(call, body: body)
             case .v2MethodEnroll: answer = try v2MethodEnroll(call, body: body)
             case .v2MethodActivate: answer = try v2MethodActivate(call, body: body)
             default: throw .malformed("this endpoint takes no JSON body")

@@ -53,7 +53,7 @@ extension TenantState {
 
     /// A recovery method's `challenge` link in a reset, or the `resend` link of the one a code was
     /// sent to: sends a code to the method's address.
-    private mutating func v2RecoveryChallenge(_ call: Call, body: V2RequestBody) throws(HALError) -> JSONObject {
+    mutating func v2RecoveryChallenge(_ call: Call, body: V2RequestBody) throws(HALError) -> JSONObject {
         let token = try body.string("continuationToken")
         var flow = try v2Flow(token, call: call, at: [.recoveryOffered, .recoveryCodeSent])
         guard let user = user(named: flow.username) else { throw .userNotFound }
@@ -62,6 +62,7 @@ extension TenantState {
             flow.stage == .recoveryOffered || method.id == flow.methodId,
             let address = method.address
         else { throw .unknownMethod }
+        if let answer = riskVerification(of: method, flow: &flow, token: token, now: call.now) { return answer }
         flow.methodId = method.id
         flow.code = sendCode(to: address, purpose: "resetPassword", now: call.now)
         flow.stage = .recoveryCodeSent

@@ -56,6 +56,7 @@ extension TenantState {
             flow.stage = .passwordRequested
             return passwordVerifyAnswer(token: store(flow, replacing: token, now: call.now), method: method)
         }
+        if let answer = riskVerification(of: method, flow: &flow, token: token, now: call.now) { return answer }
         flow.code = sendCode(to: address, purpose: first ? "signIn" : "mfa", now: call.now)
         flow.methodId = method.id
         flow.stage = first ? .firstFactorCodeSent : .secondFactorCodeSent

@@ -74,6 +74,7 @@ struct ServerReferenceDocTests {
         _ = try await served.harness.startSignIn(Fixture.grace)  // a code for GET /codes/{address}
         served.harness.tenant.configure { $0.pushedAuthorizationRequests = .offered }  // else `par` answers 404
         served.harness.tenant.configure { $0.authorizationChallengeEndpoint = true }  // else 404 too
+        served.harness.tenant.configure { $0.nativeAuthV2SMSRiskVerification = true }  // and `riskverify` too
         let samples = [
             "{authority}": served.server.authority.absoluteString, "{username}": Fixture.ada,
             "{address}": Fixture.grace, "{type}": "email", "{id}": "m-1",

@@ -125,7 +125,6 @@ struct FirstFactorSelectionV2Tests {
             try await V2Clients.client(harness, transport: transport).signIn(parameters)
         }
         #expect(error.isBrowserRequired)
-        #expect(error.continueInBrowser != nil)
         #expect(transport.requests.count == 2, "authorize-challenge and signin/start only")
     }
 

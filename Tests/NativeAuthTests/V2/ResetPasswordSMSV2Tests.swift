@@ -231,7 +231,6 @@ struct ResetPasswordSMSV2Tests {
             try await client.resetPassword(parameters)
         }
         #expect(error.isBrowserRequired)
-        #expect(error.continueInBrowser != nil)
         #expect(transport.requests.count == 2, "authorize-challenge and resetpassword/start only")
         #expect(harness.tenant.lastCode(sentTo: Self.username) == nil)
     }
