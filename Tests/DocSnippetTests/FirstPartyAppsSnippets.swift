@@ -82,10 +82,9 @@ struct FirstPartyAppsGuideSampleTests {
 func stepUp(client: WebAuthClient, account: UserAccountResult, askForCode: () async -> String) async throws
     -> UserAccountResult?
 {
-    // The API asked for a stronger sign-in: the provider restores the session from the
-    // account's auth_session and asks only for what it still needs.
-    let result = try await client.signInFirstParty(
-        continuing: account, additionalParameters: ["acr_values": "urn:example:mfa"])
+    // The user opens a sensitive screen: sign them in again within the provider's session,
+    // which it restores from the account's auth_session, asking only for what it still needs.
+    let result = try await client.signInFirstParty(continuing: account)
     switch result {
     case .completed(let account):
         return account
@@ -94,6 +93,28 @@ func stepUp(client: WebAuthClient, account: UserAccountResult, askForCode: () as
         return account
     default:
         return nil
+    }
+}
+// snippet: end
+
+// snippet: first-party-resource-step-up
+func callAPI(
+    _ request: HTTPRequest, client: WebAuthClient, account: UserAccountResult, askForCode: () async -> String
+) async throws -> HTTPResponse? {
+    do {
+        return try await account.send(request)
+    } catch  where error.isStepUpRequired {
+        // The API wants a stronger or more recent sign-in (RFC 9470). Nothing was retried, and
+        // the account keeps its tokens: meet the API's challenge within the provider's session.
+        switch try await client.signInFirstParty(continuing: account, stepUp: error.stepUpChallenge) {
+        case .completed:
+            break
+        case .challengeRequired(let state) where state.isCodeRequired:
+            guard case .completed = try await state.submitCode(await askForCode()) else { return nil }
+        default:
+            return nil
+        }
+        return try await account.send(request)  // once: a second refusal is for the app to show
     }
 }
 // snippet: end
@@ -147,6 +168,15 @@ struct FirstPartyAppsSessionSampleTests {
         let again = try await stepUp(
             client: client, account: account, askForCode: { tenant.lastCode(sentTo: "ada@example.com") ?? "" })
         #expect(again?.account.identifier == account.account.identifier)
+    }
+
+    @Test func anAPIsStepUpIsMetAndTheRequestGoesThrough() async throws {
+        let (client, account) = try await signedIn()
+        tenant.requireStepUp(acrValues: [EmulatedTenant.multiFactorACR], maxAge: 300)
+        let response = try await callAPI(
+            HTTPRequest(method: "GET", url: tenant.url(for: .resource)), client: client, account: account,
+            askForCode: { tenant.lastCode(sentTo: "ada@example.com") ?? "" })
+        #expect(response?.statusCode == 200)
     }
 
     @Test func aChallengedRefreshGoesOnWithACode() async throws {

@@ -88,31 +88,42 @@ extension UserAccountResult {
 
     /// Sends `request` with a bearer token. When the resource answers 401 with a
     /// `WWW-Authenticate` challenge saying the token is invalid or expired, refreshes the token
-    /// once and retries once. A 401 with a claims challenge (`error="insufficient_claims"` and
-    /// `claims=`) throws ``AuthorizedRequestError/isInteractionRequired`` with the decoded claims,
-    /// so the app can step up. Any other answer is returned as it is.
+    /// once and retries once. A 401 with a step-up challenge (`error="insufficient_user_authentication"`,
+    /// RFC 9470 §3) throws ``AuthorizedRequestError/isStepUpRequired`` with the resource's
+    /// requirements in ``AuthorizedRequestError/stepUpChallenge``; one with a claims challenge
+    /// (`error="insufficient_claims"` and `claims=`) throws
+    /// ``AuthorizedRequestError/isInteractionRequired`` with the decoded claims. Neither is retried:
+    /// the app decides whether the user signs in again. Any other answer is returned as it is.
     ///
     /// - Parameters:
     ///   - request: the request to the protected resource.
     ///   - scopes: the scopes the token must carry; empty means the scopes asked for at sign-in.
     ///   - transport: where to send it; the client's transport when `nil`.
-    /// - Throws: ``AuthorizedRequestError`` when no token can be had or no response came.
+    /// - Throws: ``AuthorizedRequestError`` when no token can be had or no response came, or the
+    ///   resource asked for a stronger sign-in or more claims. The account stays signed in.
     public func send(_ request: HTTPRequest, scopes: [String] = [], using transport: (any HTTPTransport)? = nil)
         async throws(AuthorizedRequestError) -> HTTPResponse
     {
         let transport = transport ?? manager.transport
         let first = try await exchange(request, scopes: scopes, forceRefresh: false, transport: transport)
-        try Self.throwClaimsChallenge(first)
+        try Self.throwChallenge(first)
         guard first.statusCode == 401, Self.saysTokenInvalid(first.header("WWW-Authenticate")) else { return first }
         let second = try await exchange(request, scopes: scopes, forceRefresh: true, transport: transport)
-        try Self.throwClaimsChallenge(second)
+        try Self.throwChallenge(second)
         return second
     }
 
-    private static func throwClaimsChallenge(_ response: HTTPResponse) throws(AuthorizedRequestError) {
-        guard response.statusCode == 401, let claims = claimsChallenge(response.header("WWW-Authenticate")) else {
-            return
+    /// Throws for a 401 whose challenge asks the user for more: a step-up (RFC 9470), or claims.
+    private static func throwChallenge(_ response: HTTPResponse) throws(AuthorizedRequestError) {
+        guard response.statusCode == 401, let header = response.header("WWW-Authenticate") else { return }
+        if let stepUp = StepUpChallenge(wwwAuthenticate: header) {
+            throw AuthorizedRequestError(
+                details: .init(
+                    .interactionRequired, correlationId: UUID(),
+                    note: "The resource asks for a stronger or more recent sign-in (insufficient_user_authentication).",
+                    interaction: stepUp))
         }
+        guard let claims = claimsChallenge(header) else { return }
         var details = NativeAuthErrorDetails(
             .interactionRequired, correlationId: UUID(), note: "The resource asked for more claims.")
         details.challengeClaims = claims
@@ -121,12 +132,11 @@ extension UserAccountResult {
 
     /// The claims of a Bearer challenge with `error="insufficient_claims"`: the `claims` value
     /// base64-decoded when it decodes to a JSON object, else as it came; `nil` for any other
-    /// challenge. Long or malformed headers give `nil`.
+    /// challenge. Long or malformed headers give `nil` (``AuthenticationChallenges``).
     static func claimsChallenge(_ header: String?) -> String? {
-        guard let header, header.utf8.count <= 16 * 1024,
-            header.range(of: "bearer", options: .caseInsensitive) != nil,
-            parameter("error", in: header)?.lowercased() == "insufficient_claims",
-            let raw = parameter("claims", in: header), !raw.isEmpty
+        guard let header,
+            let challenge = AuthenticationChallenges(header)?.first(schemes: ["bearer"], error: "insufficient_claims"),
+            let raw = challenge.parameters["claims"], !raw.isEmpty
         else { return nil }
         let decoded =
             Data(base64Encoded: raw) ?? Base64URL.decode(raw)
@@ -136,45 +146,6 @@ extension UserAccountResult {
             return text
         }
         return (try? JSONValue.parse(Data(raw.utf8)))?.objectValue != nil ? raw : nil
-    }
-
-    /// The value of `name="value"` (or `name=value`) in a challenge.
-    private static func parameter(_ name: String, in header: String) -> String? {
-        let scalars = Array(header)
-        var index = 0
-        while index < scalars.count {
-            // Find `name` at a parameter boundary, followed by optional spaces and `=`.
-            guard let range = String(scalars[index...]).range(of: name, options: .caseInsensitive) else {
-                return nil
-            }
-            let start = index + String(scalars[index...])[..<range.lowerBound].count
-            var cursor = start + name.count
-            let boundary = start == 0 || [" ", ",", "\t"].contains(scalars[start - 1])
-            while cursor < scalars.count, scalars[cursor] == " " { cursor += 1 }
-            guard boundary, cursor < scalars.count, scalars[cursor] == "=" else {
-                index = start + 1
-                continue
-            }
-            cursor += 1
-            while cursor < scalars.count, scalars[cursor] == " " { cursor += 1 }
-            if cursor < scalars.count, scalars[cursor] == "\"" {
-                var value = ""
-                cursor += 1
-                while cursor < scalars.count, scalars[cursor] != "\"" {
-                    if scalars[cursor] == "\\", cursor + 1 < scalars.count { cursor += 1 }
-                    value.append(scalars[cursor])
-                    cursor += 1
-                }
-                return value
-            }
-            var value = ""
-            while cursor < scalars.count, scalars[cursor] != ",", scalars[cursor] != " " {
-                value.append(scalars[cursor])
-                cursor += 1
-            }
-            return value
-        }
-        return nil
     }
 
     private func exchange(_ request: HTTPRequest, scopes: [String], forceRefresh: Bool, transport: any HTTPTransport)

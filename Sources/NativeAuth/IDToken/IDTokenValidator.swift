@@ -3,8 +3,8 @@ import Foundation
 
 /// Checks an ID token from a web provider (OpenID Connect Core §3.1.3.7): its RS256 signature
 /// against the provider's keys, then `iss`, `aud` (and `azp` when there are several audiences),
-/// `exp`, `iat` and `nbf` on the provider's clock, `auth_time` when `max_age` was asked for,
-/// `nonce`, `sub` (present, and unchanged on a refresh) and `at_hash` when present. Every failure
+/// `exp`, `iat` and `nbf` on the provider's clock, `auth_time` when `max_age` was asked for, `acr`
+/// against a step-up's `acr_values`, `nonce`, `sub` (present, and unchanged on a refresh) and `at_hash` when present. Every failure
 /// names its check; nothing is stored on a failure. Docs/WebSignIn.md lists the checks in order.
 struct IDTokenValidator: Sendable {
     let issuer: String
@@ -23,6 +23,9 @@ struct IDTokenValidator: Sendable {
         /// The `max_age` sent with the authorization request, in seconds; `nil` when none was (and
         /// on a refresh, which is no new authentication).
         var maxAge: Int? = nil
+        /// The `acr_values` of a step-up (``StepUpChallenge``): an `acr` claim must be one of them.
+        /// Empty for no check.
+        var acrValues: [String] = []
         /// The provider's time now (ours corrected by the measured skew).
         var now: Date
     }
@@ -77,6 +80,17 @@ struct IDTokenValidator: Sendable {
                 authTime.addingTimeInterval(TimeInterval(maxAge) + leeway) >= expected.now,
                 authTime <= expected.now.addingTimeInterval(leeway)
             else { throw Self.fail(.authTime) }
+        }
+        // OpenID Connect Core §3.1.3.7 item 12: the client should check an `acr` it asked for. A
+        // step-up's values are the resource's requirement (RFC 9470 §3), and a provider that cannot
+        // meet them should fail rather than issue tokens the resource refuses again (§5): an `acr`
+        // outside them is refused. `acr_values` asks for `acr` as a voluntary claim (Core
+        // §3.1.2.1), which a provider may leave out of the ID token (RFC 9470 §5): its absence is
+        // not refused, and the resource judges the access token.
+        if !expected.acrValues.isEmpty, let acr = claims.all["acr"] {
+            guard let value = acr.stringValue, expected.acrValues.contains(value) else {
+                throw Self.fail(.authenticationContext)
+            }
         }
         if let nonce = expected.nonce {
             guard let found = claims.string("nonce"), OAuthRandom.constantTimeEqual(found, nonce.reveal) else {

@@ -21,6 +21,9 @@ struct AuthorizationRequest: Sendable {
     let pkce: PKCE
     let scopes: [String]
     let maxAge: Int?
+    /// The `acr` values the ID token's `acr` must be one of, when it has one; empty for no check
+    /// (``WebSignInParameters/requiresListedACR``).
+    let requiredACRValues: [String]
     /// The issuer the callback's `iss` must equal.
     let issuer: String
     /// Whether the callback must carry `iss` (the provider announces RFC 9207).
@@ -95,6 +98,7 @@ struct AuthorizationRequest: Sendable {
         self.pkce = pkce
         self.scopes = scopes
         self.maxAge = parameters.maxAge
+        requiredACRValues = parameters.requiresListedACR ? parameters.acrValues : []
         issuer = metadata.issuer
         issuerRequired = metadata.authorizationResponseIssParameterSupported
         self.correlationId = correlationId

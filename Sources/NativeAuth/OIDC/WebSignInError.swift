@@ -31,6 +31,10 @@ public enum IDTokenCheck: String, Sendable, Equatable, CustomStringConvertible {
     case atHash
     /// `auth_time` is missing although `max_age` was requested, or is older than `max_age` allows.
     case authTime
+    /// `acr` is not one of the `acr_values` a step-up asked for (``StepUpChallenge``): the provider
+    /// signed the user in, but not in a way the resource takes (OpenID Connect Core §3.1.3.7 item 12,
+    /// RFC 9470 §5). An ID token without `acr` is not refused for it.
+    case authenticationContext
 
     /// The check's name.
     public var description: String { rawValue }

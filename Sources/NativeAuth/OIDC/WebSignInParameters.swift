@@ -65,6 +65,9 @@ public struct WebSignInParameters: Sendable, Equatable {
     public var extraParameters: [String: String]
     /// The sign-in's correlation id, sent as `client-request-id`; a new one when `nil`.
     public var correlationId: UUID?
+    /// Whether the ID token's `acr`, when it has one, must be one of ``acrValues``: set for a
+    /// step-up, whose values are a resource's requirement rather than a preference.
+    var requiresListedACR = false
 
     /// Creates the parameters of a browser-based sign-in.
     ///
@@ -111,6 +114,9 @@ public struct WebSignInParameters: Sendable, Equatable {
             throw .invalidParameters("A scope holds a character that OAuth does not allow (quote or backslash).")
         }
         if let maxAge, maxAge < 0 { throw .invalidParameters("maxAge must not be negative.") }
+        if requiresListedACR, acrValues.contains(where: { $0.isEmpty || $0.contains(where: \.isWhitespace) }) {
+            throw .invalidParameters("An acrValues entry of a step-up is empty or holds a space.")
+        }
         for url in resource {
             let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
             if url.scheme == nil || components?.fragment != nil {

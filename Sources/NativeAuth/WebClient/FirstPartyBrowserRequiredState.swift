@@ -79,8 +79,10 @@ public final class FirstPartyBrowserRequiredState: Sendable, CustomStringConvert
             return current
         }
         guard let pushed, pushed.expiresAt.map({ now < $0 }) ?? true else {
-            let parameters = WebSignInParameters(
-                scopes: signIn.scopes, loginHint: signIn.username, correlationId: correlationId)
+            var parameters =
+                signIn.stepUp.map { WebSignInParameters(stepUp: $0, scopes: signIn.scopes, loginHint: signIn.username) }
+                ?? WebSignInParameters(scopes: signIn.scopes, loginHint: signIn.username)
+            parameters.correlationId = correlationId
             return try await site.signIn(parameters, using: agent)
         }
         let metadata = signIn.metadata

@@ -51,27 +51,44 @@ extension WebAuthClient {
     /// the earlier one's tokens, with the newest `auth_session`. The account stays signed in
     /// whatever happens before.
     ///
+    /// With `stepUp`, the challenge of a resource that refused the account's token
+    /// (``AuthorizedRequestError/stepUpChallenge``, RFC 9470), the sign-in meets it as the draft's
+    /// §7 says: the first request adds the challenge's `acr_values` and `max_age`, and its scopes
+    /// to the sign-in's; the new ID token must then carry an `auth_time` no older than `max_age`
+    /// allows (OpenID Connect Core §3.1.3.7 item 13, with the SDK's clock allowance), and an `acr`,
+    /// when it has one, among the `acr_values` (item 12). A token that fails either is refused with
+    /// ``WebSignInError/isInvalidIDToken`` (``IDTokenCheck/authTime``,
+    /// ``IDTokenCheck/authenticationContext``) and nothing is stored.
+    ///
     /// ```swift
-    /// // The API asked for a stronger sign-in (RFC 9470): continue the provider's session.
-    /// let result = try await client.signInFirstParty(
-    ///     continuing: account, additionalParameters: ["acr_values": "urn:example:mfa"])
+    /// do {
+    ///     return try await account.send(request)
+    /// } catch where error.isStepUpRequired {
+    ///     let result = try await client.signInFirstParty(continuing: account, stepUp: error.stepUpChallenge)
+    ///     // … a one-time code, as for any first-party sign-in; then send the request again.
+    /// }
     /// ```
     ///
     /// - Parameters:
     ///   - account: the signed-in account of this client.
+    ///   - stepUp: the resource's step-up challenge, when the sign-in answers one.
     ///   - password: the password, when the app asks for it up front; usually `nil`.
-    ///   - scopes: the scopes to request besides `openid`; `nil` asks for the account's sign-in scopes.
-    ///   - additionalParameters: more parameters of the provider's profile, such as `acr_values`
-    ///     and `max_age` (§7); the names the SDK sets are refused, as in
-    ///     ``FirstPartySignInParameters/additionalParameters``.
+    ///   - scopes: the scopes to request besides `openid`; `nil` asks for the account's sign-in
+    ///     scopes. The step-up's scopes are added to them.
+    ///   - additionalParameters: more parameters of the provider's profile; the names the SDK sets
+    ///     are refused, as in ``FirstPartySignInParameters/additionalParameters``, and with
+    ///     `stepUp`, `acr_values` and `max_age` too (they are the step-up's). Without `stepUp`,
+    ///     `acr_values` and `max_age` given here are sent as they are and not checked.
     /// - Throws: what ``signInFirstParty(_:)`` throws; ``WebSignInError/isInvalidParameters`` when
-    ///   `account` is not the signed-in account of this client (nothing sent),
+    ///   `account` is not the signed-in account of this client, or `stepUp` holds a negative
+    ///   `maxAge` or an empty or spaced `acrValues` entry (nothing sent);
     ///   ``WebSignInError/isInvalidSession`` when the provider no longer knows the `auth_session`
-    ///   (sign in with ``signInFirstParty(_:)``), ``WebSignInError/isInvalidIDToken`` (``IDTokenCheck/subject``)
-    ///   when the provider signed another user in (nothing stored).
+    ///   (sign in with ``signInFirstParty(_:)``); ``WebSignInError/isInvalidIDToken`` when the
+    ///   provider signed another user in (``IDTokenCheck/subject``) or did not meet the step-up
+    ///   (``IDTokenCheck/authTime``, ``IDTokenCheck/authenticationContext``): nothing is stored.
     public func signInFirstParty(
-        continuing account: UserAccountResult, password: String? = nil, scopes: [String]? = nil,
-        additionalParameters: [String: String] = [:]
+        continuing account: UserAccountResult, stepUp: StepUpChallenge? = nil, password: String? = nil,
+        scopes: [String]? = nil, additionalParameters: [String: String] = [:]
     ) async throws(WebSignInError) -> FirstPartySignInResult {
         let correlationId = UUID()
         guard account.manager === accounts, let record = await accounts.record(of: account.account.identifier) else {
@@ -79,20 +96,22 @@ extension WebAuthClient {
                 "The account is not the signed-in account of this client.", correlationId: correlationId)
         }
         let parameters = FirstPartySignInParameters(
-            username: record.username, password: password, scopes: scopes ?? record.signInScopes,
+            username: record.username, password: password,
+            scopes: (scopes ?? record.signInScopes) + (stepUp?.scopes ?? []),
             additionalParameters: additionalParameters, correlationId: correlationId)
-        return try await beginFirstParty(parameters, continuing: record)
+        return try await beginFirstParty(parameters, continuing: record, stepUp: stepUp)
     }
 
-    /// Continues `account`'s provider session, as ``signInFirstParty(continuing:password:scopes:additionalParameters:)``
+    /// Continues `account`'s provider session, as ``signInFirstParty(continuing:stepUp:password:scopes:additionalParameters:)``
     /// does, and reports the outcome to `delegate`, once, on the main actor.
     public func signInFirstParty(
-        continuing account: UserAccountResult, password: String? = nil, scopes: [String]? = nil,
-        additionalParameters: [String: String] = [:], delegate: any FirstPartySignInDelegate
+        continuing account: UserAccountResult, stepUp: StepUpChallenge? = nil, password: String? = nil,
+        scopes: [String]? = nil, additionalParameters: [String: String] = [:], delegate: any FirstPartySignInDelegate
     ) {
         reportFirstParty(to: delegate) { () async throws(WebSignInError) in
             try await self.signInFirstParty(
-                continuing: account, password: password, scopes: scopes, additionalParameters: additionalParameters)
+                continuing: account, stepUp: stepUp, password: password, scopes: scopes,
+                additionalParameters: additionalParameters)
         }
     }
 }
@@ -133,14 +152,19 @@ extension AuthorizedRequestError {
 
 extension WebAuthClient {
     /// Starts a first-party sign-in: a new one, or one that continues `record`'s provider session
-    /// (its `auth_session` and DPoP key; its `sub` for the new ID token).
-    func beginFirstParty(_ parameters: FirstPartySignInParameters, continuing record: AccountRecord?)
-        async throws(WebSignInError) -> FirstPartySignInResult
-    {
+    /// (its `auth_session` and DPoP key; its `sub` for the new ID token), answering `stepUp` when
+    /// given (its `acr_values` and `max_age` sent, and checked in the ID token).
+    func beginFirstParty(
+        _ parameters: FirstPartySignInParameters, continuing record: AccountRecord?, stepUp: StepUpChallenge? = nil
+    ) async throws(WebSignInError) -> FirstPartySignInResult {
         let correlationId = parameters.correlationId ?? UUID()
         var parameters = parameters
         parameters.correlationId = correlationId
         try parameters.validate()
+        if let stepUp {
+            parameters.additionalParameters = try Self.adding(
+                stepUp, to: parameters.additionalParameters, correlationId)
+        }
         let metadata = try await provider.discovery.metadata(correlationId: correlationId)
         guard let endpoint = metadata.authorizationChallengeEndpoint else {
             throw WebSignInError(
@@ -155,6 +179,7 @@ extension WebAuthClient {
             site: site, metadata: metadata, endpoint: endpoint, pkce: PKCE(), scopes: parameters.scopes,
             username: parameters.username, correlationId: correlationId, dpopKey: key)
         signIn.subject = record?.claims.subject
+        signIn.stepUp = stepUp
         let authSession = record?.authSession.map(Secret.init)
         let request = AuthorizationChallengeRequest.initial(
             endpoint: endpoint, clientId: clientId, scopes: parameters.scopeList, pkce: signIn.pkce,
@@ -164,6 +189,23 @@ extension WebAuthClient {
         case .next(let result): return result
         case .failed(let error, _, _): throw error.with(correlationId: correlationId)
         }
+    }
+
+    /// `additional` with the step-up's `acr_values` (space-separated, RFC 9470 §4) and `max_age`,
+    /// which it must not set itself.
+    private static func adding(_ stepUp: StepUpChallenge, to additional: [String: String], _ correlationId: UUID)
+        throws(WebSignInError) -> [String: String]
+    {
+        if let problem = stepUp.problem() { throw .invalidParameters(problem, correlationId: correlationId) }
+        if additional.keys.contains(where: { ["acr_values", "max_age"].contains($0.lowercased()) }) {
+            throw .invalidParameters(
+                "With a step-up, acr_values and max_age are the step-up's: leave them out of additionalParameters.",
+                correlationId: correlationId)
+        }
+        var additional = additional
+        if !stepUp.acrValues.isEmpty { additional["acr_values"] = stepUp.acrValues.joined(separator: " ") }
+        if let maxAge = stepUp.maxAge { additional["max_age"] = String(maxAge) }
+        return additional
     }
 }
 

@@ -4,7 +4,7 @@ import Foundation
 /// endpoint, the PKCE verifier of the first request, the scopes and the correlation id.
 ///
 /// It reads each answer of the authorization challenge endpoint into the next result, redeems an
-/// authorization code through the browser sign-in's own path (``WebProvider/redeem(_:redirectURI:verifier:nonce:maxAge:metadata:correlationId:dpopKey:subject:)``)
+/// authorization code through the browser sign-in's own path (``WebProvider/redeem(_:redirectURI:verifier:nonce:maxAge:metadata:correlationId:dpopKey:subject:acrValues:)``)
 /// and stores the account as a browser sign-in does.
 struct FirstPartySignIn: Sendable {
     /// Where the sign-in happens and its account is kept.
@@ -22,6 +22,10 @@ struct FirstPartySignIn: Sendable {
     /// The `sub` of the account the sign-in continues (a step-up, or a refresh's challenge): the
     /// new ID token must carry it. `nil` for a new sign-in.
     var subject: String? = nil
+    /// The resource's requirements a step-up carries (RFC 9470): sent with the first request, and
+    /// the new ID token is checked against them (`auth_time` with `max_age`, `acr`). `nil` for
+    /// any other sign-in.
+    var stepUp: StepUpChallenge? = nil
 
     /// What one request led to.
     enum Step: Sendable {
@@ -81,14 +85,16 @@ struct FirstPartySignIn: Sendable {
     }
 
     /// Redeems `code` with this sign-in's verifier, checks the ID token (no `nonce` was sent; the
-    /// account's `sub` when the sign-in continues one) and stores the account, replacing any
-    /// earlier one of the client, with the answer's `auth_session`, else `authSession`.
+    /// account's `sub` when the sign-in continues one; a step-up's `max_age` and `acr_values`) and
+    /// stores the account, replacing any earlier one of the client, with the answer's
+    /// `auth_session`, else `authSession`. Nothing is stored when a check fails.
     func complete(code: Secret, redirectURI: URL?, authSession: Secret?) async throws(WebSignInError)
         -> UserAccountResult
     {
         let (answer, claims) = try await provider.redeem(
-            code, redirectURI: redirectURI, verifier: pkce.verifier, nonce: nil, maxAge: nil, metadata: metadata,
-            correlationId: correlationId, dpopKey: dpopKey, subject: subject)
+            code, redirectURI: redirectURI, verifier: pkce.verifier, nonce: nil, maxAge: stepUp?.maxAge,
+            metadata: metadata, correlationId: correlationId, dpopKey: dpopKey, subject: subject,
+            acrValues: stepUp?.acrValues ?? [])
         var tokens = TokenAnswer(answer)
         if tokens.authSession == nil { tokens.authSession = authSession }
         let record = await site.accounts.signedIn(

@@ -2,7 +2,7 @@ import Foundation
 
 /// Receives the outcome of a first-party sign-in step started with a delegate, once, on the main
 /// actor: ``WebAuthClient/signInFirstParty(_:delegate:)``,
-/// ``WebAuthClient/signInFirstParty(continuing:password:scopes:additionalParameters:delegate:)``,
+/// ``WebAuthClient/signInFirstParty(continuing:stepUp:password:scopes:additionalParameters:delegate:)``,
 /// ``FirstPartyChallengeState/submitCode(_:delegate:)`` and ``FirstPartyChallengeState/submit(_:delegate:)``.
 /// Every method is required, so no outcome can go undelivered.
 @MainActor

@@ -146,7 +146,8 @@ final class WebProvider: Sendable {
         let callback = try request.callback(from: callbackURL)
         let (answer, claims) = try await redeem(
             callback.code, redirectURI: request.redirectURI, verifier: request.pkce.verifier, nonce: request.nonce,
-            maxAge: request.maxAge, metadata: metadata, correlationId: correlationId, dpopKey: key)
+            maxAge: request.maxAge, metadata: metadata, correlationId: correlationId, dpopKey: key,
+            acrValues: request.requiredACRValues)
         return (TokenAnswer(answer), claims, correlationId, key?.storedForm)
     }
 
@@ -180,9 +181,11 @@ final class WebProvider: Sendable {
     ///   - nonce: the request's `nonce`, which the ID token must carry; `nil` when none was sent.
     ///   - dpopKey: the sign-in's DPoP key, when the client binds its tokens to one.
     ///   - subject: the `sub` the ID token must carry: the account's, for a sign-in that continues it.
+    ///   - acrValues: a step-up's `acr_values`, which the ID token's `acr` must be one of when it
+    ///     has one; empty for no check.
     func redeem(
         _ code: Secret, redirectURI: URL?, verifier: Secret, nonce: Secret?, maxAge: Int?, metadata: ProviderMetadata,
-        correlationId: UUID, dpopKey key: DPoPBoundKey?, subject: String? = nil
+        correlationId: UUID, dpopKey key: DPoPBoundKey?, subject: String? = nil, acrValues: [String] = []
     ) async throws(WebSignInError) -> (WebTokenAnswer, Claims) {
         let answer = try await tokens.send(
             WebTokenRequest(
@@ -198,7 +201,8 @@ final class WebProvider: Sendable {
         let claims = try await validate(
             idToken, metadata: metadata,
             expecting: .init(
-                nonce: nonce, subject: subject, accessToken: answer.accessToken, maxAge: maxAge, now: providerNow()))
+                nonce: nonce, subject: subject, accessToken: answer.accessToken, maxAge: maxAge, acrValues: acrValues,
+                now: providerNow()))
         return (answer, claims)
     }
 

@@ -91,4 +91,7 @@ struct RefreshTokenRecord: Sendable, Equatable {
     /// The JWK thumbprint of the DPoP key the token is bound to (RFC 9449 §5), or `nil` when it is
     /// not bound: refreshing it then needs a proof made with that key.
     var dpopKey: String? = nil
+    /// The authentication of the sign-in the token comes from (browser and first-party sign-ins):
+    /// every token it refreshes carries its `auth_time` and `acr` (RFC 9470 §6.1).
+    var authentication: AuthenticationEvent? = nil
 }

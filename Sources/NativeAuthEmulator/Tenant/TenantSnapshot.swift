@@ -17,7 +17,9 @@ import Foundation
 /// Format 2 added a user's `requiresBrowser` and a refresh token's `signsIDTokens` (it came from a
 /// browser sign-in); format 1 snapshots, which have neither, still load (both `false`). A refresh
 /// token bound to a DPoP key (RFC 9449 §5) has `dpopKey`, the key's JWK thumbprint; it is written
-/// only for bound tokens, so snapshots without DPoP are as before.
+/// only for bound tokens, so snapshots without DPoP are as before. A refresh token of a browser or
+/// first-party sign-in has `authTime` (seconds since 1970) and `acr`, the authentication its
+/// refreshes keep (RFC 9470 §6.1); both or neither, written only when known.
 ///
 /// Users are sorted by lowercased username, attributes by name, refresh tokens by token, so the
 /// same state always gives the same bytes. `expiresAt` is in seconds since 1970 on the tenant's
@@ -87,6 +89,10 @@ struct TenantSnapshot: Sendable, Equatable {
             "signsIDTokens": .bool(record.signsIDTokens),
         ]
         if let dpopKey = record.dpopKey { object["dpopKey"] = .string(dpopKey) }
+        if let authentication = record.authentication {
+            object["authTime"] = .integer(authentication.seconds)
+            object["acr"] = .string(authentication.acr)
+        }
         return .object(object)
     }
 
@@ -146,8 +152,16 @@ struct TenantSnapshot: Sendable, Equatable {
                 expiresAt: Date(timeIntervalSince1970: try fields.seconds("expiresAt")),
                 revoked: try fields.bool("revoked", default: false),
                 signsIDTokens: try fields.bool("signsIDTokens", default: false),
-                dpopKey: try fields.optionalString("dpopKey"))
+                dpopKey: try fields.optionalString("dpopKey"), authentication: try Self.authentication(fields))
         }
+    }
+
+    /// A refresh token's `authTime` and `acr`: both, or neither.
+    private static func authentication(_ fields: Fields) throws(EmulatorSnapshotError) -> AuthenticationEvent? {
+        let acr = try fields.optionalString("acr")
+        guard fields.object["authTime"] != nil || acr != nil else { return nil }
+        guard let acr, !acr.isEmpty else { throw fields.invalid("acr", "a non-empty string beside authTime") }
+        return AuthenticationEvent(time: Date(timeIntervalSince1970: try fields.seconds("authTime")), acr: acr)
     }
 
     private static func user(from fields: Fields) throws(EmulatorSnapshotError) -> EmulatedUser {

@@ -16,6 +16,10 @@ import NativeAuth
 /// With ``EmulatorSettings/dpop`` on it also takes `Authorization: DPoP {token}` with a proof
 /// (RFC 9449 §7.1) for a token bound to the proof's key (the token's `cnf.jkt`, §6.1). A bound
 /// token is refused as a Bearer token whatever the setting (§7.2).
+///
+/// After ``EmulatedTenant/requireStepUp(acrValues:maxAge:)`` it also refuses a token whose `acr`
+/// or `auth_time` does not meet the requirement, with RFC 9470's `insufficient_user_authentication`
+/// challenge (§3) on the token's scheme.
 extension TenantState {
     /// How a request presented its access token.
     enum Scheme {
@@ -79,14 +83,21 @@ extension TenantState {
                     description: "Invalid DPoP key binding: the proof's key is not the access token's")
             }
         }
+        if let refusal = stepUpRefusal(acr: validated.acr, authTime: validated.authTime, now: call.now) {
+            return unauthorized(
+                call, scheme, error: "insufficient_user_authentication", description: refusal.description,
+                parameters: refusal.parameters)
+        }
         let user = validated.user
         let body: JSONObject = ["username": .string(user.username), "oid": .string(objectId(of: user))]
         return jsonResponse(status: 200, body: body, call: call)
     }
 
-    /// The user, expiry and DPoP binding (`cnf.jkt`) of `token` when it is an access token of this
-    /// tenant for a user it has now (expired or not), or `nil`.
-    func validAccessToken(_ token: String) -> (user: EmulatedUser, expiresAt: Date, dpopKey: String?)? {
+    /// The user, expiry, DPoP binding (`cnf.jkt`), `auth_time` and `acr` of `token` when it is an
+    /// access token of this tenant for a user it has now (expired or not), or `nil`.
+    func validAccessToken(_ token: String) -> (
+        user: EmulatedUser, expiresAt: Date, dpopKey: String?, authTime: Date?, acr: String?
+    )? {
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3, segments[2].isEmpty,
             case .object(let header)? = Self.jsonSegment(segments[0]), header["alg"] == "none",
@@ -113,7 +124,11 @@ extension TenantState {
             dpopKey = thumbprint
         default: return nil
         }
-        return (user, Date(timeIntervalSince1970: expiry), dpopKey)
+        var authTime: Date?
+        if case .integer(let seconds)? = claims["auth_time"] {
+            authTime = Date(timeIntervalSince1970: TimeInterval(seconds))
+        }
+        return (user, Date(timeIntervalSince1970: expiry), dpopKey, authTime, claims["acr"]?.stringValue)
     }
 
     /// The JSON value in one base64url segment of a JWT, or `nil`.
@@ -127,12 +142,16 @@ extension TenantState {
     /// A `401` with `error` in the body and a `WWW-Authenticate` challenge of `scheme` (RFC 6750
     /// §3, RFC 9449 §7.1). With DPoP on, a Bearer challenge is followed by a DPoP one naming the
     /// algorithms (`algs`, §7.1), so the client knows both schemes are taken; `plainChallenge`
-    /// leaves out the description, for a request that sent no token.
+    /// leaves out the description, for a request that sent no token; `parameters` (each with its
+    /// leading comma) follow the description.
     private func unauthorized(
-        _ call: Call, _ scheme: Scheme, error: String, description: String, plainChallenge: Bool = false
+        _ call: Call, _ scheme: Scheme, error: String, description: String, plainChallenge: Bool = false,
+        parameters: String = ""
     ) -> HTTPResponse {
         let algorithms = "algs=\"" + DPoPPublicKey.supportedAlgorithms.joined(separator: " ") + "\""
-        let details = plainChallenge ? "error=\"\(error)\"" : "error=\"\(error)\", error_description=\"\(description)\""
+        let details =
+            plainChallenge
+            ? "error=\"\(error)\"" : "error=\"\(error)\", error_description=\"\(description)\"" + parameters
         let challenge: String
         switch scheme {
         case .bearer: challenge = "Bearer " + details + (settings.dpop != .off ? ", DPoP " + algorithms : "")

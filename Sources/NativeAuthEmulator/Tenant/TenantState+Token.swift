@@ -83,7 +83,8 @@ extension TenantState {
         }
         var body = issueTokens(
             for: user, scopes: scopes, now: call.now, includeRefreshToken: settings.rotateRefreshTokens,
-            signedIDToken: record.signsIDTokens ? SignedIDToken(nonce: nil) : nil, dpopKey: proof?.thumbprint)
+            signedIDToken: record.signsIDTokens ? SignedIDToken(nonce: nil) : nil, dpopKey: proof?.thumbprint,
+            authentication: record.authentication)
         if settings.rotateRefreshTokens {
             if settings.revokeRotatedRefreshTokens {
                 record.revoked = true
@@ -129,10 +130,12 @@ extension TenantState {
     /// `signedIDToken` asks for a signed one (browser sign-ins and their refreshes). With `dpopKey`,
     /// the JWK thumbprint of a DPoP proof's key, the tokens are bound to that key (RFC 9449 §5, §6):
     /// `token_type` is `DPoP`, the access token's `cnf` claim holds `jkt` (§6.1), and the refresh
-    /// token is recorded as bound (the emulator's client is a public client).
+    /// token is recorded as bound (the emulator's client is a public client). With
+    /// `authentication`, both tokens carry its `auth_time` and `acr`, and so will those of the
+    /// refresh token's refreshes (RFC 9470 §6.1).
     mutating func issueTokens(
         for user: EmulatedUser, scopes: [String], now: Date, includeRefreshToken: Bool = true,
-        signedIDToken: SignedIDToken? = nil, dpopKey: String? = nil
+        signedIDToken: SignedIDToken? = nil, dpopKey: String? = nil, authentication: AuthenticationEvent? = nil
     ) -> JSONObject {
         let resourceScopes = scopes.filter { !Self.oidcScopes.contains($0) }
         let issuedAt = Int(now.timeIntervalSince1970.rounded(.down))
@@ -157,6 +160,10 @@ extension TenantState {
             "ver": "2.0",
         ]
         if let dpopKey { accessClaims["cnf"] = .object(["jkt": .string(dpopKey)]) }
+        if let authentication {
+            accessClaims["auth_time"] = .integer(authentication.seconds)
+            accessClaims["acr"] = .string(authentication.acr)
+        }
         let accessToken = Self.jwt(accessClaims)
 
         var body: JSONObject = [
@@ -170,14 +177,14 @@ extension TenantState {
             let refreshToken = "1." + Encoding.randomToken(byteCount: 48, from: random)
             refreshTokens[refreshToken] = RefreshTokenRecord(
                 username: user.username, expiresAt: now.addingTimeInterval(settings.refreshTokenLifetime),
-                signsIDTokens: signedIDToken != nil, dpopKey: dpopKey)
+                signsIDTokens: signedIDToken != nil, dpopKey: dpopKey, authentication: authentication)
             body["refresh_token"] = .string(refreshToken)
         }
         if scopes.contains("openid") {
             body["id_token"] = .string(
                 idToken(
                     for: user, oid: oid, subject: subject, issuedAt: issuedAt, lifetime: lifetime,
-                    signed: signedIDToken))
+                    signed: signedIDToken, authentication: authentication))
         }
         let clientInfo: JSONObject = ["uid": .string(oid), "utid": .string(tenantId)]
         body["client_info"] = .string(Encoding.base64URL(clientInfo.data))
@@ -185,7 +192,8 @@ extension TenantState {
     }
 
     private func idToken(
-        for user: EmulatedUser, oid: String, subject: String, issuedAt: Int, lifetime: Int, signed: SignedIDToken?
+        for user: EmulatedUser, oid: String, subject: String, issuedAt: Int, lifetime: Int, signed: SignedIDToken?,
+        authentication: AuthenticationEvent?
     ) -> String {
         let tenantId = environment.tenantId
         var claims: JSONObject = [
@@ -203,6 +211,10 @@ extension TenantState {
             "tid": .string(tenantId),
         ]
         if let nonce = signed?.nonce { claims["nonce"] = .string(nonce) }
+        if let authentication {
+            claims["auth_time"] = .integer(authentication.seconds)
+            claims["acr"] = .string(authentication.acr)
+        }
         for (name, value) in user.attributes.sorted(by: { $0.key < $1.key }) {
             let claim = Self.claimNames[name] ?? name
             guard claims[claim] == nil else { continue }

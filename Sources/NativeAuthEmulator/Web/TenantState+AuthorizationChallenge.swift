@@ -20,6 +20,10 @@ struct AuthorizationChallengeSession: Sendable {
     /// The `auth_session` of the signed-in session this sign-in continues, which its code
     /// replaces at the token endpoint.
     var continues: String? = nil
+    /// The factors verified so far (a session the sign-in continues counts as one), and the
+    /// `acr_values` asked for: they make the `acr` of the code's tokens.
+    var factors = 0
+    var acrValues: [String] = []
 }
 
 /// A refusal of the authorization challenge endpoint: the draft's error answer (§5.2.2).
@@ -110,6 +114,8 @@ extension TenantState {
         -> HTTPResponse
     {
         let request = try openedRequest(call, proof: proof)
+        // A new sign-in authenticates the user now, which meets any `max_age`.
+        let acrValues = try requestedAuthentication(call).acrValues
         guard let username = call.form["username"], !username.isEmpty else {
             throw ChallengeRefusal("invalid_request", "The request has no username.")
         }
@@ -127,22 +133,30 @@ extension TenantState {
                 throw ChallengeRefusal("invalid_request", "The user signs in with a password: send one.")
             }
             guard password == expected else { throw refused }
-            guard let method = methods.first else { return issueCode(for: user, request: request, call: call) }
-            let code = sendCode(to: method.address, purpose: "mfa", now: call.now)
-            return askForCode(
-                AuthorizationChallengeSession(
-                    username: user.username, request: request, code: code, secondFactorFollows: false,
-                    expiresAt: call.now.addingTimeInterval(settings.continuationTokenLifetime),
-                    dpopKey: request.dpopKey),
-                call: call)
+            // A second factor for a user with MFA methods, or when `acr_values` prefers two
+            // factors (a code to the username for a user without methods).
+            let address = methods.first?.address ?? (Self.wantsSecondFactor(acrValues) ? user.username : nil)
+            guard let address else {
+                return issueCode(
+                    for: user, request: request,
+                    authentication: AuthenticationEvent(
+                        time: call.now, acr: Self.acr(factors: 1, requested: acrValues)), call: call)
+            }
+            var session = AuthorizationChallengeSession(
+                username: user.username, request: request, code: sendCode(to: address, purpose: "mfa", now: call.now),
+                secondFactorFollows: false,
+                expiresAt: call.now.addingTimeInterval(settings.continuationTokenLifetime), dpopKey: request.dpopKey)
+            session.factors = 1
+            session.acrValues = acrValues
+            return askForCode(session, call: call)
         }
         guard password == nil else { throw refused }
         let code = sendCode(to: user.username, purpose: "signIn", now: call.now)
-        return askForCode(
-            AuthorizationChallengeSession(
-                username: user.username, request: request, code: code, secondFactorFollows: !methods.isEmpty,
-                expiresAt: call.now.addingTimeInterval(settings.continuationTokenLifetime), dpopKey: request.dpopKey),
-            call: call)
+        var session = AuthorizationChallengeSession(
+            username: user.username, request: request, code: code, secondFactorFollows: !methods.isEmpty,
+            expiresAt: call.now.addingTimeInterval(settings.continuationTokenLifetime), dpopKey: request.dpopKey)
+        session.acrValues = acrValues
+        return askForCode(session, call: call)
     }
 
     /// What the code of an opening request will be bound to: its scopes and S256 PKCE challenge
@@ -196,6 +210,7 @@ extension TenantState {
         guard let user = user(named: session.username) else {
             throw ChallengeRefusal("invalid_session", "The session's user no longer exists.")
         }
+        session.factors += 1
         if session.secondFactorFollows, let method = mfaMethods(of: user).first {
             session.code = sendCode(to: method.address, purpose: "mfa", now: call.now)
             session.secondFactorFollows = false
@@ -203,7 +218,10 @@ extension TenantState {
             session.request = request
             return askForCode(session, call: call)
         }
-        return issueCode(for: user, request: request, continues: session.continues, call: call)
+        let authentication = AuthenticationEvent(
+            time: call.now, acr: Self.acr(factors: session.factors, requested: session.acrValues))
+        return issueCode(
+            for: user, request: request, authentication: authentication, continues: session.continues, call: call)
     }
 
     /// `401` `insufficient_authorization` with a fresh `auth_session` and `otp_required: true`,
@@ -247,16 +265,19 @@ extension TenantState {
     }
 
     /// `200` with a single-use `authorization_code` (§5.2.1), bound to the request's PKCE challenge
-    /// (and DPoP key), redeemed at the token endpoint with no `redirect_uri` (§6). Its token
-    /// answer carries an `auth_session` (§6.1), which replaces the one of `continues`.
-    private mutating func issueCode(
-        for user: EmulatedUser, request: AcceptedAuthorizationRequest, continues: String? = nil, call: Call
+    /// (and DPoP key), redeemed at the token endpoint with no `redirect_uri` (§6). Its tokens carry
+    /// `authentication`'s `auth_time` and `acr`; its token answer carries an `auth_session` (§6.1),
+    /// which replaces the one of `continues`.
+    mutating func issueCode(
+        for user: EmulatedUser, request: AcceptedAuthorizationRequest, authentication: AuthenticationEvent?,
+        continues: String? = nil, call: Call
     ) -> HTTPResponse {
         web.codes = web.codes.filter { call.now < $0.value.expiresAt }
         var issued = IssuedAuthorizationCode(
             username: user.username, request: request,
             expiresAt: call.now.addingTimeInterval(settings.authorizationCodeLifetime))
         issued.firstParty = FirstPartyCode(continues: continues)
+        issued.authentication = authentication
         let code = Self.insert(issued, byteCount: 48, prefix: "1.", from: random, into: &web.codes)
         return challengeAnswer(status: 200, ["authorization_code": .string(code)], call: call)
     }

@@ -10,6 +10,9 @@ struct SignedInSession: Sendable {
     /// The DPoP key (thumbprint) of the sign-in's tokens, which requests with the session must prove.
     var dpopKey: String?
     var expiresAt: Date
+    /// The session's last authentication, which a continued sign-in restores when it meets the
+    /// request's `acr_values` and `max_age`.
+    var authentication: AuthenticationEvent? = nil
 }
 
 /// What a code of the authorization challenge endpoint carries to the token endpoint.
@@ -26,19 +29,27 @@ extension TenantState {
     /// `username`, bound to the tokens' DPoP key, replacing the one the sign-in continued (which
     /// the tenant then refuses as `invalid_session`).
     mutating func signedInSession(
-        for username: String, dpopKey: String?, replacing continued: String?, now: Date
+        for username: String, dpopKey: String?, authentication: AuthenticationEvent?, replacing continued: String?,
+        now: Date
     ) -> String {
         if let continued { web.signedInSessions[continued] = nil }
         web.signedInSessions = web.signedInSessions.filter { now < $0.value.expiresAt }
         let session = SignedInSession(
-            username: username, dpopKey: dpopKey, expiresAt: now.addingTimeInterval(settings.refreshTokenLifetime))
+            username: username, dpopKey: dpopKey, expiresAt: now.addingTimeInterval(settings.refreshTokenLifetime),
+            authentication: authentication)
         return Self.insert(session, byteCount: 32, from: random, into: &web.signedInSessions)
     }
 
     /// A first request that carries the `auth_session` of a signed-in session (§5.1, §5.3.1): the
     /// tenant restores the session and asks only for a one-time code, sent to the user's first
-    /// second-factor method, else to the username (email). The request must open an authorization
-    /// (`scope`, PKCE), prove the session's DPoP key, and name the session's user, if any.
+    /// second-factor method, else to the username (email); the code earns two factors (the
+    /// session's and this one). The request must open an authorization (`scope`, PKCE), prove the
+    /// session's DPoP key, and name the session's user, if any.
+    ///
+    /// A step-up (RFC 9470 §4, the draft's §7 and Appendix A.7) sends `acr_values` or `max_age`:
+    /// when the session's last authentication meets both, the session is restored with no code,
+    /// and the tokens carry that authentication's `auth_time` and `acr`; otherwise a code is asked
+    /// for as above. ``EmulatedTenant/ignoreNextMaxAge()`` makes the next one ignore `max_age`.
     mutating func continueSignedInSession(_ call: Call, authSession: String, proof: CheckedDPoPProof?)
         throws(ChallengeRefusal) -> HTTPResponse
     {
@@ -53,17 +64,29 @@ extension TenantState {
             throw ChallengeRefusal("invalid_request", "The username is not the auth_session's user.")
         }
         let request = try openedRequest(call, proof: proof)
+        let (acrValues, maxAge) = try requestedAuthentication(call)
         guard let user = user(named: session.username) else {
             throw ChallengeRefusal("invalid_session", "The session's user no longer exists.")
         }
         if user.requiresBrowser { return redirectToWeb(user: user, request: request, call: call) }
+        let ignoresMaxAge = web.ignoresNextMaxAge
+        web.ignoresNextMaxAge = false
+        if !acrValues.isEmpty || maxAge != nil,
+            Self.meets(
+                session.authentication, acrValues: acrValues, maxAge: ignoresMaxAge ? nil : maxAge, now: call.now)
+        {
+            return issueCode(
+                for: user, request: request, authentication: session.authentication, continues: authSession,
+                call: call)
+        }
         let (code, _) = sendOneTimeCode(to: user, now: call.now)
-        return askForCode(
-            AuthorizationChallengeSession(
-                username: user.username, request: request, code: code, secondFactorFollows: false,
-                expiresAt: call.now.addingTimeInterval(settings.continuationTokenLifetime),
-                dpopKey: request.dpopKey ?? session.dpopKey, continues: authSession),
-            call: call)
+        var asked = AuthorizationChallengeSession(
+            username: user.username, request: request, code: code, secondFactorFollows: false,
+            expiresAt: call.now.addingTimeInterval(settings.continuationTokenLifetime),
+            dpopKey: request.dpopKey ?? session.dpopKey, continues: authSession)
+        asked.factors = 1
+        asked.acrValues = acrValues
+        return askForCode(asked, call: call)
     }
 
     /// The answer to a refresh of `user`'s `record` that ``EmulatedTenant/challengeNextRefresh(of:)``
@@ -73,11 +96,11 @@ extension TenantState {
     mutating func refreshChallenge(for user: EmulatedUser, record: RefreshTokenRecord, now: Date) -> APIError {
         let (code, _) = sendOneTimeCode(to: user, now: now)
         web.challengeSessions = web.challengeSessions.filter { now < $0.value.expiresAt }
-        let authSession = Self.insert(
-            AuthorizationChallengeSession(
-                username: user.username, request: nil, code: code, secondFactorFollows: false,
-                expiresAt: now.addingTimeInterval(settings.continuationTokenLifetime), dpopKey: record.dpopKey),
-            byteCount: 32, from: random, into: &web.challengeSessions)
+        var session = AuthorizationChallengeSession(
+            username: user.username, request: nil, code: code, secondFactorFollows: false,
+            expiresAt: now.addingTimeInterval(settings.continuationTokenLifetime), dpopKey: record.dpopKey)
+        session.factors = 1
+        let authSession = Self.insert(session, byteCount: 32, from: random, into: &web.challengeSessions)
         var error = APIError(
             forced: "insufficient_authorization", suberror: nil, codes: [],
             description: "Enter the one-time code that was sent to go on.", status: 403)

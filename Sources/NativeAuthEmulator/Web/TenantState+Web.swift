@@ -17,6 +17,10 @@ struct WebSignInState: Sendable {
     var signedInSessions: [String: SignedInSession] = [:]
     /// The users (lowercased) whose next refresh is answered `insufficient_authorization`.
     var challengedRefreshes: Set<String> = []
+    /// What the protected resource asks of a token's sign-in (RFC 9470), when anything.
+    var stepUp: StepUpRequirement? = nil
+    /// Whether the next continued first-party session ignores its `max_age`.
+    var ignoresNextMaxAge = false
 }
 
 /// An authorization request the tenant accepted: what the code it leads to is bound to.
@@ -65,6 +69,8 @@ struct IssuedAuthorizationCode: Sendable {
     /// Set for a code of the authorization challenge endpoint: its token answer carries an
     /// `auth_session`.
     var firstParty: FirstPartyCode? = nil
+    /// The authentication the code comes from: its tokens' `auth_time` and `acr`.
+    var authentication: AuthenticationEvent? = nil
 }
 
 extension EmulatorEndpoint {

@@ -40,13 +40,15 @@ extension TenantState {
         guard let user = user(named: issued.username) else { throw .userNotFound }
         var body = issueTokens(
             for: user, scopes: issued.request.scopes, now: call.now,
-            signedIDToken: SignedIDToken(nonce: issued.request.nonce), dpopKey: proof?.thumbprint)
+            signedIDToken: SignedIDToken(nonce: issued.request.nonce), dpopKey: proof?.thumbprint,
+            authentication: issued.authentication)
         if let firstParty = issued.firstParty {
             // First-Party Applications §6.1: the session goes on beyond the code, for a later
             // sign-in of the user that continues it.
             body["auth_session"] = .string(
                 signedInSession(
-                    for: user.username, dpopKey: proof?.thumbprint, replacing: firstParty.continues, now: call.now))
+                    for: user.username, dpopKey: proof?.thumbprint, authentication: issued.authentication,
+                    replacing: firstParty.continues, now: call.now))
         }
         return body
     }

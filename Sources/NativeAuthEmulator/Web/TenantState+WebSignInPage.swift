@@ -66,7 +66,7 @@ extension TenantState {
                 return errorPage(.userNotFound, call)
             }
             return final
-                ? finishSignIn(handle: handle, pending: pending, user: user, call: call)
+                ? finishSignIn(handle: handle, pending: pending, user: user, factors: 2, call: call)
                 : afterFirstWebFactor(handle: handle, pending: pending, user: user, call: call)
         }
     }
@@ -84,17 +84,19 @@ extension TenantState {
             web.pages[handle] = pending
             return codePage(handle: handle, address: method.address, error: nil, call: call)
         }
-        return finishSignIn(handle: handle, pending: pending, user: user, call: call)
+        return finishSignIn(handle: handle, pending: pending, user: user, factors: 1, call: call)
     }
 
+    /// The code of a sign-in with `factors` verified factors, authenticated now (its `acr`).
     private mutating func finishSignIn(
-        handle: String, pending: PendingSignIn, user: EmulatedUser, call: Call
+        handle: String, pending: PendingSignIn, user: EmulatedUser, factors: Int, call: Call
     ) -> HTTPResponse {
         web.pages[handle] = nil
         web.codes = web.codes.filter { call.now < $0.value.expiresAt }
-        let issued = IssuedAuthorizationCode(
+        var issued = IssuedAuthorizationCode(
             username: user.username, request: pending.request,
             expiresAt: call.now.addingTimeInterval(settings.authorizationCodeLifetime))
+        issued.authentication = AuthenticationEvent(time: call.now, acr: Self.acr(factors: factors, requested: []))
         let code = Self.insert(issued, byteCount: 48, prefix: "1.", from: random, into: &web.codes)
         // Like Entra: `code` and `state`, no `iss`.
         return redirectBack(

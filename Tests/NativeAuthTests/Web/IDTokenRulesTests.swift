@@ -98,6 +98,50 @@ struct IDTokenRulesTests {
         #expect(try await failedCheck(provider()) == nil)
     }
 
+    // MARK: A step-up's acr_values (OpenID Connect Core §3.1.3.7 item 12, RFC 9470 §5)
+
+    @Test func aStepUpsACRMustBeOneOfItsValuesWhenTheTokenHasOne() async throws {
+        let stepUp = WebSignInParameters(stepUp: StepUpChallenge(acrValues: ["urn:gold", "urn:silver"]))
+        let fresh = "\"auth_time\":\(Self.now)"
+        #expect(try await failedCheck(provider(extra: "\"acr\":\"urn:silver\""), parameters: stepUp) == nil)
+        #expect(
+            try await failedCheck(provider(extra: "\"acr\":\"urn:bronze\""), parameters: stepUp)
+                == .authenticationContext)
+        #expect(
+            try await failedCheck(provider(extra: "\"acr\":[\"urn:gold\"]"), parameters: stepUp)
+                == .authenticationContext, "not a string")
+        #expect(try await failedCheck(provider(), parameters: stepUp) == nil, "a voluntary claim may be left out")
+        // Asked for by the app as a preference, the values are not checked (Core §3.1.2.1).
+        let preference = WebSignInParameters(acrValues: ["urn:gold"])
+        #expect(try await failedCheck(provider(extra: "\"acr\":\"urn:bronze\""), parameters: preference) == nil)
+        // With max_age too, both hold.
+        let both = WebSignInParameters(stepUp: StepUpChallenge(acrValues: ["urn:gold"], maxAge: 5))
+        #expect(try await failedCheck(provider(extra: "\"acr\":\"urn:gold\"," + fresh), parameters: both) == nil)
+        #expect(try await failedCheck(provider(extra: "\"acr\":\"urn:gold\""), parameters: both) == .authTime)
+        #expect(
+            try await failedCheck(provider(extra: "\"acr\":\"urn:tin\"," + fresh), parameters: both)
+                == .authenticationContext)
+    }
+
+    @Test func aBrowserStepUpSendsTheChallengeAndRefusesWhatCannotBeSent() throws {
+        let parameters = WebSignInParameters(
+            stepUp: StepUpChallenge(acrValues: ["urn:gold", "urn:silver"], maxAge: 5, scopes: ["orders.write"]),
+            scopes: ["offline_access"], loginHint: "ada@example.com")
+        #expect(parameters.scopeList == ["openid", "offline_access", "orders.write"])
+        #expect(parameters.maxAge == 5 && parameters.acrValues == ["urn:gold", "urn:silver"])
+        let request = try AuthorizationRequest(
+            metadata: testMetadata(), clientId: "web-app", redirectURI: URL(string: "com.example.app:/callback")!,
+            parameters: parameters)
+        let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        #expect(query.first { $0.name == "acr_values" }?.value == "urn:gold urn:silver")
+        #expect(query.first { $0.name == "max_age" }?.value == "5")
+        #expect(request.requiredACRValues == ["urn:gold", "urn:silver"])
+        for bad in [StepUpChallenge(acrValues: [""]), StepUpChallenge(acrValues: ["a b"]), StepUpChallenge(maxAge: -1)]
+        {
+            #expect(throws: WebSignInError.self) { try WebSignInParameters(stepUp: bad).validate() }
+        }
+    }
+
     @Test func maxAgeIsSentAndARefreshDoesNotCheckIt() async throws {
         let provider = provider(extra: "\"auth_time\":\(Self.now - 30)")
         let client = try client(provider)
