@@ -5,7 +5,7 @@
 /// control API, and Docs/EmulatorServer.md is checked against it.
 enum ControlRoute: CaseIterable, Sendable {
     case root, info
-    case listUsers, createUser, readUser, deleteUser
+    case listUsers, createUser, readUser, deleteUser, challengeNextRefresh
     case listCodes, lastCode
     case force
     case readClock, advanceClock
@@ -14,7 +14,7 @@ enum ControlRoute: CaseIterable, Sendable {
 
     var method: String {
         switch self {
-        case .createUser, .force, .advanceClock, .reset, .postSnapshot: "POST"
+        case .createUser, .challengeNextRefresh, .force, .advanceClock, .reset, .postSnapshot: "POST"
         case .deleteUser: "DELETE"
         case .putSnapshot: "PUT"
         default: "GET"
@@ -28,6 +28,7 @@ enum ControlRoute: CaseIterable, Sendable {
         case .info: ["info"]
         case .listUsers, .createUser: ["users"]
         case .readUser, .deleteUser: ["users", "{username}"]
+        case .challengeNextRefresh: ["users", "{username}", "challenge-next-refresh"]
         case .listCodes: ["codes"]
         case .lastCode: ["codes", "{address}"]
         case .force: ["force"]

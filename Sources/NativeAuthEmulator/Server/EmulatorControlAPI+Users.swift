@@ -2,7 +2,8 @@ import Foundation
 import LoopbackHTTP
 import NativeAuth
 
-/// `GET /users`, `POST /users`, `GET /users/{username}`, `DELETE /users/{username}`.
+/// `GET /users`, `POST /users`, `GET /users/{username}`, `DELETE /users/{username}`,
+/// `POST /users/{username}/challenge-next-refresh`.
 extension EmulatorControlAPI {
     func listUsers() -> LoopbackHTTPResponse {
         Self.json(200, ["users": .array(tenant.users.map { .object(Self.userObject($0)) })])
@@ -16,6 +17,14 @@ extension EmulatorControlAPI {
         _ = try existingUser(named: username)
         tenant.removeUser(named: username)
         return LoopbackHTTPResponse(status: 204)
+    }
+
+    /// ``EmulatedTenant/challengeNextRefresh(of:)`` for an existing user: the next refresh of
+    /// their browser or first-party sign-in's tokens answers `insufficient_authorization`.
+    func challengeNextRefresh(of username: String) throws(Failure) -> LoopbackHTTPResponse {
+        let user = try existingUser(named: username)
+        tenant.challengeNextRefresh(of: user.username)
+        return Self.json(200, ["username": .string(user.username), "challengeNextRefresh": .bool(true)])
     }
 
     /// The user named `username`; `404` when there is none.

@@ -10,6 +10,7 @@ import NativeAuth
 /// | `GET /` or `GET /info` | the authority, client id, tenant id, control base, whether the clock is manual, the tenant's settings |
 /// | `GET /users`, `POST /users` | lists users; adds one (`409` when the username is taken) |
 /// | `GET /users/{username}`, `DELETE /users/{username}` | reads or removes one user |
+/// | `POST /users/{username}/challenge-next-refresh` | ``EmulatedTenant/challengeNextRefresh(of:)`` for one user |
 /// | `GET /codes`, `GET /codes/{address}` | every code sent (`?to=` filters); the last code sent to an address |
 /// | `POST /force` | forces the answer of the next calls to an endpoint |
 /// | `GET /clock`, `POST /clock/advance` | reads or moves the tenant's clock (`409` unless it is a ``ManualClock``) |
@@ -84,6 +85,7 @@ struct EmulatorControlAPI: Sendable {
         case .createUser: return try createUser(request)
         case .readUser: return try readUser(segments[1])
         case .deleteUser: return try deleteUser(segments[1])
+        case .challengeNextRefresh: return try challengeNextRefresh(of: segments[1])
         case .listCodes: return sentCodes(to: Self.queryValue("to", in: request.query))
         case .lastCode: return try lastCode(sentTo: segments[1])
         case .force: return try force(request)

@@ -77,6 +77,40 @@ struct ServerControlAPITests {
         await served.server.stop()
     }
 
+    @Test("challenge-next-refresh: the next refresh of a first-party sign-in is challenged, once; 404, 405")
+    func challengeNextRefresh() async throws {
+        let served = try ServedTenant { $0.authorizationChallengeEndpoint = true }
+        let harness = served.harness
+        let started = try await harness.startChallenge([("username", Fixture.ada), ("password", Fixture.adaPassword)])
+        let tokens = try await harness.redeemChallengeCode(started["authorization_code"])
+        func refresh(_ token: String) async throws -> Reply {
+            try await harness.postPairs(
+                .token,
+                [("grant_type", "refresh_token"), ("refresh_token", token), ("scope", "openid offline_access")])
+        }
+        let path = "/users/\(Fixture.ada.uppercased())/challenge-next-refresh"
+        let marked = try await served.control("POST", path)
+        #expect(marked.status == 200, "\(marked.text)")
+        #expect(marked["username"] as? String == Fixture.ada)
+        #expect(marked["challengeNextRefresh"] as? Bool == true)
+        #expect(try await served.control("POST", path).status == 200, "twice before a refresh is still once")
+
+        let challenged = try await refresh(tokens["refresh_token"])
+        #expect(challenged.status == 403 && challenged.error == "insufficient_authorization", "\(challenged.text)")
+        #expect(!challenged["auth_session"].isEmpty)
+        let refreshed = try await refresh(tokens["refresh_token"])
+        #expect(refreshed.status == 200, "once, and the refresh token stays valid: \(refreshed.text)")
+
+        let unknown = try await served.control("POST", "/users/nobody@contoso.com/challenge-next-refresh")
+        #expect(unknown.status == 404 && unknown.error == "not_found")
+        let wrong = try await served.control("GET", "/users/\(Fixture.ada)/challenge-next-refresh")
+        #expect(wrong.status == 405 && wrong.error == "method_not_allowed")
+        #expect(wrong.response.header("Allow") == "POST")
+        #expect(try await refresh(refreshed["refresh_token"]).status == 200, "neither refused call marked anyone")
+        #expect(served.tenant.receivedRequests.allSatisfy { !$0.url.path.hasPrefix(EmulatorServer.controlPath) })
+        await served.server.stop()
+    }
+
     @Test("codes: the last code sent to an address, and the outbox filtered by address")
     func codes() async throws {
         let served = try ServedTenant()

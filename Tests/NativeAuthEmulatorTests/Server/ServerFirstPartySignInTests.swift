@@ -48,6 +48,33 @@ struct ServerFirstPartySignInTests {
         #expect(settings["authorizationChallengeEndpoint"] as? Bool == true)
     }
 
+    @Test func theControlAPIChallengesTheNextRefreshAndTheSDKReadsItAsAChallenge() async throws {
+        let served = try ServedTenant { $0.authorizationChallengeEndpoint = true }
+        let client = try client(served)
+        let result = try await client.signInFirstParty(
+            username: Fixture.ada, password: Fixture.adaPassword, scopes: ["offline_access"])
+        guard case .completed(let account) = result else { throw TestFailure("expected a sign-in, got \(result)") }
+        let marked = try await served.control("POST", "/users/\(Fixture.ada)/challenge-next-refresh")
+        #expect(marked.status == 200, "\(marked.text)")
+
+        let error = try await #require(throws: RetrieveAccessTokenError.self) {
+            try await account.getAccessToken(forceRefresh: true)
+        }
+        #expect(error.isAuthorizationChallengeRequired && error.isInteractionRequired)
+        #expect(!error.isRefreshTokenExpired)
+        guard case .challengeRequired(let state)? = error.firstPartyContinuation else {
+            throw TestFailure("expected a challenge state, got \(String(describing: error.firstPartyContinuation))")
+        }
+        #expect(state.isCodeRequired && state.username == Fixture.ada)
+        let code = try #require(try await served.control("GET", "/codes/\(Fixture.ada)")["code"] as? String)
+        guard case .completed(let again) = try await state.submitCode(code) else {
+            throw TestFailure("expected a sign-in")
+        }
+        #expect(again.account.identifier == account.account.identifier)
+        #expect(!(try await again.getAccessToken(forceRefresh: true)).accessToken.isEmpty, "challenged once")
+        await served.server.stop()
+    }
+
     @Test func offTheServerNamesNoEndpointAndTheClientSaysUnsupported() async throws {
         let served = try ServedTenant()
         let error = try await #require(throws: WebSignInError.self) {

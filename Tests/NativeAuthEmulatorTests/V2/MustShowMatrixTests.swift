@@ -14,6 +14,8 @@ enum MustShowJourney: String, CaseIterable, Sendable, CustomTestStringConvertibl
     case firstFactorChoice = "V2: first factor chosen (an email code instead of the password)"
     case signUpWithAttributes = "V2: sign-up with attributes, then sign-in"
     case resetWithPolling = "V2: password reset with polling, then sign-in"
+    case resetBySMS = "V2: password reset by SMS (the only recovery method), then sign-in"
+    case resetChoosingSMS = "V2: password reset with the method chosen (SMS of email and SMS), then sign-in"
     case registration = "V2: a method registered (JIT), then sign-in"
     case webFallback = "V2: web fallback, finished in the browser"
     case draftPassword = "draft: password"
@@ -39,6 +41,8 @@ enum MustShowJourney: String, CaseIterable, Sendable, CustomTestStringConvertibl
         case .firstFactorChoice: (6, 0)
         case .signUpWithAttributes: (6, 0)
         case .resetWithPolling: (10, 0)
+        case .resetBySMS: (10, 0)
+        case .resetChoosingSMS: (10, 0)
         case .registration: (7, 0)
         case .webFallback: (5, 2)
         case .draftPassword: (4, 0)
@@ -59,6 +63,11 @@ struct MustShowMatrixTests {
         let bed = try MatrixBed(wire) { settings in
             settings.authorizationChallengeEndpoint = journey.isDraft
             settings.nativeAuthV2FirstFactorChoice = journey == .firstFactorChoice
+            switch journey {
+            case .resetBySMS: settings.nativeAuthV2RecoveryMethods = .sms
+            case .resetChoosingSMS: settings.nativeAuthV2RecoveryMethods = .emailAndSMS
+            default: break
+            }
             if journey == .signUpWithAttributes {
                 settings.requiredSignUpAttributes = [
                     EmulatedRequiredAttribute(name: "displayName"),
@@ -141,6 +150,8 @@ struct MustShowMatrixTests {
             #expect(bed.tenant.user(named: Fixture.ada)?.password == newPassword)
             #expect(bed.tenant.receivedRequests.filter { $0.url.path.hasSuffix("/pollUpdate") }.count == 3)
             return try signedIn(account, Fixture.ada)
+        case .resetBySMS, .resetChoosingSMS:
+            return try await resetBySMS(choosing: journey == .resetChoosingSMS, on: bed)
         case .registration:
             let start = try await bed.nativeClient().signIn(
                 SignInParameters(username: Fixture.linus, password: Fixture.linusPassword))
@@ -204,6 +215,39 @@ struct MustShowMatrixTests {
             let account = try await state.continueInBrowser(using: bed.browser)
             return try signedIn(account, MatrixBed.browserUser)
         }
+    }
+
+    /// Alan's password reset with the code sent by SMS, the only method offered or the one chosen
+    /// of email and SMS, then his sign-in; returns his username.
+    func resetBySMS(choosing: Bool, on bed: MatrixBed) async throws -> String {
+        let client = try bed.nativeClient(clock: TestClock())
+        var parameters = ResetPasswordParameters(username: Fixture.alan)
+        parameters.selectsAuthMethod = choosing
+        let start = try await client.resetPassword(parameters)
+        let code: ResetPasswordCodeRequiredState
+        switch (choosing, start) {
+        case (false, .codeRequired(let state, _, .sms, _)):
+            code = state
+        case (true, .authMethodSelectionRequired(let choice, let methods)):
+            #expect(methods.map(\.channelTargetType) == [.email, .sms])
+            #expect(bed.received == 2, "authorize-challenge and resetpassword/start: nothing sent before the choice")
+            let sms = try #require(methods.first { $0.channelTargetType == .sms })
+            guard case .codeRequired(let state, _, .sms, _) = try await choice.selectAuthMethod(sms) else {
+                throw TestFailure("expected an SMS code")
+            }
+            code = state
+        default:
+            throw TestFailure("expected \(choosing ? "a choice" : "an SMS code"): \(start)")
+        }
+        let newPassword = "Colossus-Mark-2-1944"
+        let password = try await code.submitCode(bed.code("+447700900123"))
+        guard case .completed(let account) = try await password.submitPassword(newPassword).signIn() else {
+            throw TestFailure("expected completed")
+        }
+        #expect(bed.tenant.lastCode(sentTo: Fixture.alan) == nil, "no code went to the email address")
+        #expect(bed.tenant.user(named: Fixture.alan)?.password == newPassword)
+        #expect(bed.tenant.receivedRequests.filter { $0.url.path.contains("/auth/methods/sms/") }.count == 2)
+        return try signedIn(account, Fixture.alan)
     }
 
     /// Checks the account is `username`'s; returns the username.
