@@ -11,6 +11,7 @@ enum MustShowJourney: String, CaseIterable, Sendable, CustomTestStringConvertibl
     case password = "V2: password sign-in"
     case passwordThenEmailCode = "V2: password, then an email code (MFA)"
     case smsWithResend = "V2: password, then an SMS code (MFA) with a resend"
+    case smsRiskVerified = "V2: password, then an SMS code (MFA) after the phone's risk verification, with a resend"
     case firstFactorChoice = "V2: first factor chosen (an email code instead of the password)"
     case signUpWithAttributes = "V2: sign-up with attributes, then sign-in"
     case resetWithPolling = "V2: password reset with polling, then sign-in"
@@ -38,6 +39,7 @@ enum MustShowJourney: String, CaseIterable, Sendable, CustomTestStringConvertibl
         case .password: (5, 0)
         case .passwordThenEmailCode: (7, 0)
         case .smsWithResend: (8, 0)
+        case .smsRiskVerified: (9, 0)
         case .firstFactorChoice: (6, 0)
         case .signUpWithAttributes: (6, 0)
         case .resetWithPolling: (10, 0)
@@ -66,6 +68,7 @@ struct MustShowMatrixTests {
             switch journey {
             case .resetBySMS: settings.nativeAuthV2RecoveryMethods = .sms
             case .resetChoosingSMS: settings.nativeAuthV2RecoveryMethods = .emailAndSMS
+            case .smsRiskVerified: settings.nativeAuthV2SMSRiskVerification = true
             default: break
             }
             if journey == .signUpWithAttributes {
@@ -99,12 +102,12 @@ struct MustShowMatrixTests {
             let result = try await client.signIn(SignInParameters(username: Fixture.ada, password: Fixture.adaPassword))
             guard case .completed(let account) = result else { throw TestFailure("expected completed: \(result)") }
             return try signedIn(account, Fixture.ada)
-        case .passwordThenEmailCode, .smsWithResend:
+        case .passwordThenEmailCode, .smsWithResend, .smsRiskVerified:
             let client = try bed.nativeClient()
             let start = try await client.signIn(
                 SignInParameters(username: Fixture.alan, password: Fixture.alanPassword))
             guard case .awaitingMFA(let awaiting, let methods) = start else { throw TestFailure("expected MFA") }
-            let sms = journey == .smsWithResend
+            let sms = journey != .passwordThenEmailCode
             let method = try #require(methods.first { $0.channelTargetType == (sms ? .sms : .email) })
             var state = try await awaiting.requestChallenge(authMethod: method)
             if sms { state = try await state.resendCode() }
