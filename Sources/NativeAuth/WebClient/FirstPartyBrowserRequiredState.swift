@@ -83,7 +83,9 @@ public final class FirstPartyBrowserRequiredState: Sendable, CustomStringConvert
                 signIn.stepUp.map { WebSignInParameters(stepUp: $0, scopes: signIn.scopes, loginHint: signIn.username) }
                 ?? WebSignInParameters(scopes: signIn.scopes, loginHint: signIn.username)
             parameters.correlationId = correlationId
-            return try await site.signIn(parameters, using: agent)
+            // A sign-in that continues an account's (a step-up, a refresh's challenge) must end
+            // with the same user in the browser too.
+            return try await site.signIn(parameters, subject: signIn.subject, using: agent)
         }
         let metadata = signIn.metadata
         if EndpointPolicy.problem(with: metadata.authorizationEndpoint, field: "authorization_endpoint") != nil {

@@ -10,11 +10,13 @@ struct WebSignInSite: Sendable {
     let redirectURI: URL
 
     /// A browser sign-in through `agent` (``WebAuthClient/signIn(_:using:)``), stored as the account.
-    func signIn(_ parameters: WebSignInParameters, using agent: any ExternalUserAgent)
+    /// With `subject`, the sign-in continues that account's: the new ID token must carry its `sub`,
+    /// and nothing is stored otherwise.
+    func signIn(_ parameters: WebSignInParameters, subject: String? = nil, using agent: any ExternalUserAgent)
         async throws(WebSignInError) -> UserAccountResult
     {
         let (answer, claims, correlationId, dpopKey) = try await provider.signIn(
-            parameters, redirectURI: redirectURI, using: agent)
+            parameters, redirectURI: redirectURI, subject: subject, using: agent)
         let record = await accounts.signedIn(
             answer, username: claims.preferredUsername ?? claims.string("email") ?? "",
             scopes: parameters.scopes, correlationId: correlationId, dpopKey: dpopKey)

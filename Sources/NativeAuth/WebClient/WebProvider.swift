@@ -128,10 +128,10 @@ final class WebProvider: Sendable {
 
     /// Runs an authorization request through `agent`, pushed first when the policy says so, and
     /// checks everything that comes back: the callback (`state`, `iss`, `error`), the code
-    /// exchange, the ID token. Stores nothing.
-    func signIn(_ parameters: WebSignInParameters, redirectURI: URL, using agent: any ExternalUserAgent)
-        async throws(WebSignInError) -> (TokenAnswer, Claims, UUID, dpopKey: Data?)
-    {
+    /// exchange, the ID token (with `subject`, the `sub` it must carry). Stores nothing.
+    func signIn(
+        _ parameters: WebSignInParameters, redirectURI: URL, subject: String? = nil, using agent: any ExternalUserAgent
+    ) async throws(WebSignInError) -> (TokenAnswer, Claims, UUID, dpopKey: Data?) {
         let correlationId = parameters.correlationId ?? UUID()
         let metadata = try await discovery.metadata(correlationId: correlationId)
         var parameters = parameters
@@ -146,7 +146,7 @@ final class WebProvider: Sendable {
         let callback = try request.callback(from: callbackURL)
         let (answer, claims) = try await redeem(
             callback.code, redirectURI: request.redirectURI, verifier: request.pkce.verifier, nonce: request.nonce,
-            maxAge: request.maxAge, metadata: metadata, correlationId: correlationId, dpopKey: key,
+            maxAge: request.maxAge, metadata: metadata, correlationId: correlationId, dpopKey: key, subject: subject,
             acrValues: request.requiredACRValues)
         return (TokenAnswer(answer), claims, correlationId, key?.storedForm)
     }

@@ -128,6 +128,33 @@ struct FirstPartyRefreshChallengeTests {
         #expect(again.account.identifier == account.account.identifier)
     }
 
+    /// The browser that finishes a refresh's challenge must sign the account's user in again:
+    /// another user is refused by the ID token's `sub`, nothing is stored, and the account stays.
+    @Test func theBrowserThatFinishesItMustSignTheSameUserIn() async throws {
+        let fixture = FirstPartyFixture(endpoint: false)
+        let client = try fixture.client()
+        let account = try await client.signIn(
+            WebSignInParameters(scopes: ["offline_access"]),
+            using: EmulatedBrowser(
+                tenant: fixture.tenant, username: "ada@example.com", password: EmulatorHarness.password))
+        fixture.tenant.challengeNextRefresh(of: "ada@example.com")
+        let error = try await #require(throws: RetrieveAccessTokenError.self) {
+            try await account.getAccessToken(forceRefresh: true)
+        }
+        guard case .browserRequired(let state)? = error.firstPartyContinuation else {
+            throw TestFailure("expected the browser")
+        }
+        let refused = try await #require(throws: WebSignInError.self) {
+            try await state.continueInBrowser(
+                using: EmulatedBrowser(
+                    tenant: fixture.tenant, username: "alan@example.com", password: EmulatorHarness.password))
+        }
+        #expect(refused.isInvalidIDToken && refused.failedIDTokenCheck == .subject, "\(refused)")
+        let kept = try #require(await client.currentAccount())
+        #expect(kept.account.identifier == account.account.identifier)
+        #expect(kept.account.username == "ada@example.com")
+    }
+
     @Test func theDraftsAnswerReadAsItComesAndNoSecretShown() async throws {
         let client = try fixture.client()
         let account = try await fixture.signIn(client, "ada@example.com")
