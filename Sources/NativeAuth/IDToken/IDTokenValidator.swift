@@ -9,9 +9,13 @@ import Foundation
 struct IDTokenValidator: Sendable {
     let issuer: String
     let clientId: String
-    /// The tolerance for `exp`, `iat`, `nbf` and `auth_time`, after the measured clock skew (at
-    /// most ``WebProvider/maximumClockCorrection``) is corrected.
+    /// The tolerance for `exp`, `iat`, `nbf` and an `auth_time` in the future, after the measured
+    /// clock skew (at most ``WebProvider/maximumClockCorrection``) is corrected.
     var leeway: TimeInterval = 300
+    /// The tolerance for an `auth_time` older than `max_age` allows: small, since `max_age` is
+    /// often a few seconds (RFC 9470's example is 5) and the skew is already corrected; it
+    /// covers the seconds between the authentication and the code's redemption.
+    var authTimeAllowance: TimeInterval = 60
 
     struct Expectations: Sendable {
         /// The `nonce` sent with the authorization request; `nil` on a refresh.
@@ -77,7 +81,7 @@ struct IDTokenValidator: Sendable {
         // there, and no older than `max_age` allows (nor in the future).
         if let maxAge = expected.maxAge {
             guard let authTime = claims.date("auth_time"),
-                authTime.addingTimeInterval(TimeInterval(maxAge) + leeway) >= expected.now,
+                authTime.addingTimeInterval(TimeInterval(maxAge) + min(leeway, authTimeAllowance)) >= expected.now,
                 authTime <= expected.now.addingTimeInterval(leeway)
             else { throw Self.fail(.authTime) }
         }

@@ -78,9 +78,9 @@ struct IDTokenRulesTests {
     @Test func maxAgeNeedsARecentEnoughAuthTime() async throws {
         let maxAge = WebSignInParameters(maxAge: 60)
         #expect(try await failedCheck(provider(), parameters: maxAge) == .authTime, "auth_time missing")
-        #expect(try await failedCheck(provider(extra: "\"auth_time\":\(Self.now - 360)"), parameters: maxAge) == nil)
+        #expect(try await failedCheck(provider(extra: "\"auth_time\":\(Self.now - 120)"), parameters: maxAge) == nil)
         #expect(
-            try await failedCheck(provider(extra: "\"auth_time\":\(Self.now - 361)"), parameters: maxAge) == .authTime)
+            try await failedCheck(provider(extra: "\"auth_time\":\(Self.now - 121)"), parameters: maxAge) == .authTime)
         #expect(
             try await failedCheck(provider(extra: "\"auth_time\":\(Self.now - 3_600)"), parameters: maxAge) == .authTime
         )
@@ -92,7 +92,12 @@ struct IDTokenRulesTests {
         // max_age 0: the user must have just authenticated.
         let now = WebSignInParameters(maxAge: 0)
         #expect(try await failedCheck(provider(extra: "\"auth_time\":\(Self.now)"), parameters: now) == nil)
-        #expect(try await failedCheck(provider(extra: "\"auth_time\":\(Self.now - 301)"), parameters: now) == .authTime)
+        #expect(try await failedCheck(provider(extra: "\"auth_time\":\(Self.now - 60)"), parameters: now) == nil)
+        #expect(try await failedCheck(provider(extra: "\"auth_time\":\(Self.now - 61)"), parameters: now) == .authTime)
+        // RFC 9470's example: max_age 5; a sign-in of two minutes ago is too old.
+        #expect(
+            try await failedCheck(provider(extra: "\"auth_time\":\(Self.now - 120)"), parameters: .init(maxAge: 5))
+                == .authTime)
         // Without max_age, auth_time is not checked.
         #expect(try await failedCheck(provider(extra: "\"auth_time\":\(Self.now - 86_400)")) == nil)
         #expect(try await failedCheck(provider()) == nil)
