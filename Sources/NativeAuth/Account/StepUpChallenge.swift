@@ -58,12 +58,12 @@ public struct StepUpChallenge: Sendable, Hashable, CustomStringConvertible {
         let parameters = challenge.parameters
         var acrValues: [String] = []
         for value in Self.words(parameters["acr_values"]) where !acrValues.contains(value) {
-            guard !Self.hasControlCharacter(value) else { return nil }
+            guard OAuthToken.isValid(value) else { return nil }
             acrValues.append(value)
         }
         var scopes: [String] = []
         for scope in Self.words(parameters["scope"]) where !scopes.contains(scope) {
-            guard Self.isScope(scope) else { return nil }
+            guard OAuthToken.isValid(scope) else { return nil }
             scopes.append(scope)
         }
         var maxAge: Int?
@@ -100,13 +100,6 @@ public struct StepUpChallenge: Sendable, Hashable, CustomStringConvertible {
         return significant.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
-    /// A scope token of RFC 6749 §3.3: `%x21 / %x23-5B / %x5D-7E`.
-    private static func isScope(_ scope: String) -> Bool {
-        scope.unicodeScalars.allSatisfy { scalar in
-            scalar.value == 0x21 || (0x23...0x5B).contains(scalar.value) || (0x5D...0x7E).contains(scalar.value)
-        }
-    }
-
     private static func hasControlCharacter(_ text: String) -> Bool {
         text.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
@@ -115,8 +108,9 @@ public struct StepUpChallenge: Sendable, Hashable, CustomStringConvertible {
     /// sent; `nil` when it can. Checked before anything is sent.
     func problem() -> String? {
         if let maxAge, maxAge < 0 { return "The step-up's maxAge must not be negative." }
-        for value in acrValues where value.isEmpty || value.contains(" ") || Self.hasControlCharacter(value) {
-            return "A step-up acrValues entry is empty or holds a space or a control character."
+        for value in acrValues where !OAuthToken.isValid(value) {
+            return
+                "A step-up acrValues entry is empty or holds a space, a quote, a backslash or a character outside ASCII."
         }
         return nil
     }

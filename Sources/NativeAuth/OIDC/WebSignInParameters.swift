@@ -114,8 +114,10 @@ public struct WebSignInParameters: Sendable, Equatable {
             throw .invalidParameters("A scope holds a character that OAuth does not allow (quote or backslash).")
         }
         if let maxAge, maxAge < 0 { throw .invalidParameters("maxAge must not be negative.") }
-        if requiresListedACR, acrValues.contains(where: { $0.isEmpty || $0.contains(where: \.isWhitespace) }) {
-            throw .invalidParameters("An acrValues entry of a step-up is empty or holds a space.")
+        if requiresListedACR, acrValues.contains(where: { !OAuthToken.isValid($0) }) {
+            throw .invalidParameters(
+                "An acrValues entry of a step-up is empty or holds a space, a quote, a backslash or a character outside ASCII."
+            )
         }
         for url in resource {
             let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
@@ -133,12 +135,7 @@ public struct WebSignInParameters: Sendable, Equatable {
     }
 
     /// RFC 6749 §3.3: `%x21 / %x23-5B / %x5D-7E`.
-    static func isValidScopeToken(_ scope: String) -> Bool {
-        !scope.isEmpty
-            && scope.unicodeScalars.allSatisfy { scalar in
-                (0x21...0x7E).contains(scalar.value) && scalar != "\"" && scalar != "\\"
-            }
-    }
+    static func isValidScopeToken(_ scope: String) -> Bool { OAuthToken.isValid(scope) }
 }
 
 extension WebSignInParameters: CustomStringConvertible {

@@ -55,8 +55,10 @@ struct StepUpChallengeTests {
     // MARK: Quoted strings
 
     @Test func quotedPairsAreUndoneAndNothingIsFoundInsideAValue() throws {
-        let escaped = try #require(read(#"Bearer \#(Self.error), acr_values="urn:a\"b urn:\c""#))
-        #expect(escaped.acrValues == [#"urn:a"b"#, "urn:c"])
+        let escaped = try #require(read(#"Bearer \#(Self.error), acr_values="urn:\a urn:\c""#))
+        #expect(escaped.acrValues == ["urn:a", "urn:c"])
+        // An escaped quote is undone too, and then refused: no acr_values entry holds one.
+        #expect(read(#"Bearer \#(Self.error), acr_values="urn:a\"b""#) == nil)
         // A parameter written inside another's quoted value is text, not a parameter.
         let inside = try #require(
             read(#"Bearer \#(Self.error), error_description="try acr_values=\"evil\", max_age=1", acr_values="good""#))
