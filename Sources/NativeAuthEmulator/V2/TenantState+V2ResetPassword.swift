@@ -63,6 +63,7 @@ extension TenantState {
             let address = method.address
         else { throw .unknownMethod }
         if let answer = riskVerification(of: method, flow: &flow, token: token, now: call.now) { return answer }
+        flow.riskVerificationPending = nil
         flow.methodId = method.id
         flow.code = sendCode(to: address, purpose: "resetPassword", now: call.now)
         flow.stage = .recoveryCodeSent

@@ -12,7 +12,8 @@ import NativeAuth
 extension TenantState {
     /// The `riskverify` answer to the challenge of `method`, when the setting is on and the flow
     /// has not verified the method's phone yet: the flow, stored under a new token, then waits for
-    /// the link. `nil` when the code can be sent at once.
+    /// the link. `nil` when the code can be sent at once; the caller then sends it and clears any
+    /// verification still pending, so an earlier answer's link cannot send a code later.
     mutating func riskVerification(of method: V2Method, flow: inout Flow, token: String, now: Date) -> JSONObject? {
         guard settings.nativeAuthV2SMSRiskVerification, method.type == "sms",
             !flow.riskVerified.contains(method.id)

@@ -57,6 +57,7 @@ extension TenantState {
             return passwordVerifyAnswer(token: store(flow, replacing: token, now: call.now), method: method)
         }
         if let answer = riskVerification(of: method, flow: &flow, token: token, now: call.now) { return answer }
+        flow.riskVerificationPending = nil
         flow.code = sendCode(to: address, purpose: first ? "signIn" : "mfa", now: call.now)
         flow.methodId = method.id
         flow.stage = first ? .firstFactorCodeSent : .secondFactorCodeSent

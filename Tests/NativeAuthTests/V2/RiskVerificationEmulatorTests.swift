@@ -107,3 +107,110 @@ struct RiskVerificationEmulatorTests {
             HTTPRequest(method: "POST", url: url, headers: ["Content-Type": "application/json"], body: body))
     }
 }
+
+/// The `riskverify` link on the wire, request by request: it sends a code only for the answer that
+/// gave it, once.
+@Suite("V2: the emulator's riskverify link, on the wire", .timeLimit(.minutes(1)))
+struct RiskVerificationWireTests {
+    static let kim = "kim@example.com"
+    static let phone = "+15550111"
+
+    let harness: EmulatorHarness = {
+        let harness = EmulatorHarness(
+            users: [
+                EmulatedUser(
+                    username: RiskVerificationWireTests.kim, password: EmulatorHarness.password,
+                    mfaMethods: [
+                        EmulatedAuthMethod(id: "kim-sms", channel: "sms", address: RiskVerificationWireTests.phone),
+                        EmulatedAuthMethod(id: "kim-email", channel: "email", address: "kim.backup@example.com"),
+                    ])
+            ])
+        harness.tenant.configure { $0.nativeAuthV2SMSRiskVerification = true }
+        return harness
+    }()
+
+    /// POSTs `object` as JSON to `href` (relative to the tenant's origin) and returns the answer.
+    func post(_ href: String, _ object: [String: String]) async throws -> (status: Int, body: [String: Any]) {
+        var components = try #require(URLComponents(url: harness.tenant.authority, resolvingAgainstBaseURL: false))
+        components.path = href
+        let response = try await harness.tenant.send(
+            HTTPRequest(
+                method: "POST", url: try #require(components.url), headers: ["Content-Type": "application/json"],
+                body: try JSONSerialization.data(withJSONObject: object)))
+        return (response.statusCode, (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]) ?? [:])
+    }
+
+    /// The `multiFactor` challenge of Kim's sign-in: its token, and each method's `challenge` href.
+    func secondFactor() async throws -> (token: String, challenge: [String: String]) {
+        let start = try await harness.tenant.send(
+            HTTPRequest(
+                method: "POST", url: harness.tenant.url(for: .authorizeChallenge),
+                headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Data("client_id=\(harness.tenant.clientId)".utf8)))
+        let authorization = try #require(try JSONSerialization.jsonObject(with: start.body) as? [String: Any])
+        let signIn = try await post(
+            try #require(authorization["sign_in"] as? String),
+            ["username": Self.kim, "continuationToken": try #require(authorization["continuation_token"] as? String)])
+        let verify = try #require((signIn.body["_links"] as? [String: Any])?["verify"] as? [String: Any])
+        let mfa = try await post(
+            try #require(verify["href"] as? String),
+            [
+                "continuationToken": try #require(signIn.body["continuationToken"] as? String),
+                "password": EmulatorHarness.password,
+            ])
+        let methods = try #require((mfa.body["_embedded"] as? [String: Any])?["methods"] as? [[String: Any]])
+        var links: [String: String] = [:]
+        for method in methods {
+            let id = try #require(method["id"] as? String)
+            links[id] = ((method["_links"] as? [String: Any])?["challenge"] as? [String: Any])?["href"] as? String
+        }
+        return (try #require(mfa.body["continuationToken"] as? String), links)
+    }
+
+    func riskVerifyLink(_ answer: [String: Any]) throws -> String {
+        try #require(((answer["_links"] as? [String: Any])?["riskverify"] as? [String: Any])?["href"] as? String)
+    }
+
+    @Test func theLinkSendsTheCodeOnceForItsOwnAnswer() async throws {
+        let (token, challenge) = try await secondFactor()
+        let asked = try await post(try #require(challenge["kim-sms"]), ["continuationToken": token])
+        #expect(asked.status == 200 && asked.body["action"] as? String == "riskverify")
+        #expect(harness.tenant.lastCode(sentTo: Self.phone) == nil, "no code before the verification")
+        let link = try riskVerifyLink(asked.body)
+        let riskToken = try #require(asked.body["continuationToken"] as? String)
+        let verified = try await post(link, ["continuationToken": riskToken])
+        #expect(verified.status == 200 && verified.body["action"] as? String == "verify")
+        let code = try #require(harness.tenant.lastCode(sentTo: Self.phone))
+        // The same token again: spent.
+        #expect(try await post(link, ["continuationToken": riskToken]).status == 400)
+        // The newer token at the link: no verification is pending, nothing is sent.
+        let newer = try #require(verified.body["continuationToken"] as? String)
+        #expect(try await post(link, ["continuationToken": newer]).status == 400)
+        #expect(harness.tenant.lastCode(sentTo: Self.phone) == code)
+    }
+
+    /// A verification left pending when the user picks another method is gone once that method's
+    /// code is sent: the stale link cannot send an SMS code, nor switch the flow's method.
+    @Test func aPendingVerificationEndsWhenAnotherMethodsCodeIsSent() async throws {
+        let (token, challenge) = try await secondFactor()
+        let asked = try await post(try #require(challenge["kim-sms"]), ["continuationToken": token])
+        let link = try riskVerifyLink(asked.body)
+        let email = try await post(
+            try #require(challenge["kim-email"]),
+            ["continuationToken": try #require(asked.body["continuationToken"] as? String)])
+        #expect(email.body["action"] as? String == "verify")
+        let newer = try #require(email.body["continuationToken"] as? String)
+        #expect(try await post(link, ["continuationToken": newer]).status == 400)
+        #expect(harness.tenant.lastCode(sentTo: Self.phone) == nil)
+    }
+
+    @Test func aLinkNamingAnotherMethodIsRefused() async throws {
+        let (token, challenge) = try await secondFactor()
+        let asked = try await post(try #require(challenge["kim-sms"]), ["continuationToken": token])
+        let link = try riskVerifyLink(asked.body).replacingOccurrences(of: "kim-sms", with: "kim-other")
+        let answer = try await post(
+            link, ["continuationToken": try #require(asked.body["continuationToken"] as? String)])
+        #expect(answer.status == 400)
+        #expect(harness.tenant.lastCode(sentTo: Self.phone) == nil)
+    }
+}
