@@ -37,12 +37,15 @@ public struct SliceConfig: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `url` with `pairs` added to its query, each value percent-encoded (only RFC 3986's
-    /// unreserved characters are left as they are).
+    /// unreserved characters are left as they are). A parameter the URL's query already names is
+    /// kept as it is and not added again (a discovered endpoint's own `dc` wins, as a V2 link's does).
     static func appending(_ pairs: [(name: String, value: String?)], to url: URL) -> URL {
-        let added = pairs.compactMap { pair in pair.value.map { "\(pair.name)=\(encoded($0))" } }
-        guard !added.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            return url
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        let present = Set((components.queryItems ?? []).map(\.name))
+        let added = pairs.compactMap { pair in
+            present.contains(pair.name) ? nil : pair.value.map { "\(pair.name)=\(encoded($0))" }
         }
+        guard !added.isEmpty else { return url }
         let query = [components.percentEncodedQuery].compactMap { $0 }.filter { !$0.isEmpty } + added
         components.percentEncodedQuery = query.joined(separator: "&")
         return components.url ?? url

@@ -90,6 +90,20 @@ struct SliceConfigTests {
         #expect("\(try resolver.resolve("/t/api/v2.0/auth/methods/email/m/challenge"))".contains("?") == false)
     }
 
+    @Test("an endpoint's own slice parameter is kept, not sent twice")
+    func anEndpointsOwnParameterWins() throws {
+        let pairs: [(name: String, value: String?)] = [("slice", "s"), ("dc", "mine")]
+        let token = try #require(URL(string: "https://login.example.com/t/oauth2/v2.0/token?dc=theirs"))
+        #expect(
+            SliceConfig.appending(pairs, to: token).absoluteString
+                == "https://login.example.com/t/oauth2/v2.0/token?dc=theirs&slice=s")
+        let plain = try #require(URL(string: "https://login.example.com/t/oauth2/v2.0/token"))
+        #expect(
+            SliceConfig.appending(pairs, to: plain).absoluteString
+                == "https://login.example.com/t/oauth2/v2.0/token?slice=s&dc=mine")
+        #expect(SliceConfig.appending([("dc", nil)], to: plain) == plain)
+    }
+
     @Test func theConfigurationDescribesBothValues() {
         #expect("\(SliceConfig(slice: "s", dc: "d"))" == #"SliceConfig(slice: "s", dc: "d")"#)
         #expect("\(SliceConfig())" == "SliceConfig(slice: nil, dc: nil)")

@@ -126,6 +126,11 @@ struct FirstFactorSelectionV2Tests {
         }
         #expect(error.isBrowserRequired)
         #expect(transport.requests.count == 2, "authorize-challenge and signin/start only")
+        // The error carries what the browser needs: the same user signs in there.
+        let account = try await error.continueInBrowser(
+            redirectURI: try #require(URL(string: "msauth.com.example.app://auth")),
+            using: EmulatedBrowser(tenant: harness.tenant, password: EmulatorHarness.password))
+        #expect(account.account.username == "ada@example.com")
     }
 
     @Test func theDescriptionNamesTheMethodsOnly() async throws {

@@ -148,7 +148,9 @@ struct BrowserFallbackTests {
         #expect(agent.values("DC") == (appSetsDC ? ["mine"] : []))
         let token = try #require(tenant.requests.first { $0.url.path.hasSuffix("/oauth2/v2.0/token") })
         #expect(token.url.query == "slice=test-slice&dc=DC%201")
-        #expect(
-            tenant.requests.filter { $0.url.path.contains("openid-configuration") }.allSatisfy { $0.url.query == nil })
+        let discoveryAndKeys = tenant.requests.filter {
+            $0.url.path.contains("openid-configuration") || $0.url.path.hasSuffix("/discovery/v2.0/keys")
+        }
+        #expect(discoveryAndKeys.count == 2 && discoveryAndKeys.allSatisfy { $0.url.query == nil })
     }
 }
