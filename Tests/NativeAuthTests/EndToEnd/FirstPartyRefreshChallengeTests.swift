@@ -108,7 +108,11 @@ struct FirstPartyRefreshChallengeTests {
         #expect(fixture.paths.dropFirst(before) == [fixture.tokenPath], "nothing went to the API")
     }
 
-    @Test func withoutAnEndpointTheBrowserFinishesIt() async throws {
+    /// At a provider without the endpoint: Ada signed in in the browser, her refresh challenged,
+    /// and the browser state it offers.
+    func browserChallengedRefresh() async throws
+        -> (FirstPartyFixture, WebAuthClient, UserAccountResult, FirstPartyBrowserRequiredState)
+    {
         let fixture = FirstPartyFixture(endpoint: false)
         let client = try fixture.client()
         let account = try await client.signIn(
@@ -122,6 +126,11 @@ struct FirstPartyRefreshChallengeTests {
         guard case .browserRequired(let state)? = error.firstPartyContinuation else {
             throw TestFailure("expected the browser")
         }
+        return (fixture, client, account, state)
+    }
+
+    @Test func withoutAnEndpointTheBrowserFinishesIt() async throws {
+        let (fixture, _, account, state) = try await browserChallengedRefresh()
         #expect(!state.hasRequestURI && state.username == "ada@example.com")
         let again = try await state.continueInBrowser(
             using: EmulatedBrowser(tenant: fixture.tenant, password: EmulatorHarness.password))
@@ -131,19 +140,7 @@ struct FirstPartyRefreshChallengeTests {
     /// The browser that finishes a refresh's challenge must sign the account's user in again:
     /// another user is refused by the ID token's `sub`, nothing is stored, and the account stays.
     @Test func theBrowserThatFinishesItMustSignTheSameUserIn() async throws {
-        let fixture = FirstPartyFixture(endpoint: false)
-        let client = try fixture.client()
-        let account = try await client.signIn(
-            WebSignInParameters(scopes: ["offline_access"]),
-            using: EmulatedBrowser(
-                tenant: fixture.tenant, username: "ada@example.com", password: EmulatorHarness.password))
-        fixture.tenant.challengeNextRefresh(of: "ada@example.com")
-        let error = try await #require(throws: RetrieveAccessTokenError.self) {
-            try await account.getAccessToken(forceRefresh: true)
-        }
-        guard case .browserRequired(let state)? = error.firstPartyContinuation else {
-            throw TestFailure("expected the browser")
-        }
+        let (fixture, client, account, state) = try await browserChallengedRefresh()
         let refused = try await #require(throws: WebSignInError.self) {
             try await state.continueInBrowser(
                 using: EmulatedBrowser(
