@@ -219,7 +219,8 @@ public struct NativeAuthConfigurationError: Error, LocalizedError, CustomStringC
         case .invalidTenantSubdomain: "The tenant subdomain is not a valid DNS label."
         case .multiLabelCIAMHost(let subdomain):
             "The authority's host puts '\(subdomain)' before .ciamlogin.com; a ciamlogin.com host has exactly one label there, the tenant subdomain (for example https://contoso.ciamlogin.com/)."
-        case .noChallengeTypes: "At least one challenge type (oob or password) is required."
+        case .noChallengeTypes:
+            "At least one challenge type (\(ChallengeType.allCases.map(\.rawValue).joined(separator: " or "))) is required."
         case .invalidHeaderName(let name): "The custom header name '\(name)' is invalid: it must start with 'x-'."
         case .reservedHeaderName(let name, let prefix):
             "The custom header name '\(name)' uses the prefix '\(prefix)', which is reserved for the SDK."

@@ -50,9 +50,7 @@ struct FlowContext: Sendable {
         switch outcome {
         case .refused(let error), .nextStep(_, _, let error): return .server(error)
         case .malformed(let answer): return .unexpected(answer)
-        case .passwordRequired: value = "password"
-        case .preverified: value = "preverified"
-        case .codeSent: value = "oob"
+        case .challenged(let answer): value = answer.challengeType
         case .continued, .tokens, .methods, .resetSubmitted, .polled: value = "an answer of another step"
         }
         return .unexpected(.init(problem: .unknownValue(field: "challenge_type", value: value)))
@@ -61,7 +59,7 @@ struct FlowContext: Sendable {
     /// Sends a call whose only expected answer is a code sent out of band.
     func requestCode(_ call: WireCall) async throws(FlowError) -> CodeChallenge {
         let outcome = try await step(call)
-        guard case .codeSent(let challenge) = outcome else { throw unexpected(outcome, of: call) }
+        guard case .challenged(.code(let challenge)) = outcome else { throw unexpected(outcome, of: call) }
         return challenge
     }
 

@@ -20,12 +20,12 @@ enum SignInFlow {
         let challengeCall = WireCall.signInChallenge(continuationToken: initiated, methodId: nil)
         let challenge = try await flow.step(challengeCall)
         switch challenge {
-        case .codeSent(let code):
+        case .challenged(.code(let code)):
             // A password given up front is ignored when the server chose a code.
             let state = SignInCodeRequiredState(step: CodeStep(flow: flow, challenge: code))
             return .codeRequired(
                 state, sentTo: code.sentTo, channelTargetType: code.channel, codeLength: code.codeLength)
-        case .passwordRequired(let token):
+        case .challenged(.credential(.password, let token)):
             guard let password = parameters.password else {
                 return .passwordRequired(SignInPasswordRequiredState(core: StateCore(flow: flow, token: token)))
             }

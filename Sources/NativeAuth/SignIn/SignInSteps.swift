@@ -80,13 +80,13 @@ struct SignInStepsV1: SignInSteps {
             continuationToken: action.token, target: contact, channel: method.channelTargetType.description)
         let outcome = try await flow.step(call)
         switch outcome {
-        case .codeSent(let challenge):
+        case .challenged(.code(let challenge)):
             let state = RegisterStrongAuthVerificationRequiredState(
                 step: CodeStep(flow: flow, challenge: challenge), method: method, contact: contact, authMethods: methods
             )
             return .verificationRequired(
                 state, sentTo: challenge.sentTo, channelTargetType: challenge.channel, codeLength: challenge.codeLength)
-        case .preverified(let token):
+        case .challenged(.preverified(let token)):
             return .completed(try await Self.register(.registerContinueWithToken(continuationToken: token), flow: flow))
         default:
             throw flow.unexpected(outcome, of: call)

@@ -35,7 +35,9 @@ enum SignUpFlow {
         case .nextStep(.credential, let token, _):
             let challenge = WireCall.signUpChallenge(continuationToken: token)
             let answer = try await flow.step(challenge)
-            guard case .passwordRequired(let token) = answer else { throw flow.unexpected(answer, of: challenge) }
+            guard case .challenged(.credential(.password, let token)) = answer else {
+                throw flow.unexpected(answer, of: challenge)
+            }
             return .passwordRequired(SignUpPasswordRequiredState(core: StateCore(flow: flow, token: token)))
         case .nextStep(.attributes, let token, let error):
             let state = SignUpAttributesRequiredState(

@@ -37,9 +37,10 @@ enum SignUpOrSignInFlow {
                 codeLength: codeLength)
         case .passwordRequired(let state):
             return .passwordRequired(state)
-        case .completed, .awaitingMFA, .strongAuthRegistrationRequired, .authMethodSelectionRequired:
-            // Only a password given up front signs in at once, and none is sent here; nor does
-            // it ask the user to choose a first factor (the SDK chooses).
+        default:
+            // The code and the password are the starts this flow's results hand on. Only a password
+            // given up front signs in at once, and none is sent here; nor does it ask the user to
+            // choose a first factor (the SDK chooses).
             throw FlowError(
                 .unexpectedResponse, correlationId: correlationId,
                 note: "Sign-in finished without a code or password step.")

@@ -6,12 +6,9 @@ enum StepOutcome: Sendable {
     /// A start or `continue` endpoint moved on, with the token for the next call (sign-up's last
     /// `continue` may give none: the user was created, sign-in after it is unavailable).
     case continued(Secret?)
-    /// A code was sent out of band.
-    case codeSent(CodeChallenge)
-    /// The server wants the password.
-    case passwordRequired(Secret)
-    /// The contact being registered was verified already.
-    case preverified(Secret)
+    /// A challenge endpoint said how the user goes on: a code sent, a credential to enter, a
+    /// contact verified already.
+    case challenged(ChallengeAnswer)
     /// The token endpoint issued tokens.
     case tokens(TokenAnswer)
     /// An introspect endpoint listed the user's methods.
@@ -67,11 +64,7 @@ enum StepOutcome: Sendable {
         let object = reply.object
         switch endpoint {
         case .signInChallenge, .signUpChallenge, .resetPasswordChallenge, .registerChallenge:
-            switch try ChallengeAnswer(object) {
-            case .code(let challenge): return .codeSent(challenge)
-            case .password(let token): return .passwordRequired(token)
-            case .preverified(let token): return .preverified(token)
-            }
+            return .challenged(try ChallengeAnswer(object))
         case .token: return .tokens(try TokenAnswer(object, headers: reply.response))
         case .signInIntrospect, .registerIntrospect: return .methods(try IntrospectAnswer(object))
         case .resetPasswordSubmit: return .resetSubmitted(try ResetSubmitAnswer(object))

@@ -22,28 +22,43 @@ struct CodeChallenge: Sendable, Equatable {
     let interval: Int?
 }
 
-/// The answer of a challenge endpoint.
+/// The answer of a challenge endpoint: how the user goes on. Its `challenge_type` is read through
+/// ``ChallengeType``, the one table of the names the app offers and the server answers, so a type
+/// whose answer carries nothing but the token needs no case here.
 enum ChallengeAnswer: Sendable, Equatable {
+    /// A code was sent out of band (`oob`).
     case code(CodeChallenge)
-    case password(continuationToken: Secret)
+    /// The server wants a credential of this type that it did not send, such as the password.
+    case credential(ChallengeType, continuationToken: Secret)
+    /// The contact being registered was verified already (`preverified`, method registration only).
     case preverified(continuationToken: Secret)
 
     init(_ object: WireObject) throws(WireFailure) {
         let token = try object.requiredToken()
-        switch object.string("challenge_type")?.lowercased() {
-        case "oob":
+        let name = object.string("challenge_type")?.lowercased()
+        switch name.flatMap(ChallengeType.init(rawValue:)) {
+        case .oob:
             let codeLength = object.int("code_length").flatMap { (1...64).contains($0) ? $0 : nil }
             self = .code(
                 CodeChallenge(
                     continuationToken: token, channel: ChannelType(wire: object.string("challenge_channel")),
                     sentTo: object.string("challenge_target_label") ?? object.string("challenge_target") ?? "",
                     codeLength: codeLength, interval: object.int("interval")))
-        case "password":
-            self = .password(continuationToken: token)
-        case "preverified":
+        case .some(let type):
+            self = .credential(type, continuationToken: token)
+        case nil where name == "preverified":
             self = .preverified(continuationToken: token)
-        case let other:
-            throw .unexpected(.init(problem: .unknownValue(field: "challenge_type", value: other ?? "<missing>")))
+        case nil:
+            throw .unexpected(.init(problem: .unknownValue(field: "challenge_type", value: name ?? "<missing>")))
+        }
+    }
+
+    /// The `challenge_type` the answer named.
+    var challengeType: String {
+        switch self {
+        case .code: ChallengeType.oob.rawValue
+        case .credential(let type, _): type.rawValue
+        case .preverified: "preverified"
         }
     }
 }

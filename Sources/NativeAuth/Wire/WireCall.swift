@@ -114,7 +114,8 @@ struct RequestBuilder: Sendable {
             to: configuration.authority.appendingPathComponent(Endpoint.token.rawValue, isDirectory: false))
     }
 
-    /// `oob password redirect`, in that order, limited to what the app supports; `redirect` always last.
+    /// The challenge types the app supports, in ``ChallengeType``'s order (`oob password`), then
+    /// `redirect`, always last.
     var challengeTypeField: String {
         (ChallengeType.allCases.filter { challengeTypes.contains($0) }.map(\.rawValue) + ["redirect"])
             .joined(separator: " ")

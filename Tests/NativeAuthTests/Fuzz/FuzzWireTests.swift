@@ -173,9 +173,10 @@ struct FuzzWireTests {
                     problems.check((1...64).contains(length), "code length \(length) kept")
                 }
                 problems.check(!challenge.continuationToken.isEmpty, "ChallengeAnswer: empty token")
-            case .password(let secret):
+            case .credential(let credential, let secret):
                 problems.check(
-                    ambiguous || type == "password", "ChallengeAnswer: password for \(String(describing: type))")
+                    ambiguous || (type == credential.rawValue && credential != .oob),
+                    "ChallengeAnswer: \(credential) for \(String(describing: type))")
                 problems.check(!secret.isEmpty, "ChallengeAnswer: empty token")
             case .preverified(let secret):
                 problems.check(

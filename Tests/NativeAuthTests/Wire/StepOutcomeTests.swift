@@ -95,7 +95,7 @@ struct StepOutcomeTests {
                     statusCode: 200, headers: ["Content-Type": "application/json"], body: Data(json.utf8)))
         }
         guard
-            case .passwordRequired = StepOutcome(
+            case .challenged(.credential(.password, _)) = StepOutcome(
                 try reply(#"{"continuation_token":"t","challenge_type":"password"}"#), from: .signInChallenge)
         else { throw TestFailure("expected password") }
         guard case .continued(nil) = StepOutcome(try reply("{}"), from: .signUpContinue) else {
@@ -107,5 +107,31 @@ struct StepOutcomeTests {
         guard case .malformed(let answer) = malformed else { throw TestFailure("expected malformed") }
         #expect(answer.status == 200)
         #expect(malformed.consumesToken)
+    }
+
+    /// A challenge answer is read through ``ChallengeType``, the table of the names the app offers:
+    /// each of them is an answer the SDK reads and names back, and `preverified` besides.
+    @Test(arguments: ChallengeType.allCases.map(\.rawValue) + ["preverified", "OOB", "Password"])
+    func everyChallengeTypeIsAnAnswerTheSDKReads(name: String) throws {
+        guard
+            let members = try JSONValue.parse(Data(#"{"continuation_token":"t","challenge_type":"\#(name)"}"#.utf8))
+                .objectValue
+        else { throw TestFailure("json") }
+        let answer = try ChallengeAnswer(WireObject(members))
+        #expect(answer.challengeType == name.lowercased())
+        let failure = FlowContext.failure(for: .challenged(answer))
+        guard case .unexpected(let unexpected) = failure else { throw TestFailure("expected an unexpected answer") }
+        #expect(unexpected.problem == .unknownValue(field: "challenge_type", value: name.lowercased()))
+        if name.lowercased() == "oob" {
+            guard case .code = answer else { throw TestFailure("oob is a code sent") }
+        }
+    }
+
+    @Test func aChallengeTypeOutsideTheTableIsRefused() throws {
+        guard
+            let members = try JSONValue.parse(Data(#"{"continuation_token":"t","challenge_type":"qr"}"#.utf8))
+                .objectValue
+        else { throw TestFailure("json") }
+        #expect(throws: WireFailure.self) { try ChallengeAnswer(WireObject(members)) }
     }
 }
