@@ -37,10 +37,10 @@ enum SignUpOrSignInFlow {
                 codeLength: codeLength)
         case .passwordRequired(let state):
             return .passwordRequired(state)
-        default:
-            // The code and the password are the starts this flow's results hand on. Only a password
-            // given up front signs in at once, and none is sent here; nor does it ask the user to
-            // choose a first factor (the SDK chooses).
+        case .completed, .awaitingMFA, .strongAuthRegistrationRequired, .authMethodSelectionRequired:
+            // Every start is listed, so that a new one is a decision here and not a runtime
+            // refusal. Only a password given up front signs in at once, and none is sent here;
+            // nor does it ask the user to choose a first factor (the SDK chooses).
             throw FlowError(
                 .unexpectedResponse, correlationId: correlationId,
                 note: "Sign-in finished without a code or password step.")
