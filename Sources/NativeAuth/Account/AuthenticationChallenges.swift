@@ -9,6 +9,10 @@ import Foundation
 /// character, a missing `=` or comma), or names a parameter twice in one challenge (§11.2: each
 /// name occurs once per challenge; which of two values is meant cannot be known). A parameter is
 /// found only where the grammar puts one, never inside another's quoted value.
+///
+/// Two leniencies, neither ambiguous: empty list elements anywhere a list allows one, also right
+/// after a scheme and its space (`Bearer , error=…`: §5.6.1 has recipients accept them), and `=`s
+/// ending an unquoted value (`claims=e30=`: base64 padding, which a token cannot hold).
 struct AuthenticationChallenges: Sendable, Equatable {
     /// One challenge: its scheme and parameters, names lowercased (both are case-insensitive,
     /// §11.1, §11.2), values unquoted (quoted-pairs undone).
@@ -110,18 +114,37 @@ struct AuthenticationChallenges: Sendable, Equatable {
             guard let scheme = token() else { return nil }
             let afterScheme = index
             skipWhitespace()
-            if atEnd || current == Self.comma { return Challenge(scheme: scheme, parameters: [:]) }
-            // RFC 9110 §11.2: the scheme and what follows it are separated by spaces.
-            guard index > afterScheme else { return nil }
-            var parameters: [String: String] = [:]
+            if atEnd { return Challenge(scheme: scheme, parameters: [:]) }
+            // RFC 9110 §11.6.1: the scheme and what follows it are separated by spaces.
+            let spaced = index > afterScheme
+            if current == Self.comma {
+                // `scheme SP , name=…`: the auth-param list opens with an empty element, which a
+                // recipient must accept (§5.6.1); no scheme can be followed by `name=` (§11.6.1), so
+                // the parameter is this challenge's. Without the space the list never began.
+                let comma = index
+                skipSeparators()
+                guard spaced, !atEnd, startsParameter() else {
+                    index = comma
+                    return Challenge(scheme: scheme, parameters: [:])
+                }
+                guard let first = parameter() else { return nil }
+                return parameters(of: scheme, first: first)
+            }
+            guard spaced else { return nil }
             let start = index
-            if let (name, value) = parameter() {
-                parameters[name] = value
-            } else {
+            guard let first = parameter() else {
+                // Not an auth-param list: a token68, which ends the challenge.
                 index = start
                 guard token68() else { return nil }
                 return Challenge(scheme: scheme, parameters: [:])
             }
+            return parameters(of: scheme, first: first)
+        }
+
+        /// The auth-params of `scheme`'s challenge after its `first`, up to the next challenge;
+        /// `nil` when one is malformed or named twice, or there are too many.
+        private mutating func parameters(of scheme: String, first: (String, String)) -> Challenge? {
+            var parameters = [first.0: first.1]
             while true {
                 skipWhitespace()
                 if atEnd { break }
@@ -158,6 +181,9 @@ struct AuthenticationChallenges: Sendable, Equatable {
             let start = index
             while let byte = current, Self.isTokenCharacter(byte) { index += 1 }
             guard index > start else { return nil }
+            // `=`s ending the value, as base64 padding ends a token68 (§11.2): not a token's, but
+            // unambiguous, since no parameter name or list separator starts with `=`.
+            while current == Self.equals { index += 1 }
             return (name, String(decoding: bytes[start..<index], as: UTF8.self))
         }
 
