@@ -52,8 +52,7 @@ public struct StepUpChallenge: Sendable, Hashable, CustomStringConvertible {
     /// §3.3 does not allow. Repeated `acr_values` and scopes are kept once.
     public init?(wwwAuthenticate value: String) {
         guard let challenges = AuthenticationChallenges(value),
-            let challenge = challenges.first(
-                schemes: ["bearer", "dpop"], error: "insufficient_user_authentication")
+            let challenge = challenges.first(error: "insufficient_user_authentication")
         else { return nil }
         let parameters = challenge.parameters
         var acrValues: [String] = []

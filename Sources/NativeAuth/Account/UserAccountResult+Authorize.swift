@@ -188,11 +188,9 @@ extension UserAccountResult {
 
     /// Whether a `WWW-Authenticate` value carries a Bearer (RFC 6750 §3.1) or DPoP (RFC 9449 §7.1)
     /// challenge with `error="invalid_token"`: the token is expired, revoked or otherwise invalid.
+    /// Read by the challenge grammar (``AuthenticationChallenges``): the words in a description or
+    /// a realm say nothing, and a value that cannot be read says nothing either.
     static func saysTokenInvalid(_ header: String?) -> Bool {
-        guard let header = header?.lowercased(), header.contains("bearer") || header.contains("dpop") else {
-            return false
-        }
-        let compact = header.replacingOccurrences(of: " ", with: "")
-        return compact.contains("error=\"invalid_token\"") || compact.contains("error=invalid_token")
+        AuthenticationChallenges.hasTokenError("invalid_token", in: header)
     }
 }

@@ -186,24 +186,23 @@ extension DPoPSigner {
         return (try? JSONValue.parse(response.body))?["error"]?.stringValue == "use_dpop_nonce"
     }
 
-    /// A resource server's refusal of the proof: `401` with a `DPoP` challenge whose `error` is
-    /// `invalid_dpop_proof` (RFC 9449 §7.1), or with that `error` in a JSON body (glewlwyd).
+    /// A resource server's refusal of the proof: `401` with a `DPoP` (or `Bearer`) challenge
+    /// whose `error` is `invalid_dpop_proof` (RFC 9449 §7.1), or with that `error` in a JSON body
+    /// (glewlwyd). The challenge is read by its grammar (``AuthenticationChallenges``), so the
+    /// words in a description or a realm say nothing.
     static func isResourceProofRefusal(_ response: HTTPResponse) -> Bool {
         guard response.statusCode == 401 else { return false }
-        if let challenge = response.header("WWW-Authenticate")?.lowercased(), challenge.contains("dpop"),
-            challenge.contains("invalid_dpop_proof")
-        {
+        if AuthenticationChallenges.hasTokenError("invalid_dpop_proof", in: response.header("WWW-Authenticate")) {
             return true
         }
         guard response.body.count <= 64 * 1024 else { return false }
         return (try? JSONValue.parse(response.body))?["error"]?.stringValue == "invalid_dpop_proof"
     }
 
-    /// A resource server's nonce challenge: `401` with a `DPoP` challenge whose `error` is
-    /// `use_dpop_nonce` (RFC 9449 §9).
+    /// A resource server's nonce challenge: `401` with a `DPoP` (or `Bearer`) challenge whose
+    /// `error` is `use_dpop_nonce` (RFC 9449 §9), read by the challenge grammar.
     static func isResourceNonceChallenge(_ response: HTTPResponse) -> Bool {
-        guard response.statusCode == 401, let challenge = response.header("WWW-Authenticate") else { return false }
-        let lowered = challenge.lowercased()
-        return lowered.contains("dpop") && lowered.contains("use_dpop_nonce")
+        response.statusCode == 401
+            && AuthenticationChallenges.hasTokenError("use_dpop_nonce", in: response.header("WWW-Authenticate"))
     }
 }

@@ -4,9 +4,9 @@ import Testing
 
 @testable import NativeAuth
 
-/// How `send` reads a resource's `WWW-Authenticate` (RFC 9110 §11.6.1) for its claims challenge:
-/// by the challenge grammar, so a value written with an empty list element or base64 padding is
-/// read.
+/// How `send` reads a resource's `WWW-Authenticate` (RFC 9110 §11.6.1) for its claims challenge and
+/// its `invalid_token`: by the challenge grammar, so a value written with an empty list element or
+/// base64 padding is read, and an error named inside another parameter's value is not an error.
 @Suite("Account: a resource's challenges, read by the grammar", .timeLimit(.minutes(1)))
 struct ResourceChallengeTests {
     /// `{"access_token":{}}`, base64 with its padding.
@@ -72,6 +72,22 @@ struct ResourceChallengeTests {
         }
     }
 
+    // MARK: invalid_token is the error of a Bearer or DPoP challenge, nowhere else
+
+    @Test func invalidTokenIsReadOnlyAsAChallengesError() {
+        #expect(UserAccountResult.saysTokenInvalid(#"DPoP error="invalid_token", algs="ES256""#))
+        #expect(UserAccountResult.saysTokenInvalid(#"Basic realm="x", Bearer , ERROR=Invalid_Token"#))
+        #expect(
+            !UserAccountResult.saysTokenInvalid(
+                #"Bearer error="insufficient_scope", error_description="error=invalid_token""#))
+        #expect(!UserAccountResult.saysTokenInvalid(#"Bearer realm="error=invalid_token""#))
+        #expect(
+            !UserAccountResult.saysTokenInvalid(
+                #"Bearer realm="api", error_uri="https://e.example/?error=invalid_token""#))
+        #expect(!UserAccountResult.saysTokenInvalid(#"Basic error="invalid_token", Bearer realm="api""#))
+        #expect(!UserAccountResult.saysTokenInvalid(#"Bearer error="invalid_token_type""#))
+    }
+
     // MARK: send
 
     func signedIn() async throws -> (ScriptedTransport, UserAccountResult) {
@@ -96,5 +112,21 @@ struct ResourceChallengeTests {
         #expect(error.isInteractionRequired && !error.isStepUpRequired)
         #expect(error.claims == Self.claims)
         #expect(resource.requests.count == 1 && transport.requests.count == 3, "no retry, no refresh")
+    }
+
+    @Test(arguments: [
+        #"Bearer error="insufficient_scope", error_description="error=invalid_token""#,
+        #"Bearer realm="error=invalid_token""#,
+        #"Basic error="invalid_token", Bearer realm="api""#,
+    ])
+    func sendDoesNotRefreshForAnInvalidTokenNamedElsewhere(header: String) async throws {
+        let (transport, account) = try await signedIn()
+        let resource = ScriptedTransport()
+        resource.then("orders", .response(HTTPResponse(statusCode: 401, headers: ["WWW-Authenticate": header])))
+        let response = try await account.send(
+            HTTPRequest(method: "GET", url: URL(string: "https://api.example/orders")!), using: resource)
+        #expect(response.statusCode == 401)
+        #expect(resource.requests.count == 1, "not sent again")
+        #expect(transport.requests.count == 3, "no refresh")
     }
 }

@@ -35,10 +35,22 @@ struct AuthenticationChallenges: Sendable, Equatable {
         self.challenges = challenges
     }
 
+    /// The schemes whose challenges carry OAuth's `error` for an access token: `Bearer` (RFC 6750
+    /// §3) and `DPoP` (RFC 9449 §7.1), lowercased.
+    static let tokenSchemes: Set<String> = ["bearer", "dpop"]
+
     /// The first challenge of `schemes` (lowercased) whose `error` is `error` (lowercased), in any
     /// letter case.
-    func first(schemes: Set<String>, error: String) -> Challenge? {
+    func first(schemes: Set<String> = tokenSchemes, error: String) -> Challenge? {
         challenges.first { schemes.contains($0.scheme) && $0.parameters["error"]?.lowercased() == error }
+    }
+
+    /// Whether `header` holds a `Bearer` or `DPoP` challenge whose `error` is `error` (lowercased):
+    /// only that parameter of a challenge the grammar reads, never text inside another parameter;
+    /// `false` for a value that cannot be read as a whole.
+    static func hasTokenError(_ error: String, in header: String?) -> Bool {
+        guard let header, let challenges = AuthenticationChallenges(header) else { return false }
+        return challenges.first(error: error) != nil
     }
 
     /// A reader over the bytes of a field value.
