@@ -130,12 +130,13 @@ extension UserAccountResult {
         throw AuthorizedRequestError(details: details)
     }
 
-    /// The claims of a Bearer challenge with `error="insufficient_claims"`: the `claims` value
-    /// base64-decoded when it decodes to a JSON object, else as it came; `nil` for any other
-    /// challenge. Long or malformed headers give `nil` (``AuthenticationChallenges``).
+    /// The claims of a Bearer or DPoP challenge (a DPoP-bound token's resource answers with the
+    /// latter, RFC 9449 §7.1) with `error="insufficient_claims"`: the `claims` value base64-decoded
+    /// when it decodes to a JSON object, else as it came; `nil` for any other challenge. Long or
+    /// malformed headers give `nil` (``AuthenticationChallenges``).
     static func claimsChallenge(_ header: String?) -> String? {
         guard let header,
-            let challenge = AuthenticationChallenges(header)?.first(schemes: ["bearer"], error: "insufficient_claims"),
+            let challenge = AuthenticationChallenges(header)?.first(error: "insufficient_claims"),
             let raw = challenge.parameters["claims"], !raw.isEmpty
         else { return nil }
         let decoded =

@@ -72,6 +72,19 @@ struct ResourceChallengeTests {
         }
     }
 
+    // MARK: The claims challenge on either scheme
+
+    @Test func aDPoPClaimsChallengeIsRead() {
+        let encoded = Data(Self.claims.utf8).base64EncodedString()
+        #expect(
+            UserAccountResult.claimsChallenge(#"DPoP error="insufficient_claims", claims="\#(encoded)""#) == Self.claims
+        )
+        #expect(
+            UserAccountResult.claimsChallenge(#"DPoP algs="ES256", error="insufficient_claims", claims="\#(encoded)""#)
+                == Self.claims)
+        #expect(UserAccountResult.claimsChallenge(#"Basic error="insufficient_claims", claims="\#(encoded)""#) == nil)
+    }
+
     // MARK: invalid_token is the error of a Bearer or DPoP challenge, nowhere else
 
     @Test func invalidTokenIsReadOnlyAsAChallengesError() {
@@ -100,6 +113,7 @@ struct ResourceChallengeTests {
     @Test(arguments: [
         "Bearer error=insufficient_claims, claims=\(padded)",
         "Bearer , error=\"insufficient_claims\", claims=\"\(padded)\"",
+        "DPoP error=\"insufficient_claims\", claims=\"\(padded)\"",
     ])
     func sendThrowsTheClaimsOfAChallengeWrittenAnyWayTheGrammarAllows(header: String) async throws {
         let (transport, account) = try await signedIn()

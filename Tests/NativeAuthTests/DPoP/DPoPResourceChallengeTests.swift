@@ -6,7 +6,8 @@ import Testing
 
 /// A resource's `DPoP` challenges (RFC 9449 §7.1, §9) read by the challenge grammar (RFC 9110
 /// §11.6.1): `use_dpop_nonce` and `invalid_dpop_proof` only as a challenge's `error`, never as
-/// text inside another parameter.
+/// text inside another parameter; and a claims challenge on the `DPoP` scheme, which a DPoP-bound
+/// account's resource answers with.
 @Suite("DPoP: a resource's challenges, read by the grammar", .timeLimit(.minutes(1)))
 struct DPoPResourceChallengeTests {
     let harness = PARClient()
@@ -72,5 +73,24 @@ struct DPoPResourceChallengeTests {
         let response = try await account.send(Self.orders, using: api)
         #expect(response.statusCode == 401)
         #expect(api.requests.count == 1)
+    }
+
+    @Test func sendThrowsTheClaimsOfADPoPChallenge() async throws {
+        let account = try await boundAccount()
+        let claims = #"{"access_token":{"acrs":{"essential":true,"value":"c1"}}}"#
+        let api = ScriptedTransport()
+        api.then(
+            "orders",
+            .response(
+                Self.unauthorized(
+                    #"DPoP error="insufficient_claims", claims="\#(Data(claims.utf8).base64EncodedString())", algs="ES256""#
+                )))
+        let error = try await #require(throws: AuthorizedRequestError.self) {
+            try await account.send(Self.orders, using: api)
+        }
+        #expect(error.isInteractionRequired && !error.isStepUpRequired)
+        #expect(error.claims == claims)
+        #expect(api.requests.count == 1, "never retried")
+        #expect(api.requests.first?.header("Authorization") == "DPoP bound-access")
     }
 }
