@@ -41,7 +41,7 @@ package struct RSAPrivateKey: Sendable {
     let coefficient: BigUInt
 
     /// A new key of `bits` bits (2048 by default) with e = 65537, from `generator`'s randomness
-    /// (give production code `SystemRandomNumberGenerator`, the default of ``generate(bits:)``;
+    /// (give production code ``SecureRandomGenerator``, the default of ``generate(bits:)``;
     /// tests a seeded generator, which makes the key reproducible).
     ///
     /// Follows FIPS 186-4 Appendix B.3.3 (Appendix A.1.3 in FIPS 186-5), with probable primes found
@@ -104,7 +104,7 @@ package struct RSAPrivateKey: Sendable {
     /// - Throws: ``RSAPrivateKeyError/unsupportedSize(bits:)`` for a size outside ``generationBits``
     ///   or odd.
     package static func generate(bits: Int = 2048) throws(RSAPrivateKeyError) -> RSAPrivateKey {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SecureRandomGenerator()
         return try generate(bits: bits, using: &generator)
     }
 
@@ -191,7 +191,7 @@ package struct RSAPrivateKey: Sendable {
     /// The RS256 signature of `message`, blinded with the system's secure random generator.
     /// - Throws: ``RSASigningError/faultDetected`` when the result does not verify.
     package func signSHA256(_ message: some Collection<UInt8>) throws(RSASigningError) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SecureRandomGenerator()
         return try signSHA256(message, using: &generator)
     }
 

@@ -82,7 +82,7 @@ struct DPoPProof: Sendable {
     /// 16 random bytes, base64url: 128 bits, so two proofs never share a `jti` (§4.2 asks for
     /// enough entropy that a collision is negligible).
     static func randomIdentifier() -> String {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SecureRandomGenerator()
         return Base64URL.encode((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 }

@@ -1,3 +1,5 @@
+import AuthCrypto
+
 /// Where the web client gets its randomness: PKCE verifiers, `state` and `nonce`.
 ///
 /// An injected object rather than an `inout` generator: a client keeps one for its lifetime, and
@@ -12,7 +14,7 @@ protocol WebRandomSource: Sendable {
 /// `getrandom` on Linux, `arc4random_buf` on Apple platforms).
 struct SystemWebRandomSource: WebRandomSource {
     func next() -> UInt64 {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SecureRandomGenerator()
         return generator.next()
     }
 }

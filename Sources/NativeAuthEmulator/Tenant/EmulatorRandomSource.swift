@@ -1,3 +1,4 @@
+import AuthCrypto
 import AuthSupport
 
 /// Where an ``EmulatedTenant`` gets its randomness: one-time codes, continuation tokens, token ids
@@ -15,9 +16,9 @@ public struct SystemRandomSource: EmulatorRandomSource {
     /// Creates the system random source.
     public init() {}
 
-    /// Returns 64 bits from `SystemRandomNumberGenerator`.
+    /// Returns 64 bits from the system generator (`SystemRandomNumberGenerator`).
     public func next() -> UInt64 {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SecureRandomGenerator()
         return generator.next()
     }
 }
