@@ -43,8 +43,8 @@ enum Deadline {
     /// Runs work that reports its outcome through a callback (``URLSessionTransport``'s own
     /// requests): `start` begins it and returns how to cancel it. The outcome, a timeout after
     /// `seconds` or the calling task's cancellation resumes the caller directly, with no task in
-    /// between; whichever comes first wins, and the work is then cancelled (which must do nothing
-    /// to work that already finished).
+    /// between; whichever comes first wins, and the work is cancelled before the caller resumes
+    /// (which must do nothing to work that already finished).
     static func run<T: Sendable>(
         seconds: TimeInterval,
         starting start: (@escaping @Sendable (Result<T, any Error>) -> Void) -> @Sendable () -> Void
@@ -132,8 +132,10 @@ enum Deadline {
                 state.cleanup = nil
                 return (continuation, cleanup)
             }
-            continuation?.resume(with: result)
+            // The work is told to stop before its caller goes on, so a caller that sees a timeout
+            // or a cancellation knows the work was cancelled (a transport's task, the timer).
             cleanup?()
+            continuation?.resume(with: result)
         }
     }
 }
