@@ -11,7 +11,8 @@ import Foundation
 typealias LoopbackHTTPHandler = @Sendable (LoopbackHTTPRequest) -> LoopbackHTTPAnswer
 
 /// The serving loop of one ``LoopbackHTTPServer``, run on its own thread; it owns every
-/// connection descriptor and closes each in ``closeConnections()``, after ``run()``.
+/// connection descriptor and closes each in ``closeUnansweredConnections()`` and
+/// ``closeLingeringConnections()``, after ``run()``.
 ///
 /// Each wake-up costs what is ready and what is due, not what is open: the poller reports only
 /// ready descriptors (epoll on Linux), each connection's wanted events are changed only when they
@@ -125,7 +126,7 @@ final class LoopbackHTTPServeLoop {
         }
         self.poller = poller
         defer {
-            // The server closes both once this returns; connections are closed by closeConnections().
+            // The server closes both once this returns; the connections are closed after that.
             poller.remove(listener)
             poller.remove(wakeRead)
         }
@@ -167,24 +168,28 @@ final class LoopbackHTTPServeLoop {
             expireConnections()
             if listenerEvents & Int16(POLLERR | POLLNVAL) != 0 { return .failure(.system(call: "poll", code: EBADF)) }
             if accepting && listenerEvents != 0 { acceptPending() }
-            if counts.open != connections.count {
-                counts.open = connections.count
-                server.record(counts)
-            }
+            recordOpenCount()
         }
     }
 
-    /// Closes every connection once serving has ended, but first lets those answered for the
-    /// last time linger: until their clients close, or their linger timeouts pass, what the clients
-    /// still send is read and dropped, so that a client still sending reads its answer rather than
-    /// a reset. Nothing new is accepted or answered meanwhile.
-    func closeConnections() {
+    /// Closes, once serving has ended, every connection but those answered for the last time, and
+    /// cancels their unfinished answers; records the count left open. Called before the server
+    /// reports that serving ended, so whoever waited for that finds these closed.
+    func closeUnansweredConnections() {
         for id in Array(connections.keys) {
             update(id) { connection in
                 if case .lingering = connection.stage { return }
                 connection.isClosed = true
             }
         }
+        recordOpenCount()
+    }
+
+    /// Closes the connections left by ``closeUnansweredConnections()``: those answered for the last
+    /// time linger until their clients close, or their linger timeouts pass; what the clients still
+    /// send is read and dropped, so that a client still sending reads its answer rather than a
+    /// reset. Nothing new is accepted or answered meanwhile.
+    func closeLingeringConnections() {
         while !connections.isEmpty, let poller {
             while let top = timers.first, connections[top.id]?.scheduled != top.at { timers.removeFirst() }
             guard let next = timers.first?.at,
@@ -201,6 +206,13 @@ final class LoopbackHTTPServeLoop {
         }
         connections = [:]
         poller = nil
+        recordOpenCount()
+    }
+
+    private func recordOpenCount() {
+        guard counts.open != connections.count else { return }
+        counts.open = connections.count
+        server.record(counts)
     }
 
     private func takeDeliveries() {

@@ -161,8 +161,10 @@ package final class LoopbackHTTPServer: Sendable {
     /// Starts the serving loop on a thread of its own before returning, so connections are
     /// served from now on whatever the Swift concurrency pool is doing; `handler` answers each
     /// request on that thread (it must be quick and must not block). `completion` gets how serving
-    /// ended, on the serving thread, once the listener is closed (``LoopbackHTTPError/notListening``
-    /// at once when the server already served or was stopped).
+    /// ended, on the serving thread, once the listener and every connection are closed but those
+    /// answered for the last time, which linger (at most the options' `lingerTimeout`) until their
+    /// clients close (``LoopbackHTTPError/notListening`` at once when the server already served or
+    /// was stopped).
     package func start(
         options: LoopbackHTTPServeOptions,
         handler: @escaping @Sendable (LoopbackHTTPRequest) -> LoopbackHTTPAnswer,
@@ -181,6 +183,7 @@ package final class LoopbackHTTPServer: Sendable {
             let loop = LoopbackHTTPServeLoop(
                 server: self, listener: listener, wakeRead: wakeRead, options: options, handler: handler)
             let result = loop.run()
+            loop.closeUnansweredConnections()
             shared.withLock { shared in
                 shared.phase = .closed
                 shared.replies = []
@@ -188,8 +191,8 @@ package final class LoopbackHTTPServer: Sendable {
             }
             completion(result)
             // The last answers are written: their connections drop what their clients still send
-            // until the clients close, then everything is closed.
-            loop.closeConnections()
+            // until the clients close, then they are closed.
+            loop.closeLingeringConnections()
         }
         thread.name = "NativeAuth loopback HTTP"
         thread.start()

@@ -166,8 +166,11 @@ public final class EmulatorServer: Sendable {
 
     /// Stops serving and returns once it has ended: no new connection or request is taken, idle
     /// connections are closed, requests being answered are finished (for at most
-    /// ``Configuration/drainTimeout``), then every connection and the port are closed. Safe to
-    /// call more than once, and before ``start()`` (the port is then closed).
+    /// ``Configuration/drainTimeout``), then the port and every connection are closed, and their
+    /// unfinished answers cancelled. A connection whose last answer was written lingers, for at
+    /// most two seconds, until its client closes, so that a client still sending reads that answer
+    /// rather than a reset. Safe to call more than once, and before ``start()`` (the port is then
+    /// closed).
     public func stop() async {
         let started = lifecycle.withLock { lifecycle in
             lifecycle.stopped = true
