@@ -94,10 +94,12 @@ final class WebAuthenticationSessionCore: Sendable {
             return current
         }
         guard let ended else { return }
-        ended.continuation?.resume(returning: outcome)
+        // The sheet's dismissal is queued on the main actor before the caller resumes, so a caller
+        // that starts again at once queues its presentation behind the dismissal, not ahead of it.
         if cancelSession, let handle = ended.handle {
             Task { @MainActor in handle.cancel() }
         }
+        ended.continuation?.resume(returning: outcome)
     }
 
     // MARK: Pure rules
