@@ -47,7 +47,13 @@ final class DeadlineScheduler: Sendable {
     /// Runs `handler` once, `seconds` from now (at most a day), unless cancelled first.
     func schedule(after seconds: TimeInterval, _ handler: @escaping @Sendable () -> Void) -> Token {
         let delay = UInt64(max(0, min(seconds.isNaN ? 0 : seconds, 86_400)) * 1_000_000_000)
-        let deadline = DispatchTime.now().uptimeNanoseconds &+ delay
+        return schedule(at: DispatchTime.now().uptimeNanoseconds &+ delay, handler)
+    }
+
+    /// Runs `handler` once at `deadline` (uptime nanoseconds), unless cancelled first; tests give
+    /// several handlers deadlines from one instant, so that the time taken to schedule them cannot
+    /// change their order.
+    func schedule(at deadline: UInt64, _ handler: @escaping @Sendable () -> Void) -> Token {
         // The timer is set while the lock is held, so that two threads arming it cannot leave it
         // set for the later of their deadlines.
         return state.withLock { state in

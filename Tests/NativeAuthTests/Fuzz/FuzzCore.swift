@@ -145,15 +145,16 @@ enum Watchdog {
     ) async -> T? {
         let finished = Locked(false)
         return await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
-            let finish: @Sendable (T?) -> Bool = { value in
-                let first = finished.withLock { done in
+            let claim: @Sendable () -> Bool = {
+                finished.withLock { done in
                     defer { done = true }
                     return !done
                 }
-                if first { continuation.resume(returning: value) }
-                return first
             }
-            let work = Task { _ = finish(await action()) }
+            let work = Task {
+                let value = await action()
+                if claim() { continuation.resume(returning: value) }
+            }
             Task {
                 var count = 0
                 while count < limit + (credit?.current ?? 0) {
@@ -164,7 +165,11 @@ enum Watchdog {
                     await Task.yield()
                     count += 1
                 }
-                if finish(nil) { work.cancel() }
+                // A hung action is cancelled before the runner goes on to the next case.
+                if claim() {
+                    work.cancel()
+                    continuation.resume(returning: nil)
+                }
             }
         }
     }

@@ -21,15 +21,19 @@ struct DeadlineSchedulerTests {
         let scheduler = DeadlineScheduler()
         let record = Record()
         let last = Latch<Void>()
-        // Scheduled latest first: the timer must be re-armed for each earlier deadline.
-        _ = scheduler.schedule(after: 0.09) {
+        // Scheduled latest first: the timer must be re-armed for each earlier deadline. The
+        // deadlines count from one instant, so a pause while scheduling cannot reorder them, and
+        // the cancelled one is cancelled at once, 300 ms before it is due.
+        let start = DispatchTime.now().uptimeNanoseconds
+        let millisecond: UInt64 = 1_000_000
+        _ = scheduler.schedule(at: start + 700 * millisecond) {
             record.add("c")
             last.fulfill(())
         }
-        _ = scheduler.schedule(after: 0.06) { record.add("b") }
-        let cancelled = scheduler.schedule(after: 0.03) { record.add("cancelled") }
-        _ = scheduler.schedule(after: 0.01) { record.add("a") }
+        _ = scheduler.schedule(at: start + 500 * millisecond) { record.add("b") }
+        let cancelled = scheduler.schedule(at: start + 300 * millisecond) { record.add("cancelled") }
         scheduler.cancel(cancelled)
+        _ = scheduler.schedule(at: start + 100 * millisecond) { record.add("a") }
         _ = try await last.require("the last handler")
         #expect(record.value == ["a", "b", "c"])
         #expect(scheduler.pending == 0)

@@ -10,7 +10,9 @@ import Testing
 /// so nothing is left suspended after a test.
 final class StuckTransport: HTTPTransport, Sendable {
     let inner: any HTTPTransport
-    private let state = Locked<(stuck: Int, held: [CheckedContinuation<Void, Never>], arrived: Int)>((0, [], 0))
+    private let state = Locked<
+        (stuck: Int, held: [CheckedContinuation<Void, Never>], arrived: Int, released: Bool)
+    >((0, [], 0, false))
     /// Fulfilled when the first held request arrives, so a test waits for it without polling.
     let firstHeld = Latch<Void>()
 
@@ -29,15 +31,24 @@ final class StuckTransport: HTTPTransport, Sendable {
             return true
         }
         guard hold else { return try await inner.send(request) }
-        firstHeld.fulfill(())
-        // Deliberately deaf to cancellation.
-        await withCheckedContinuation { continuation in state.withLock { $0.held.append(continuation) } }
+        // Deliberately deaf to cancellation. The request is held before the test hears of it, and
+        // one that arrives after `release()` is let go at once, so none is left suspended.
+        await withCheckedContinuation { continuation in
+            let released = state.withLock { state -> Bool in
+                if !state.released { state.held.append(continuation) }
+                return state.released
+            }
+            if released { continuation.resume() }
+            firstHeld.fulfill(())
+        }
         throw URLError(.resourceUnavailable)
     }
 
     func release() {
         for continuation in state.withLock({ state in
-            defer { state.held = [] }; return state.held
+            defer { state.held = [] }
+            state.released = true
+            return state.held
         }) {
             continuation.resume()
         }
