@@ -50,10 +50,10 @@ extension DemoApp {
         case .strongAuthRegistrationRequired(let state, let methods):
             return try await steps.continueFrom(SignInResult.strongAuthRegistrationRequired(state, methods: methods))
         case .newUserPasswordRequired(let state):
-            return try await SignUpSteps.continueFrom(.passwordRequired(state), scopes: scopes, then: steps)
+            return try await SignUpSteps.continueFrom(SignUpResult.passwordRequired(state), scopes: scopes, then: steps)
         case .newUserAttributesRequired(let attributes, let state):
             return try await SignUpSteps.continueFrom(
-                .attributesRequired(attributes, state), scopes: scopes, then: steps)
+                SignUpResult.attributesRequired(attributes, state), scopes: scopes, then: steps)
         @unknown default:
             Terminal.say("The server asked for a step this demo does not know; please start again.")
             return nil

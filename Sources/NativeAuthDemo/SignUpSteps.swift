@@ -17,6 +17,8 @@ enum SignUpSteps {
         case .attributesInvalid(let names):
             Terminal.say("❌ The server refused these attributes: \(names.joined(separator: ", ")). Please start again.")
             return nil
+        case .passwordRequired(let state):
+            return try await continueFrom(SignUpResult.passwordRequired(state), scopes: scopes, then: steps)
         @unknown default:
             Terminal.say("The server asked for a step this demo does not know; please sign up again.")
             return nil
@@ -38,6 +40,9 @@ enum SignUpSteps {
             return try await continueFrom(next, scopes: scopes, then: steps)
         case .attributesRequired(let attributes, let state):
             return try await enterAttributes(attributes, state: state, scopes: scopes, then: steps)
+        case .codeRequired(let state, _, _, _):
+            guard let result = try await SharedSteps.enterCode(state, flow: "sign-up") else { return nil }
+            return try await continueFrom(result, scopes: scopes, then: steps)
         @unknown default:
             Terminal.say("The server asked for a step this demo does not know; please sign up again.")
             return nil

@@ -30,15 +30,21 @@ func signUp(client: NativeAuthClient, email: String) async throws -> UserAccount
     attributes.displayName = ask("Your name:")
     attributes["extension_0123456789abcdef0123456789abcdef_newsletter"] = true  // a custom attribute
 
-    // A password could be given here too; without one, the server asks for it after the code.
-    let start = try await client.signUp(SignUpParameters(username: email, attributes: attributes))
-    guard case .codeRequired(let codeState, let sentTo, _, _) = start else {
+    // A password could be given here too; without one, the server asks for it when it wants it.
+    var step: SignUpResult
+    switch try await client.signUp(SignUpParameters(username: email, attributes: attributes)) {
+    case .codeRequired(let codeState, let sentTo, _, _):
+        step = try await codeState.submitCode(ask("Enter the code sent to \(sentTo):"))
+    case .passwordRequired(let state):  // a server that wants the password before the code
+        step = try await state.submitPassword(ask("Choose a password:"))
+    default:
         return nil  // .attributesInvalid: the server refused some values; see Docs/SignUp.md
     }
-    var step = try await codeState.submitCode(ask("Enter the code sent to \(sentTo):"))
     let maxSteps = 5  // a password and the attributes, with room for a second round of attributes
     for _ in 1...maxSteps {
         switch step {
+        case .codeRequired(let codeState, let sentTo, _, _):  // after a password asked for first
+            step = try await codeState.submitCode(ask("Enter the code sent to \(sentTo):"))
         case .passwordRequired(let state):
             step = try await state.submitPassword(ask("Choose a password:"))
         case .attributesRequired(let required, let state):

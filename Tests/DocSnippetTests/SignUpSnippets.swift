@@ -37,6 +37,10 @@ func startSignUp(client: NativeAuthClient) async throws -> UserAccountResult? {
     case .attributesInvalid(let names):
         print("Please check: \(names.joined(separator: ", ")).")
         return nil
+    case .passwordRequired(let state):
+        // A server that wants the password before it sends the code (given none above).
+        guard let signInState = try await continueSignUp(.passwordRequired(state)) else { return nil }
+        return try await signInNewUser(signInState)
     @unknown default:
         return nil
     }
@@ -94,6 +98,10 @@ func continueSignUp(_ result: SignUpResult) async throws -> SignInAfterSignUpSta
             result = next
         case .completed(let signInState):
             return signInState
+        case .codeRequired(let state, _, _, _):
+            // The code, after a password the server asked for before it.
+            guard let next = try await verifyEmail(state) else { return nil }
+            result = next
         @unknown default:
             return nil
         }

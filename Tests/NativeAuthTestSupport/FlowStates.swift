@@ -383,6 +383,7 @@ extension FlowOutcome {
         switch result {
         case .codeRequired(let state, let sentTo, _, _): (.state(.signUpCode(state)), [sentTo])
         case .attributesInvalid(let names): (.attributesInvalid(names), names)
+        case .passwordRequired(let state): (.state(.signUpPassword(state)), [])
         @unknown default: (.unknown("SignUpStartResult"), [])
         }
     }
@@ -393,6 +394,7 @@ extension FlowOutcome {
         case .passwordRequired(let state): (.state(.signUpPassword(state)), [])
         case .attributesRequired(let attributes, let state):
             (.state(.signUpAttributes(state)), [attributes.description])
+        case .codeRequired(let state, let sentTo, _, _): (.state(.signUpCode(state)), [sentTo])
         @unknown default: (.unknown("SignUpResult"), [])
         }
     }

@@ -10,7 +10,7 @@ extension NativeAuthClient {
         do {
             switch core.configuration.protocolVersion {
             case .v1: return try await ResetPasswordFlow.start(parameters, client: core)
-            case .v2: return try await ResetPasswordFlowV2.start(parameters, client: core)
+            case .v2: return try await ResetPasswordStepsV2.start(parameters, client: core)
             }
         } catch {
             throw ResetPasswordStartError(error).continuing(

@@ -12,7 +12,7 @@ extension NativeAuthClient {
         do {
             switch core.configuration.protocolVersion {
             case .v1: return try await SignInFlow.start(parameters, client: core)
-            case .v2: return try await SignInFlowV2.start(parameters, client: core)
+            case .v2: return try await SignInStepsV2.start(parameters, client: core)
             }
         } catch {
             throw SignInStartError(error).continuing(

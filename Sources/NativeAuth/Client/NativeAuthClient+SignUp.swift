@@ -12,7 +12,7 @@ extension NativeAuthClient {
         do {
             switch core.configuration.protocolVersion {
             case .v1: return try await SignUpFlow.start(parameters, client: core)
-            case .v2: return try await SignUpFlowV2.start(parameters, client: core)
+            case .v2: return try await SignUpStepsV2.start(parameters, client: core)
             }
         } catch {
             throw SignUpStartError(error).continuing(
@@ -37,6 +37,8 @@ extension NativeAuthClient {
                     newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
             case .attributesInvalid(let names):
                 delegate.onSignUpAttributesInvalid(attributeNames: names)
+            case .passwordRequired(let state):
+                delegate.onSignUpPasswordRequired(newState: state)
             }
         } fail: { error in
             delegate.onSignUpStartError(error: error)

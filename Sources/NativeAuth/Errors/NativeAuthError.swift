@@ -340,9 +340,7 @@ extension NativeAuthErrorDetails {
         case .cancelled:
             self.init(.cancelled, correlationId: correlationId)
         case .transport(let error, let endpoint):
-            self.init(
-                .network, correlationId: correlationId, underlyingError: error,
-                endpoint: RequestEndpoint(endpoint.rawValue))
+            self.init(.network, correlationId: correlationId, underlyingError: error, endpoint: endpoint)
         case .unexpected(let answer):
             self.init(.unexpectedResponse, correlationId: correlationId, unexpected: answer)
         case .redirect(let reason):

@@ -122,10 +122,23 @@ struct FlowError: DetailedError {
         if case .server = failure { answeredBy = .v1(endpoint) } else { answeredBy = nil }
     }
 
-    /// A V2 server error of `kind`, the action's error type not applied yet.
-    init(v2 details: NativeAuthErrorDetails) {
+    /// A failed V2 call that asked `asked` (a link relation or a fixed endpoint): a server error
+    /// gets its kind from V2's catalogue, where it is read by what was asked
+    /// (``ServerError/v2Kind(asked:)``); the action's error type adds only its own reading of a
+    /// wrong password.
+    init(_ failure: WireFailure, asked: String, correlationId: UUID) {
+        guard case .server(let error) = failure else {
+            self.init(failure, from: .token, correlationId: correlationId)
+            return
+        }
+        self.init(
+            details: NativeAuthErrorDetails(error.v2Kind(asked: asked), correlationId: correlationId, server: error),
+            answeredBy: .v2)
+    }
+
+    private init(details: NativeAuthErrorDetails, answeredBy: Answerer?) {
         self.details = details
-        answeredBy = .v2
+        self.answeredBy = answeredBy
     }
 
     /// This error with its server error named as `E` names it; an error named already, or without

@@ -32,7 +32,7 @@ public final class ResetPasswordAuthMethodSelectionRequiredState: Sendable, Cust
         -> ResetPasswordStartResult
     {
         try await core.run(ResetPasswordStartError.self) { action throws(FlowError) in
-            try await ResetPasswordFlowV2.select(authMethod, links: methodLinks, action: action)
+            try await ResetPasswordStepsV2(context: methodLinks).select(authMethod, action: action)
         }
     }
 

@@ -22,7 +22,7 @@ protocol ResetPasswordSteps: Sendable {
 /// interval, or V2's poll link. Only the protocol's own field is ever set.
 struct ResetPasswordPending: Sendable {
     let interval = Locked<Int?>(nil)
-    let poll = Locked<ResetPasswordFlowV2.PendingPoll?>(nil)
+    let poll = Locked<V2Poll?>(nil)
 }
 
 extension StepEngine {
@@ -57,31 +57,5 @@ struct ResetPasswordStepsV1: ResetPasswordSteps {
         _ password: String, action: StateCore.Action, core: StateCore, pending: ResetPasswordPending
     ) async throws(FlowError) -> SignInAfterResetPasswordState {
         try await ResetPasswordFlow.submit(password, action: action, core: core, pendingInterval: pending.interval)
-    }
-}
-
-/// The password-reset steps of V2: the state's `verify`, `resend` and `update` links, then the
-/// `poll` links (``ResetPasswordFlowV2``).
-struct ResetPasswordStepsV2: ResetPasswordSteps {
-    /// The checked links of the answer that made the state.
-    let context: V2StepContext
-
-    func startFromSignIn(selects: Bool, action: StateCore.Action) async throws(FlowError) -> ResetPasswordStartResult {
-        try await ResetPasswordFlowV2.recover(context: context, selects: selects, action: action)
-    }
-
-    func submitCode(_ code: Secret, action: StateCore.Action) async throws(FlowError) -> ResetPasswordRequiredState {
-        try await ResetPasswordFlowV2.submitCode(code, context: context, action: action)
-    }
-
-    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStep {
-        try await ResetPasswordFlowV2.resend(context: context, action: action)
-    }
-
-    func submitPassword(
-        _ password: String, action: StateCore.Action, core: StateCore, pending: ResetPasswordPending
-    ) async throws(FlowError) -> SignInAfterResetPasswordState {
-        try await ResetPasswordFlowV2.submit(
-            password, context: context, action: action, core: core, pending: pending.poll)
     }
 }

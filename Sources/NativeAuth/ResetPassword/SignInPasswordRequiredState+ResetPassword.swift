@@ -44,24 +44,3 @@ extension SignInPasswordRequiredState {
         }
     }
 }
-
-extension ResetPasswordFlowV2 {
-    /// Inline password reset (Docs/NativeAuthV2.md, "Inline password reset"): `POST` the password
-    /// method's `recover` link with the sign-in's token; its answer starts the reset as the
-    /// `reset_password` link's does (`action: challenge` with the recovery methods). Without a
-    /// `recover` link, a reset of its own for the user, which sends nothing of the sign-in but its
-    /// correlation id.
-    static func recover(context: V2StepContext, selects: Bool, action: StateCore.Action) async throws(FlowError)
-        -> ResetPasswordStartResult
-    {
-        let flow = action.flow
-        guard let link = context.links["recover"] else {
-            flow.client.log(
-                .info, "password reset: the server offered no recover link; starting a reset of its own",
-                correlationId: flow.correlationId)
-            return try await start(flow: flow, selects: selects)
-        }
-        let outcome = try await startJourney(.recover(link, continuationToken: action.token), flow: flow)
-        return try await codeRequired(after: outcome, flow: flow, selects: selects)
-    }
-}

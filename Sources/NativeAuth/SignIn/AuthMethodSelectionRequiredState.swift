@@ -28,7 +28,7 @@ public final class AuthMethodSelectionRequiredState: Sendable, CustomStringConve
     ///   is sent, and the state stays usable.
     public func selectAuthMethod(_ authMethod: AuthMethod) async throws(SignInStartError) -> SignInStartResult {
         try await core.run(SignInStartError.self) { action throws(FlowError) in
-            try await SignInFlowV2.select(authMethod, links: methodLinks, action: action)
+            try await SignInStepsV2(context: methodLinks).select(authMethod, action: action)
         }
     }
 

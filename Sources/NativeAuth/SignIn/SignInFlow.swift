@@ -6,16 +6,8 @@ enum SignInFlow {
     static func start(_ parameters: SignInParameters, client: ClientCore) async throws(FlowError)
         -> SignInStartResult
     {
-        let username = parameters.username.trimmingCharacters(in: .whitespacesAndNewlines)
-        var flow = client.flow(username: username, scopes: parameters.scopes, correlationId: parameters.correlationId)
-        flow.claims = try FlowContext.validClaims(
-            parameters.claims, correlationId: flow.correlationId)
-        guard !username.isEmpty else {
-            throw flow.fail(.invalidUsername, note: "The username is empty; nothing was sent.")
-        }
-        if let password = parameters.password, password.isEmpty {
-            throw flow.fail(.invalidCredentials, note: "The password is empty; nothing was sent.")
-        }
+        let flow = try startFlow(parameters, client: client)
+        let username = flow.username
         let initiated = try await flow.requestToken(.signInInitiate(username: username))
         let challengeCall = WireCall.signInChallenge(continuationToken: initiated, methodId: nil)
         let challenge = try await flow.step(challengeCall)
@@ -39,6 +31,21 @@ enum SignInFlow {
         }
     }
 
+    /// The flow of a sign-in's start, V1's or V2's: the trimmed username, the scopes and the
+    /// claims request checked; an empty username or password is refused before anything is sent.
+    static func startFlow(_ parameters: SignInParameters, client: ClientCore) throws(FlowError) -> FlowContext {
+        let username = parameters.username.trimmingCharacters(in: .whitespacesAndNewlines)
+        var flow = client.flow(username: username, scopes: parameters.scopes, correlationId: parameters.correlationId)
+        flow.claims = try FlowContext.validClaims(parameters.claims, correlationId: flow.correlationId)
+        guard !username.isEmpty else {
+            throw flow.fail(.invalidUsername, note: "The username is empty; nothing was sent.")
+        }
+        if let password = parameters.password, password.isEmpty {
+            throw flow.fail(.invalidCredentials, note: "The password is empty; nothing was sent.")
+        }
+        return flow
+    }
+
     /// Calls the token endpoint and turns the outcome into a sign-in result: an account, or the
     /// multi-factor or method-registration step the server asks for.
     static func exchange(_ call: WireCall, flow: FlowContext) async throws(FlowError) -> SignInResult {
@@ -46,19 +53,12 @@ enum SignInFlow {
         let outcome = try await flow.step(call)
         switch outcome {
         case .tokens(let answer):
-            return .completed(await signedIn(answer, flow: flow))
+            return .completed(await flow.signedIn(answer))
         case .nextStep(let next, let token, _) where next == .mfa || next == .registration:
             return try await introspect(next, token: token, flow: flow)
         default:
             throw flow.unexpected(outcome, of: call)
         }
-    }
-
-    /// Keeps the account the tokens are for.
-    static func signedIn(_ answer: TokenAnswer, flow: FlowContext) async -> UserAccountResult {
-        let record = await flow.client.accounts.signedIn(
-            answer, username: flow.username, scopes: flow.scopes, correlationId: flow.correlationId)
-        return UserAccountResult(record: record, manager: flow.client.accounts)
     }
 
     /// Lists the user's methods for the second factor or registration the server asked for.

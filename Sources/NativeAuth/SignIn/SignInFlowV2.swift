@@ -1,321 +1,235 @@
 import Foundation
 
-/// The sign-in engine of native authentication V2 (Docs/NativeAuthV2.md): starts authorization,
-/// follows the `sign_in` link and then whatever each answer asks, and hands back the same states
-/// and results as ``SignInFlow``. The states call it from their actions when their
-/// ``StepEngine`` is `.v2`.
-enum SignInFlowV2 {
+/// Sign-in over native authentication V2 (Docs/NativeAuthV2.md, "Using V2"): its start, each
+/// state's action (a request made with ``FlowContext``'s shared V2 actions), and one table from
+/// what the server wants next (``V2Interaction``) to the states and results of ``SignInFlow``.
+/// The states hold these steps when their ``StepEngine`` is `.v2`.
+struct SignInStepsV2: SignInSteps {
+    /// The checked links of the answer that made the state.
+    let context: V2StepContext
+
+    /// How the table goes on where the server leaves a choice.
+    struct Choice: Sendable {
+        /// A password given up front: verified when the server asks for one, and the password
+        /// method taken when it is offered.
+        var password: Secret?
+        /// The user chooses the first factor (``SignInParameters/selectsAuthMethod``).
+        var selects = false
+        /// A first factor's `challenge` was followed: another one, as in every state's action,
+        /// is an unexpected answer.
+        var challenged = false
+    }
+
     static func start(_ parameters: SignInParameters, client: ClientCore) async throws(FlowError)
         -> SignInStartResult
     {
-        typealias Failure = SignInStartError
-        let username = parameters.username.trimmingCharacters(in: .whitespacesAndNewlines)
-        var flow = client.flow(username: username, scopes: parameters.scopes, correlationId: parameters.correlationId)
-        flow.claims = try FlowContext.validClaims(parameters.claims, correlationId: flow.correlationId)
-        guard !username.isEmpty else {
-            throw flow.fail(.invalidUsername, note: "The username is empty; nothing was sent.")
+        let flow = try SignInFlow.startFlow(parameters, client: client)
+        let answer = try await flow.startJourney("sign_in", link: \.signIn) { link, token in
+            .startSignIn(link, username: flow.username, continuationToken: token)
         }
-        if let password = parameters.password, password.isEmpty {
-            throw flow.fail(.invalidCredentials, note: "The password is empty; nothing was sent.")
-        }
-        let started = try await flow.v2(.startAuthorization)
-        guard case .started(let answer) = started else {
-            throw flow.unexpectedV2(field: "sign_in", value: "another answer")
-        }
-        let signIn = try flow.link(answer.signIn, relation: "sign_in")
-        let outcome = try await flow.v2(
-            .startSignIn(signIn, username: username, continuationToken: answer.continuationToken))
-        let choice = FirstFactorChoice(passwordGiven: parameters.password != nil, selects: parameters.selectsAuthMethod)
-        var next = try await step(outcome, flow: flow, choice: choice)
-        if case .passwordRequired(let token, let context) = next, let password = parameters.password {
-            let verified = try await flow.v2(
-                .verifyPassword(
-                    try context.link("verify", flow: flow), continuationToken: token, password: Secret(password)))
-            next = try await step(verified, flow: flow)
-        }
-        return try startResult(next, flow: flow)
+        let choice = Choice(password: parameters.password.map(Secret.init), selects: parameters.selectsAuthMethod)
+        return try await table(answer, flow: flow, choice: choice)
     }
 
-    /// The start result for where an answer led.
-    static func startResult(_ next: Next, flow: FlowContext) throws(FlowError) -> SignInStartResult {
-        switch next {
-        case .codeRequired(let challenge, let context):
-            let state = SignInCodeRequiredState(step: CodeStep(flow: flow, challenge: challenge, engine: .v2(context)))
-            return .codeRequired(
-                state, sentTo: challenge.sentTo, channelTargetType: challenge.channel,
-                codeLength: challenge.codeLength)
-        case .passwordRequired(let token, let context):
-            return .passwordRequired(
-                SignInPasswordRequiredState(core: StateCore(flow: flow, token: token), engine: .v2(context)))
-        case .authMethodSelection(let token, let methods, let context):
-            return .authMethodSelectionRequired(
-                AuthMethodSelectionRequiredState(
-                    core: StateCore(flow: flow, token: token), authMethods: methods, methodLinks: context),
-                methods: methods)
-        case .completed, .awaitingMFA, .registrationRequired:
-            return SignInStartResult(try signInResult(next, flow: flow))
-        case .activationRequired:
-            // An activation answers a registration's `enroll`, never a sign-in's start.
-            throw flow.unexpectedV2(field: "action", value: "activate")
-        }
-    }
-
-    /// How the first factor is chosen when the server offers several.
-    struct FirstFactorChoice: Sendable {
-        /// The app gave a password up front: the password method is taken when offered.
-        var passwordGiven = false
-        /// The user chooses (``SignInParameters/selectsAuthMethod``).
-        var selects = false
-    }
-
-    /// Where one answer leads.
-    enum Next: Sendable {
-        case codeRequired(CodeChallenge, V2StepContext)
-        case passwordRequired(Secret, V2StepContext)
-        case completed(UserAccountResult)
-        /// A second factor: the methods to choose from, and each method's `challenge` link under
-        /// the relation ``V2StepContext/challengeRelation(_:)`` names.
-        case awaitingMFA(Secret, [AuthMethod], V2StepContext)
-        /// Several first factors for the user to choose from, each method's `challenge` link kept
-        /// as for a second factor.
-        case authMethodSelection(Secret, [AuthMethod], V2StepContext)
-        /// A method to register first (JIT): the methods, each method's `enroll` link under
-        /// `enroll:` and its id.
-        case registrationRequired(Secret, [AuthMethod], V2StepContext)
-        /// The code sent to the contact being registered, and the `activate` link.
-        case activationRequired(CodeChallenge, V2StepContext)
-    }
-
-    /// Follows an answer until it asks the user for something or the journey is done. A first
-    /// factor's `challenge` is followed at once (an email method: the code is sent); `verify`
-    /// becomes a state; `continue` resumes authorization and keeps the account.
-    static func step(
-        _ outcome: V2Outcome, flow: FlowContext, choice: FirstFactorChoice = FirstFactorChoice(),
-        challenged alreadyChallenged: Bool = false
-    ) async throws(FlowError) -> Next {
-        var outcome = outcome
-        // A challenge is followed once; a second one in a row is not an answer this engine follows.
-        var challenged = alreadyChallenged
-        // The chosen password method's `recover` link, for the password state (inline reset).
-        var recover: String?
-        while true {
-            switch outcome {
-            case .journeyComplete(let token, _):
-                let answer = try await flow.finishV2(continuationToken: token)
-                return .completed(await SignInFlow.signedIn(answer, flow: flow))
-            case .interaction(let envelope)
-            where envelope.action == .challenge && envelope.authenticationFactor == .multiFactor:
-                return try secondFactor(envelope, flow: flow)
-            case .interaction(let envelope) where envelope.action == .challenge && !challenged:
-                challenged = true
-                let methods = try firstFactors(envelope, flow: flow)
-                guard !methods.offered.isEmpty else {
-                    // MSAL for iOS ends such a sign-in with an error; the browser can take what
-                    // the server offers instead.
-                    throw FlowError(
-                        .browserRequired, correlationId: flow.correlationId,
-                        note: "The server offered no first-factor method this SDK can take.")
-                }
-                if choice.selects, methods.offered.count > 1, let token = envelope.continuationToken {
-                    return .authMethodSelection(token, methods.offered, methods.links)
-                }
-                let chosen = choose(methods.offered, choice)
-                recover =
-                    envelope.methods.first { $0.id == chosen?.id && chosen?.challengeType == "password" }?
-                    .links["recover"]
-                outcome = try await afterChallenge(
-                    try await flow.followChallenge(envelope, methodId: chosen?.id), channel: chosen?.channelTargetType,
-                    flow: flow)
-            case .interaction(let envelope) where envelope.action == .verify:
-                return try verifyStep(envelope, flow: flow, recover: recover)
-            case .interaction(let envelope) where envelope.action == .enroll:
-                return try SignInFlowV2.registration(envelope, flow: flow)
-            case .interaction(let envelope) where envelope.action == .activate:
-                return try SignInFlowV2.activation(envelope, flow: flow)
-            case .interaction(let envelope):
-                throw flow.unexpectedV2(field: "action", value: envelope.action.map { "\($0)" } ?? "none")
-            default:
-                throw flow.unexpectedV2(field: "state", value: "another answer")
-            }
-        }
-    }
-
-    /// The first factors a `challenge` offers that the SDK can take (a password, an email or SMS
-    /// code, each with a `challenge` link), in the server's order, with their checked links.
-    private static func firstFactors(_ envelope: V2Envelope, flow: FlowContext) throws(FlowError)
-        -> (offered: [AuthMethod], links: V2StepContext)
+    /// Where what the server wants next leads a sign-in.
+    static func table(_ answer: V2Interaction, flow: FlowContext, choice: Choice) async throws(FlowError)
+        -> SignInStartResult
     {
-        try offeredMethods(
-            envelope, types: ["password", "email", "sms"], relations: ["challenge"],
-            key: V2StepContext.challengeRelation, purpose: "first-factor", flow: flow)
-    }
-
-    /// The methods of `envelope` of one of `types` that carry a link of one of `relations` (else
-    /// the answer's own `fallback` link), in the server's order, each link checked and kept under
-    /// `key(id)`. Any other method is skipped with a log naming `purpose`, as MSAL for iOS skips
-    /// unsupported methods; so is a second method with the same id.
-    static func offeredMethods(
-        _ envelope: V2Envelope, types: Set<String>, relations: [String], fallback: String? = nil,
-        key: (String) -> String, purpose: String, flow: FlowContext
-    ) throws(FlowError) -> (offered: [AuthMethod], links: V2StepContext) {
-        var offered: [AuthMethod] = []
-        var links: [String: V2Link] = [:]
-        for method in envelope.methods {
-            let type = method.type?.lowercased() ?? ""
-            guard types.contains(type),
-                let href = relations.lazy.compactMap({ method.links[$0] }).first ?? fallback,
-                links[key(method.id)] == nil
-            else {
-                flow.client.log(
-                    .info, "\(purpose) method skipped", ["type": method.type ?? "none"],
-                    correlationId: flow.correlationId)
-                continue
+        switch answer {
+        case .complete(let token):
+            return .completed(try await flow.finishV2(token))
+        case .challenge(let offer) where offer.factor == .multiFactor:
+            let (methods, links) = try offer.codeMethods(purpose: "second-factor", flow: flow)
+            guard !methods.isEmpty else {
+                throw browser("The server offered no second-factor method this SDK can send a code to.", flow)
             }
-            links[key(method.id)] = try flow.link(href, relation: relations[0])
-            offered.append(
-                AuthMethod(
-                    id: method.id, challengeType: type == "password" ? "password" : "oob",
-                    channelTargetType: ChannelType(wire: type), loginHint: method.hint ?? ""))
+            let state = AwaitingMFAState(
+                core: StateCore(flow: flow, token: offer.token), authMethods: methods, engine: .v2(links))
+            return .awaitingMFA(state, methods: methods)
+        case .challenge(let offer) where offer.factor == .singleFactor && !choice.challenged:
+            return try await firstFactor(offer, flow: flow, choice: choice)
+        case .challenge(let offer):
+            throw unknownFactor(offer, flow: flow)
+        case .verify(let verification) where verification.isPassword:
+            guard let password = choice.password else {
+                return .passwordRequired(
+                    SignInPasswordRequiredState(
+                        core: StateCore(flow: flow, token: verification.token), engine: .v2(verification.context)))
+            }
+            let verify = try verification.context.link("verify", flow: flow)
+            var next = choice
+            next.password = nil
+            return try await table(
+                try await flow.interact(
+                    .verifyPassword(verify, continuationToken: verification.token, password: password)),
+                flow: flow, choice: next)
+        case .verify(let verification):
+            let step = verification.codeStep(flow)
+            return .codeRequired(
+                SignInCodeRequiredState(step: step), sentTo: step.sentTo, channelTargetType: step.channel,
+                codeLength: step.codeLength)
+        case .enroll(let offer):
+            let (methods, links) = try offer.methods(
+                types: ["email", "sms"], relations: ["enroll", "register"], key: V2StepContext.enrollRelation,
+                purpose: "registration", flow: flow)
+            guard !methods.isEmpty else { throw browser("The server offered no method this SDK can register.", flow) }
+            let state = RegisterStrongAuthState(
+                core: StateCore(flow: flow, token: offer.token), authMethods: methods, engine: .v2(links))
+            return .strongAuthRegistrationRequired(state, methods: methods)
+        case .activate, .collectAttributes, .update, .poll, .riskVerify:
+            throw flow.unexpectedV2(answer)
         }
-        return (offered, V2StepContext(links: links))
     }
 
-    /// The method the SDK takes when the user does not choose, as MSAL for iOS does: the password
-    /// when one was given and it is offered, else the first code method, else the password.
-    private static func choose(_ offered: [AuthMethod], _ choice: FirstFactorChoice) -> AuthMethod? {
-        let password = offered.first { $0.challengeType == "password" }
-        if choice.passwordGiven, let password { return password }
-        return offered.first { $0.challengeType != "password" } ?? password
+    /// A first factor's `challenge`: the user chooses among several methods when the app asked,
+    /// else the SDK takes one as MSAL for iOS does (the password when one was given and it is
+    /// offered, else the first code method, else the password) and follows its `challenge` link.
+    private static func firstFactor(_ offer: V2Offer, flow: FlowContext, choice: Choice) async throws(FlowError)
+        -> SignInStartResult
+    {
+        let (methods, links) = try offer.methods(
+            types: ["password", "email", "sms"], relations: ["challenge"], key: V2StepContext.challengeRelation,
+            purpose: "first-factor", flow: flow)
+        let password = methods.first { $0.challengeType == "password" }
+        let code = methods.first { $0.challengeType != "password" }
+        guard let chosen = (choice.password != nil ? password : nil) ?? code ?? password else {
+            // MSAL for iOS ends such a sign-in with an error; the browser can take what the
+            // server offers instead.
+            throw browser("The server offered no first-factor method this SDK can take.", flow)
+        }
+        if choice.selects, methods.count > 1 {
+            let state = AuthMethodSelectionRequiredState(
+                core: StateCore(flow: flow, token: offer.token), authMethods: methods, methodLinks: links)
+            return .authMethodSelectionRequired(state, methods: methods)
+        }
+        return try await follow(
+            chosen, links: links, token: offer.token, recover: offer.recoverHref(of: chosen.id), flow: flow,
+            choice: choice)
+    }
+
+    /// Follows a first factor's `challenge` link and goes on with the answer. A password `verify`
+    /// keeps the `recover` link the method had where it was offered, when its own answer has none.
+    private static func follow(
+        _ method: AuthMethod, links: V2StepContext, token: Secret, recover: String?, flow: FlowContext, choice: Choice
+    ) async throws(FlowError) -> SignInStartResult {
+        let link = try links.link(of: method, V2StepContext.challengeRelation, flow: flow)
+        var answer = try await flow.challenge(link, token: token, channel: method.channelTargetType)
+        if case .verify(var verification) = answer, verification.isPassword, let recover,
+            verification.context.links["recover"] == nil
+        {
+            verification.context.links["recover"] = try flow.link(recover, relation: "recover")
+            answer = .verify(verification)
+        }
+        var next = choice
+        next.challenged = true
+        return try await table(answer, flow: flow, choice: next)
+    }
+
+    /// A `challenge` whose factor the SDK does not know, or none: which screen it means cannot be
+    /// told, and MSAL's V2 clients do not guess it either. Nothing is sent for it.
+    private static func unknownFactor(_ offer: V2Offer, flow: FlowContext) -> FlowError {
+        let field = "challengeContext.authenticationFactor"
+        switch offer.factor {
+        case .unknown(let value)?:
+            return flow.unexpectedV2(
+                field: field, value: value, note: "The server named a factor this SDK does not know.")
+        case nil:
+            return flow.unexpectedV2(missing: field)
+        case .singleFactor?, .multiFactor?:
+            return flow.unexpectedV2(field: "action", value: "challenge")
+        }
+    }
+
+    private static func browser(_ note: String, _ flow: FlowContext) -> FlowError {
+        FlowError(.browserRequired, correlationId: flow.correlationId, note: note)
     }
 
     /// Chooses a first factor on an ``AuthMethodSelectionRequiredState``: follows the method's
     /// `challenge` link with the state's token, and goes on as a sign-in's start does.
-    static func select(_ method: AuthMethod, links: V2StepContext, action: StateCore.Action)
-        async throws(FlowError) -> SignInStartResult
-    {
-        guard let link = links.links[V2StepContext.challengeRelation(method.id)] else {
-            throw action.flow.fail(.invalidArgument, note: "The server did not offer this method; nothing was sent.")
-        }
-        let outcome = try await afterChallenge(
-            try await action.flow.v2(.challenge(link, continuationToken: action.token)),
-            channel: method.channelTargetType, flow: action.flow)
-        return try startResult(try await step(outcome, flow: action.flow, challenged: true), flow: action.flow)
+    func select(_ method: AuthMethod, action: StateCore.Action) async throws(FlowError) -> SignInStartResult {
+        try await Self.follow(
+            method, links: context, token: action.token, recover: nil, flow: action.flow,
+            choice: Choice(challenged: true))
     }
 
-    /// A `verify` answer: a password to ask for, or a code that was sent. A password state keeps
-    /// the password method's `recover` link (inline password reset): the answer's own, else
-    /// `recover`, the one the method had where it was offered.
-    private static func verifyStep(_ envelope: V2Envelope, flow: FlowContext, recover: String? = nil)
-        throws(FlowError) -> Next
-    {
-        guard let token = envelope.continuationToken else {
-            throw flow.unexpectedV2(field: "continuationToken", value: "none")
-        }
-        var links = ["verify": try flow.link(envelope.href("verify"), relation: "verify")]
-        if let resend = envelope.href("resend") { links["resend"] = try flow.link(resend, relation: "resend") }
-        let type = envelope.methodType?.lowercased()
-        if type == "password", let href = envelope.links["recover"] ?? recover {
-            links["recover"] = try flow.link(href, relation: "recover")
-        }
-        let context = V2StepContext(links: links, methodId: envelope.methodId)
-        if type == "password" { return .passwordRequired(token, context) }
-        let challenge = CodeChallenge(
-            continuationToken: token, channel: ChannelType(wire: type ?? "email"), sentTo: envelope.hint ?? "",
-            codeLength: envelope.codeLength, interval: nil)
-        return .codeRequired(challenge, context)
-    }
-
-    /// A `challenge` for the second factor (`multiFactor`): the user's code methods, in the
-    /// server's order, each with its checked `challenge` link. A method of a type the SDK cannot
-    /// send a code to (neither email nor SMS), or without a link, is skipped with a log, as MSAL
-    /// for iOS skips unsupported methods; with none left, the browser finishes the sign-in.
-    private static func secondFactor(_ envelope: V2Envelope, flow: FlowContext) throws(FlowError) -> Next {
-        guard let token = envelope.continuationToken else {
-            throw flow.unexpectedV2(field: "continuationToken", value: "none")
-        }
-        let (methods, links) = try offeredMethods(
-            envelope, types: ["email", "sms"], relations: ["challenge"], key: V2StepContext.challengeRelation,
-            purpose: "second-factor", flow: flow)
-        guard !methods.isEmpty else {
-            throw FlowError(
-                .browserRequired, correlationId: flow.correlationId,
-                note: "The server offered no second-factor method this SDK can send a code to.")
-        }
-        return .awaitingMFA(token, methods, links)
-    }
-
-    /// The result of a state's V2 action: the account, a second factor to choose, or an answer the
-    /// states cannot take.
-    static func result(of outcome: V2Outcome, flow: FlowContext) async throws(FlowError) -> SignInResult {
-        try signInResult(try await step(outcome, flow: flow), flow: flow)
-    }
-
-    /// The sign-in result of where an answer led: the account, a second factor to choose, or a
-    /// method to register; any other step is not a result.
-    private static func signInResult(_ next: Next, flow: FlowContext) throws(FlowError) -> SignInResult {
-        switch next {
-        case .completed(let account): return .completed(account)
-        case .awaitingMFA(let token, let methods, let context):
-            return .awaitingMFA(
-                AwaitingMFAState(core: StateCore(flow: flow, token: token), authMethods: methods, engine: .v2(context)),
-                methods: methods)
-        case .registrationRequired(let token, let methods, let context):
-            return .strongAuthRegistrationRequired(
-                RegisterStrongAuthState(
-                    core: StateCore(flow: flow, token: token), authMethods: methods, engine: .v2(context)),
-                methods: methods)
-        case .codeRequired, .passwordRequired, .authMethodSelection, .activationRequired:
-            throw flow.unexpectedV2(field: "action", value: "verify")
-        }
-    }
-
-    /// Sends a second-factor code to `method`: follows its `challenge` link with the state's
-    /// token. The answer must be a code `verify`; the state it makes keeps `methodLinks`, so the
-    /// user can ask for a code on another method from there.
-    static func requestChallenge(
-        _ method: AuthMethod, methods: [AuthMethod], methodLinks: V2StepContext, action: StateCore.Action
-    ) async throws(FlowError) -> MFARequiredState {
-        guard let link = methodLinks.links[V2StepContext.challengeRelation(method.id)] else {
-            throw action.flow.fail(.invalidArgument, note: "The server did not offer this method; nothing was sent.")
-        }
-        let channel = methods.first { $0.id == method.id }?.channelTargetType ?? method.channelTargetType
-        let outcome = try await afterChallenge(
-            try await action.flow.v2(.challenge(link, continuationToken: action.token)), channel: channel,
-            flow: action.flow)
-        guard case .interaction(let envelope) = outcome, envelope.action == .verify,
-            case .codeRequired(let challenge, let verify) = try verifyStep(envelope, flow: action.flow)
-        else { throw action.flow.unexpectedV2(field: "action", value: "another answer") }
-        return MFARequiredState(
-            step: CodeStep(flow: action.flow, challenge: challenge, engine: .v2(verify)), method: method,
-            authMethods: methods, methodLinks: methodLinks)
-    }
-
-    /// Submits a code at the state's `verify` link.
-    static func submitCode(_ code: Secret, context: V2StepContext, action: StateCore.Action) async throws(FlowError)
+    func submitCode(_ code: Secret, factor: SignInFactor, action: StateCore.Action) async throws(FlowError)
         -> SignInResult
     {
-        let verify = try context.link("verify", flow: action.flow)
-        let outcome = try await action.flow.v2(.verifyCode(verify, continuationToken: action.token, code: code))
-        return try await result(of: outcome, flow: action.flow)
+        // Both factors' codes go to the state's `verify` link; the answer says what comes next.
+        try await result(
+            .verifyCode(try context.link("verify", flow: action.flow), continuationToken: action.token, code: code),
+            action)
     }
 
-    /// Submits a password at the state's `verify` link.
-    static func submitPassword(_ password: Secret, context: V2StepContext, action: StateCore.Action)
-        async throws(FlowError) -> SignInResult
-    {
-        let outcome = try await action.flow.v2(
+    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStep {
+        try await action.flow.resendV2(context, token: action.token)
+    }
+
+    func submitPassword(_ password: Secret, action: StateCore.Action) async throws(FlowError) -> SignInResult {
+        try await result(
             .verifyPassword(
-                try context.link("verify", flow: action.flow), continuationToken: action.token, password: password))
-        return try await result(of: outcome, flow: action.flow)
+                try context.link("verify", flow: action.flow), continuationToken: action.token, password: password),
+            action)
     }
 
-    /// Asks for a new code at the state's `resend` link; the answer is the next code step.
-    static func resend(context: V2StepContext, action: StateCore.Action) async throws(FlowError) -> CodeStep {
-        let resend = try context.link("resend", flow: action.flow)
-        let outcome = try await action.flow.v2(.resend(resend, continuationToken: action.token))
-        guard case .codeRequired(let challenge, let next) = try await step(outcome, flow: action.flow) else {
-            throw action.flow.unexpectedV2(field: "action", value: "another answer")
+    /// Sends a second-factor code to `method`: follows its `challenge` link (with the
+    /// `riskverify` hop) with the state's token; the code state keeps this state's links, so the
+    /// user can ask for a code on another method from there.
+    func requestChallenge(_ method: AuthMethod, methods: [AuthMethod], action: StateCore.Action)
+        async throws(FlowError) -> MFARequiredState
+    {
+        let link = try context.link(of: method, V2StepContext.challengeRelation, flow: action.flow)
+        let channel = methods.first { $0.id == method.id }?.channelTargetType ?? method.channelTargetType
+        let answer = try await action.flow.challenge(link, token: action.token, channel: channel)
+        guard case .verify(let verification) = answer, !verification.isPassword else {
+            throw action.flow.unexpectedV2(answer)
         }
-        return CodeStep(flow: action.flow, challenge: challenge, engine: .v2(next))
+        return MFARequiredState(
+            step: verification.codeStep(action.flow), method: method, authMethods: methods, methodLinks: context)
+    }
+
+    /// Registers `contact` for `method` at its `enroll` link (JIT, Docs/NativeAuthV2.md,
+    /// "Registering a method (JIT)"); a contact the server knows already completes the sign-in.
+    func registerChallenge(_ method: AuthMethod, contact: String, methods: [AuthMethod], action: StateCore.Action)
+        async throws(FlowError) -> RegisterStrongAuthChallengeResult
+    {
+        let flow = action.flow
+        let link = try context.link(of: method, V2StepContext.enrollRelation, flow: flow)
+        let answer = try await flow.interact(.enroll(link, continuationToken: action.token, target: contact))
+        switch answer {
+        case .activate(let verification):
+            let step = verification.codeStep(flow)
+            let state = RegisterStrongAuthVerificationRequiredState(
+                step: step, method: method, contact: contact, authMethods: methods, registration: context)
+            return .verificationRequired(
+                state, sentTo: step.sentTo, channelTargetType: step.channel, codeLength: step.codeLength)
+        case .complete(let token):
+            return .completed(try await flow.finishV2(token))
+        default:
+            throw flow.unexpectedV2(answer)
+        }
+    }
+
+    func registerSubmit(_ code: Secret, action: StateCore.Action) async throws(FlowError) -> SignInResult {
+        try await result(
+            .activate(try context.link("activate", flow: action.flow), continuationToken: action.token, code: code),
+            action)
+    }
+
+    func signIn(continuationToken: Secret, flow: FlowContext) async throws(FlowError) -> SignInResult {
+        .completed(try await flow.finishV2(continuationToken))
+    }
+
+    /// Sends a state's `call` and reads the answer with the table: the account, a second factor
+    /// to choose or a method to register; any other step is not an action's result.
+    private func result(_ call: V2Call, _ action: StateCore.Action) async throws(FlowError) -> SignInResult {
+        let answer = try await action.flow.interact(call)
+        switch try await Self.table(answer, flow: action.flow, choice: Choice(challenged: true)) {
+        case .completed(let account): return .completed(account)
+        case .awaitingMFA(let state, let methods): return .awaitingMFA(state, methods: methods)
+        case .strongAuthRegistrationRequired(let state, let methods):
+            return .strongAuthRegistrationRequired(state, methods: methods)
+        default: throw action.flow.unexpectedV2(field: "action", value: "verify")
+        }
     }
 }

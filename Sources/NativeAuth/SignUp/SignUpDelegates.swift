@@ -10,6 +10,8 @@ public protocol SignUpStartDelegate: AnyObject, Sendable {
         newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?)
     /// The server refused the named attribute values. Optional.
     func onSignUpAttributesInvalid(attributeNames: [String])
+    /// The server wants the password before it sends the code; submit it on `newState`. Optional.
+    func onSignUpPasswordRequired(newState: SignUpPasswordRequiredState)
 }
 
 extension SignUpStartDelegate {
@@ -23,6 +25,10 @@ extension SignUpStartDelegate {
     public func onSignUpAttributesInvalid(attributeNames: [String]) {
         DelegateDispatch.missingMethod("onSignUpAttributesInvalid(attributeNames:)")
     }
+    /// Optional; when left out, ``onSignUpStartError(error:)`` reports it.
+    public func onSignUpPasswordRequired(newState: SignUpPasswordRequiredState) {
+        DelegateDispatch.missingMethod("onSignUpPasswordRequired(newState:)")
+    }
 }
 
 /// The outcomes of a sign-up step. Every method is optional.
@@ -34,6 +40,9 @@ public protocol SignUpResultDelegate: AnyObject, Sendable {
     func onSignUpPasswordRequired(newState: SignUpPasswordRequiredState)
     /// More attributes are needed.
     func onSignUpAttributesRequired(attributes: [RequiredAttribute], newState: SignUpAttributesRequiredState)
+    /// A code was sent (after a password the server asked for before the code); submit it on `newState`.
+    func onSignUpCodeRequired(
+        newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?)
 }
 
 extension SignUpResultDelegate {
@@ -48,6 +57,12 @@ extension SignUpResultDelegate {
     /// Optional; when left out, the step's error callback reports it.
     public func onSignUpAttributesRequired(attributes: [RequiredAttribute], newState: SignUpAttributesRequiredState) {
         DelegateDispatch.missingMethod("onSignUpAttributesRequired(attributes:newState:)")
+    }
+    /// Optional; when left out, the step's error callback reports it.
+    public func onSignUpCodeRequired(
+        newState: SignUpCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?
+    ) {
+        DelegateDispatch.missingMethod("onSignUpCodeRequired(newState:sentTo:channelTargetType:codeLength:)")
     }
 }
 
@@ -106,6 +121,9 @@ extension SignUpResult {
         case .passwordRequired(let state): delegate.onSignUpPasswordRequired(newState: state)
         case .attributesRequired(let attributes, let state):
             delegate.onSignUpAttributesRequired(attributes: attributes, newState: state)
+        case .codeRequired(let state, let sentTo, let channel, let codeLength):
+            delegate.onSignUpCodeRequired(
+                newState: state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
         }
     }
 }

@@ -1,15 +1,18 @@
 import Foundation
 
-/// The sign-up engine of native authentication V2 (Docs/NativeAuthV2.md, "Sign-up"): starts
-/// authorization, follows the `sign_up` link, submits what the app gave at the first
-/// `collectAttributes` (the username as the `email` attribute, the password as `password`), and
-/// hands back the same states and results as ``SignUpFlow``. The states call it from their actions
-/// when their ``StepEngine`` is `.v2`.
-enum SignUpFlowV2 {
+/// Sign-up over native authentication V2 (Docs/NativeAuthV2.md, "Sign-up over V2"): its start,
+/// which answers the first `collectAttributes` with what the app gave (the username as the `email`
+/// attribute, the password as `password`), each state's action, and one table from what the server
+/// wants next (``V2Interaction``) to the states and results of ``SignUpFlow``. The states hold
+/// these steps when their ``StepEngine`` is `.v2`.
+struct SignUpStepsV2: SignUpSteps {
     /// The attribute the username travels as ([JS] `FlowInteractionClientV2.ts`, [Android]).
     static let emailAttribute = "email"
     /// The attribute the password travels as (same sources).
     static let passwordAttribute = "password"
+
+    /// The checked links of the answer that made the state, and the attributes sent so far.
+    let context: V2StepContext
 
     static func start(_ parameters: SignUpParameters, client: ClientCore) async throws(FlowError)
         -> SignUpStartResult
@@ -27,50 +30,36 @@ enum SignUpFlowV2 {
                     invalidAttributes: [reserved]))
         }
         attributes[emailAttribute] = .string(flow.username)
-        let started = try await flow.v2(.startAuthorization)
-        guard case .started(let answer) = started else {
-            throw flow.unexpectedV2(field: "sign_up", value: "another answer")
+        let noSignUp = FlowError(
+            .configuration, correlationId: flow.correlationId,
+            note: "The server offers no sign-up journey: the app's user flow does not sign new users up.")
+        let first = try await flow.startJourney("sign_up", link: \.signUp, missing: noSignUp) { link, token in
+            .startSignUp(link, continuationToken: token)
         }
-        guard let signUp = answer.signUp else {
-            throw FlowError(
-                .configuration, correlationId: flow.correlationId,
-                note: "The server offers no sign-up journey: the app's user flow does not sign new users up.")
-        }
-        let outcome = try await flow.v2(
-            .startSignUp(try flow.link(signUp, relation: "sign_up"), continuationToken: answer.continuationToken))
-        guard case .interaction(let envelope) = outcome, envelope.action == .collectAttributes,
-            let token = envelope.continuationToken
-        else { throw flow.unexpectedV2(field: "action", value: "not collectAttributes") }
-        let submit = try flow.link(envelope.href("submitAttributes"), relation: "submitAttributes")
-        let submitted: V2Outcome
+        guard case .collectAttributes(let token, _, var context) = first else { throw flow.unexpectedV2(first) }
+        let password = parameters.password.map(Secret.init)
+        context.submitted = Set(attributes.keys.map { $0.lowercased() } + (password == nil ? [] : [passwordAttribute]))
+        let answer: V2Interaction
         do {
-            submitted = try await flow.v2(
+            answer = try await flow.interact(
                 .submitAttributes(
-                    submit, continuationToken: token, attributes: attributes,
-                    password: parameters.password.map(Secret.init)))
+                    try context.link("submitAttributes", flow: flow), continuationToken: token, attributes: attributes,
+                    password: password))
         } catch  where error.details.kind == .attributesInvalid {
-            // The username travels as `email`, which the app cannot pass: a refusal of it alone is
-            // the username's, as V1 reports it (`isInvalidUsername`).
-            let names = error.details.invalidAttributes
-            if !names.isEmpty, names.allSatisfy({ $0.lowercased() == emailAttribute }) {
-                throw FlowError(
-                    details: NativeAuthErrorDetails(
-                        .invalidUsername, correlationId: flow.correlationId, server: error.details.server))
-            }
-            return .attributesInvalid(names)
+            return .attributesInvalid(error.details.invalidAttributes)
         }
-        switch try await next(submitted, flow: flow) {
-        case .codeRequired(let challenge, let context):
-            let state = SignUpCodeRequiredState(step: CodeStep(flow: flow, challenge: challenge, engine: .v2(context)))
-            return .codeRequired(
-                state, sentTo: challenge.sentTo, channelTargetType: challenge.channel,
-                codeLength: challenge.codeLength)
-        case .attributesRequested(_, let descriptors, _):
+        switch try await table(answer, flow: flow, submitted: context.submitted) {
+        case .codeRequired(let state, let sentTo, let channel, let codeLength):
+            return .codeRequired(state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
+        case .passwordRequired(let state):
+            // Asked for before the code: the app gave none up front.
+            return .passwordRequired(state)
+        case .attributesRequired(let required, _):
             // Before the code: the app must start again with them, as V1's `attributes_required` at the start.
             throw FlowError(
                 .attributesRequired, correlationId: flow.correlationId,
                 note: "The server asks for attributes sign-up did not give: "
-                    + descriptors.map(\.id).joined(separator: ", ") + ".")
+                    + required.map(\.name).joined(separator: ", ") + ".")
         case .completed:
             throw FlowError(
                 .unexpectedResponse, correlationId: flow.correlationId,
@@ -83,67 +72,36 @@ enum SignUpFlowV2 {
         [emailAttribute, passwordAttribute].contains(name.lowercased())
     }
 
-    /// Where one answer leads.
-    enum Next: Sendable {
-        /// A code was sent (`action: verify`).
-        case codeRequired(CodeChallenge, V2StepContext)
-        /// `action: collectAttributes`, with its token and descriptors.
-        case attributesRequested(Secret, [V2AttributeDescriptor], V2StepContext)
-        /// `state: continue`: the user was created; the token resumes authorization.
-        case completed(Secret)
-    }
-
-    /// Follows an answer until it asks the user for something or the journey is done. A `challenge`
-    /// is followed at once (the email method's link), once.
-    static func next(_ outcome: V2Outcome, flow: FlowContext) async throws(FlowError) -> Next {
-        var outcome = outcome
-        var challenged = false
-        while true {
-            switch outcome {
-            case .journeyComplete(let token, _):
-                return .completed(token)
-            case .interaction(let envelope) where envelope.action == .challenge && !challenged:
-                challenged = true
-                outcome = try await flow.followChallenge(envelope)
-            case .interaction(let envelope) where envelope.action == .verify:
-                return try codeStep(envelope, flow: flow)
-            case .interaction(let envelope) where envelope.action == .collectAttributes:
-                guard let token = envelope.continuationToken else {
-                    throw flow.unexpectedV2(field: "continuationToken", value: "none")
-                }
-                let submit = try flow.link(envelope.href("submitAttributes"), relation: "submitAttributes")
-                return .attributesRequested(
-                    token, envelope.attributes, V2StepContext(links: ["submitAttributes": submit]))
-            case .interaction(let envelope):
-                throw flow.unexpectedV2(field: "action", value: envelope.action.map { "\($0)" } ?? "none")
-            default:
-                throw flow.unexpectedV2(field: "state", value: "another answer")
-            }
-        }
-    }
-
-    /// A `verify` answer: the code that was sent, with the `verify` and `resend` links.
-    private static func codeStep(_ envelope: V2Envelope, flow: FlowContext) throws(FlowError) -> Next {
-        guard let token = envelope.continuationToken else {
-            throw flow.unexpectedV2(field: "continuationToken", value: "none")
-        }
-        let type = envelope.methodType?.lowercased() ?? "email"
-        guard type != passwordAttribute else { throw flow.unexpectedV2(field: "type", value: type) }
-        var links = ["verify": try flow.link(envelope.href("verify"), relation: "verify")]
-        if let resend = envelope.href("resend") { links["resend"] = try flow.link(resend, relation: "resend") }
-        let challenge = CodeChallenge(
-            continuationToken: token, channel: ChannelType(wire: type), sentTo: envelope.hint ?? "",
-            codeLength: envelope.codeLength, interval: nil)
-        return .codeRequired(challenge, V2StepContext(links: links, methodId: envelope.methodId))
-    }
-
-    /// The result of a step after the code: a password (a required `password` descriptor), other
-    /// attributes, or the user created.
-    static func result(of outcome: V2Outcome, flow: FlowContext) async throws(FlowError) -> SignUpResult {
-        switch try await next(outcome, flow: flow) {
-        case .completed(let token):
+    /// Where what the server wants next leads a sign-up. `submitted` holds the attributes sent so
+    /// far: asked for again, one ends the flow, as MSAL ends it ("attribute already submitted").
+    static func table(
+        _ answer: V2Interaction, flow: FlowContext, submitted: Set<String>, challenged: Bool = false
+    ) async throws(FlowError) -> SignUpResult {
+        switch answer {
+        case .complete(let token):
             return .completed(SignInAfterSignUpState(flow: flow, token: token, engine: .v2(V2StepContext(links: [:]))))
-        case .attributesRequested(let token, let descriptors, let context):
+        case .challenge(let offer) where !challenged:
+            // The contact's code method: its `challenge` is followed at once, once.
+            guard let (method, link) = try flow.defaultCodeMethod(offer, purpose: "verification") else {
+                throw flow.unexpectedV2(answer)
+            }
+            return try await table(
+                try await flow.challenge(link, token: offer.token, channel: method.channelTargetType), flow: flow,
+                submitted: submitted, challenged: true)
+        case .verify(let verification) where !verification.isPassword:
+            var verification = verification
+            verification.context.submitted = submitted
+            let step = verification.codeStep(flow)
+            return .codeRequired(
+                SignUpCodeRequiredState(step: step), sentTo: step.sentTo, channelTargetType: step.channel,
+                codeLength: step.codeLength)
+        case .collectAttributes(let token, let descriptors, var context):
+            if let again = descriptors.first(where: { submitted.contains($0.id.lowercased()) }) {
+                throw flow.unexpectedV2(
+                    field: "attributes", value: again.id,
+                    note: "The server asked again for '\(again.id)', which was submitted already; the sign-up ends.")
+            }
+            context.submitted = submitted
             let core = StateCore(flow: flow, token: token)
             if descriptors.contains(where: { $0.id.lowercased() == passwordAttribute && $0.required }) {
                 return .passwordRequired(SignUpPasswordRequiredState(core: core, engine: .v2(context)))
@@ -152,40 +110,44 @@ enum SignUpFlowV2 {
                 RequiredAttribute(
                     name: $0.id, type: $0.inputType ?? "string", isRequired: $0.required, regex: $0.validationRegex)
             }
-            let state = SignUpAttributesRequiredState(core: core, requiredAttributes: required, engine: .v2(context))
-            return .attributesRequired(required, state)
-        case .codeRequired:
-            throw flow.unexpectedV2(field: "action", value: "verify")
+            return .attributesRequired(
+                required, SignUpAttributesRequiredState(core: core, requiredAttributes: required, engine: .v2(context)))
+        default:
+            throw flow.unexpectedV2(answer)
         }
     }
 
-    /// Submits a code at the state's `verify` link.
-    static func submitCode(_ code: Secret, context: V2StepContext, action: StateCore.Action) async throws(FlowError)
+    func submitCode(_ code: Secret, action: StateCore.Action) async throws(FlowError) -> SignUpResult {
+        let verify = try context.link("verify", flow: action.flow)
+        return try await Self.table(
+            try await action.flow.interact(.verifyCode(verify, continuationToken: action.token, code: code)),
+            flow: action.flow, submitted: context.submitted)
+    }
+
+    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStep {
+        try await action.flow.resendV2(context, token: action.token)
+    }
+
+    func submitPassword(_ password: Secret, action: StateCore.Action) async throws(FlowError) -> SignUpResult {
+        try await submit([:], password: password, action: action)
+    }
+
+    func submitAttributes(_ attributes: UserAttributes, action: StateCore.Action) async throws(FlowError)
         -> SignUpResult
     {
-        let verify = try context.link("verify", flow: action.flow)
-        let outcome = try await action.flow.v2(.verifyCode(verify, continuationToken: action.token, code: code))
-        return try await result(of: outcome, flow: action.flow)
+        try await submit(try action.flow.members(attributes), password: nil, action: action)
     }
 
-    /// Submits attributes (and a password) at the state's `submitAttributes` link.
-    static func submit(
-        _ attributes: [String: JSONValue], password: Secret?, context: V2StepContext, action: StateCore.Action
-    ) async throws(FlowError) -> SignUpResult {
+    /// Submits attributes (and a password, as the `password` attribute) at `submitAttributes`.
+    private func submit(_ attributes: [String: JSONValue], password: Secret?, action: StateCore.Action)
+        async throws(FlowError) -> SignUpResult
+    {
         let submit = try context.link("submitAttributes", flow: action.flow)
-        let outcome = try await action.flow.v2(
-            .submitAttributes(submit, continuationToken: action.token, attributes: attributes, password: password))
-        return try await result(of: outcome, flow: action.flow)
-    }
-
-    /// Asks for a new code at the state's `resend` link; the answer is the next code step.
-    static func resend(context: V2StepContext, action: StateCore.Action) async throws(FlowError) -> CodeStep {
-        let resend = try context.link("resend", flow: action.flow)
-        let outcome = try await action.flow.v2(.resend(resend, continuationToken: action.token))
-        guard case .codeRequired(let challenge, let next) = try await next(outcome, flow: action.flow) else {
-            throw action.flow.unexpectedV2(field: "action", value: "another answer")
-        }
-        return CodeStep(flow: action.flow, challenge: challenge, engine: .v2(next))
+        let sent = attributes.keys.map { $0.lowercased() } + (password == nil ? [] : [Self.passwordAttribute])
+        return try await Self.table(
+            try await action.flow.interact(
+                .submitAttributes(submit, continuationToken: action.token, attributes: attributes, password: password)),
+            flow: action.flow, submitted: context.submitted.union(sent))
     }
 }
 

@@ -66,6 +66,10 @@ public final class SignUpOrSignInCodeRequiredState: CodeRequiredState {
                 return .newUserPasswordRequired(next)
             case .attributesRequired(let attributes, let next):
                 return .newUserAttributesRequired(attributes, next)
+            case .codeRequired:
+                // A second code right after this one is no answer to a code.
+                throw VerifyCodeError(
+                    .unexpectedResponse, correlationId: correlationId, note: "The server asked for a code again.")
             }
         }
     }

@@ -22,7 +22,7 @@ enum SignUpOrSignInFlow {
         do {
             switch client.configuration.protocolVersion {
             case .v1: started = try await SignInFlow.start(signIn, client: client)
-            case .v2: started = try await SignInFlowV2.start(signIn, client: client)
+            case .v2: started = try await SignInStepsV2.start(signIn, client: client)
             }
         } catch {
             // Sign-in's errors mean what they mean to sign-in.
@@ -57,7 +57,7 @@ enum SignUpOrSignInFlow {
         do {
             switch flow.client.configuration.protocolVersion {
             case .v1: started = try await SignUpFlow.start(signUp, client: flow.client)
-            case .v2: started = try await SignUpFlowV2.start(signUp, client: flow.client)
+            case .v2: started = try await SignUpStepsV2.start(signUp, client: flow.client)
             }
         } catch {
             throw refused(error)
@@ -68,6 +68,11 @@ enum SignUpOrSignInFlow {
             return .codeRequired(next, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
         case .attributesInvalid(let names):
             return .attributesInvalid(names)
+        case .passwordRequired:
+            // The one code screen of sign-up-or-sign-in cannot come first; sign-up itself can.
+            throw FlowError(
+                .unexpectedResponse, correlationId: flow.correlationId,
+                note: "The server asks a new user's password before the code: sign the user up with signUp(_:).")
         }
     }
 

@@ -46,29 +46,3 @@ struct SignUpStepsV1: SignUpSteps {
             .signUpContinueWithAttributes(continuationToken: action.token, attributes: json), flow: action.flow)
     }
 }
-
-/// The sign-up steps of V2: the state's `verify`, `resend` and `submitAttributes` links
-/// (``SignUpFlowV2`` reads the answers); a password travels with the attributes.
-struct SignUpStepsV2: SignUpSteps {
-    /// The checked links of the answer that made the state.
-    let context: V2StepContext
-
-    func submitCode(_ code: Secret, action: StateCore.Action) async throws(FlowError) -> SignUpResult {
-        try await SignUpFlowV2.submitCode(code, context: context, action: action)
-    }
-
-    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStep {
-        try await SignUpFlowV2.resend(context: context, action: action)
-    }
-
-    func submitPassword(_ password: Secret, action: StateCore.Action) async throws(FlowError) -> SignUpResult {
-        try await SignUpFlowV2.submit([:], password: password, context: context, action: action)
-    }
-
-    func submitAttributes(_ attributes: UserAttributes, action: StateCore.Action) async throws(FlowError)
-        -> SignUpResult
-    {
-        try await SignUpFlowV2.submit(
-            try action.flow.members(attributes), password: nil, context: context, action: action)
-    }
-}

@@ -295,3 +295,88 @@ enum NextStep: Sendable, Equatable {
         return catalogue.first { $0.endpoint == endpoint && $0.rule.matches(error) }?.step
     }
 }
+
+// MARK: V2
+
+extension ServerError {
+    /// The password policy codes of V2's Errors table, by their folded spelling.
+    static let v2PasswordViolations: [String: PasswordPolicyViolation] = [
+        "passwordtooweak": .tooWeak, "passwordtooshort": .tooShort, "passwordtoolong": .tooLong,
+        "passwordisinvalid": .invalid, "passwordrecentlyused": .recentlyUsed, "passwordbanned": .banned,
+    ]
+
+    /// One row of V2's catalogue: the kind an error has when it matches, and the link relations
+    /// (or fixed endpoints) it holds for; every request when empty.
+    struct V2Row: Sendable {
+        var asked: Set<String> = []
+        let kind: @Sendable (ServerError) -> ErrorKind?
+    }
+
+    /// V2's catalogue, in order: the Errors table of Docs/NativeAuthV2.md read code by code, names
+    /// compared in V2's camelCase or V1's snake_case spelling, codes read from `AADSTS` numbers of
+    /// the message. Rows keyed by what was asked say what an answer means there only.
+    static let v2Catalogue: [V2Row] = [
+        V2Row { $0.isBrowserRequired ? .browserRequired : nil },
+        V2Row {
+            $0.namesFolded("invalidOneTimeCode") || ($0.namesFolded("invalidGrant") && $0.firstCode == 50184)
+                ? .invalidCode : nil
+        },
+        V2Row {
+            $0.namesFolded("invalidContinuationToken") || $0.firstCode == 55200 || $0.namesFolded("expiredToken")
+                ? .flowExpired : nil
+        },
+        V2Row { error in
+            for name in [error.suberror, error.error] {
+                if let name, let violation = v2PasswordViolations[folded(name)] { return .invalidPassword(violation) }
+            }
+            return nil
+        },
+        V2Row { $0.namesFolded("invalidUserNameOrPassword") || $0.firstCode == 50126 ? .invalidCredentials : nil },
+        V2Row { $0.namesFolded("userNotFound") || $0.firstCode == 50034 ? .userNotFound : nil },
+        // The OAuth refusals of a client (step 1's and the token endpoint's flat shape, RFC 6749
+        // §5.2): the app's configuration, as V1 reads them; not the user's to correct.
+        V2Row { $0.namesFolded("invalid_client") || $0.namesFolded("unauthorized_client") ? .configuration : nil },
+        // Sign-up ([Android] PR 3240): the user exists, as `error.code`, `innerError.code` or a detail.
+        V2Row {
+            $0.namesFolded("userAlreadyExists") || $0.details.contains { $0.names("userAlreadyExists") }
+                ? .userAlreadyExists : nil
+        },
+        // A refusal of `email` alone, where sign-up sends it: the username travels as `email`,
+        // which the app cannot pass, so it is the username's, as V1 says it.
+        V2Row(asked: ["submitAttributes"]) { error in
+            let refused = error.invalidAttributes
+            return error.namesFolded("attributeValidationError") && !refused.isEmpty
+                && refused.allSatisfy { $0.lowercased() == "email" } ? .invalidUsername : nil
+        },
+        // A refused password (the only refused attribute; its policy code, when a detail gives
+        // one, is the violation), or refused attributes.
+        V2Row { error in
+            guard error.namesFolded("attributeValidationError") else { return nil }
+            let refused = error.invalidAttributes
+            guard !refused.isEmpty, refused.allSatisfy({ $0.lowercased() == "password" }) else {
+                return .attributesInvalid
+            }
+            return .invalidPassword(
+                error.details.lazy.compactMap { $0.code.flatMap { v2PasswordViolations[folded($0)] } }.first)
+        },
+        // Method registration: V1's numbers for a contact that is not valid and a blocked method,
+        // read from the message as every V2 `AADSTS` number is (no V2 source names these).
+        V2Row { $0.firstCode == 901_001 ? .invalidInput : nil },
+        V2Row { $0.firstCode == 550_024 ? .methodBlocked : nil },
+        // The start of a reset (its journey link, or a sign-in's `recover`): a user with no
+        // password to reset, as `innerError.code` or AADSTS500222.
+        V2Row(asked: ["reset_password", "recover"]) {
+            $0.namesFolded("userDoesNotHavePassword") || $0.firstCode == 500_222 ? .userHasNoPassword : nil
+        },
+    ]
+
+    /// What a V2 error means where `asked` (a link relation, or a fixed endpoint's name) answered
+    /// it: the first row of ``v2Catalogue`` that holds there and matches; ``ErrorKind/general``
+    /// for anything else.
+    func v2Kind(asked: String? = nil) -> ErrorKind {
+        for row in Self.v2Catalogue where row.asked.isEmpty || asked.map(row.asked.contains) == true {
+            if let kind = row.kind(self) { return kind }
+        }
+        return .general
+    }
+}

@@ -25,6 +25,9 @@ struct ServerError: Sendable, Equatable {
     /// A claims challenge (`claims`, the OIDC claims-request JSON) the server asks the next token
     /// request to carry.
     let claims: String?
+    /// What each refused value was, and which attributes it names: V2's `innerError.details`
+    /// (Docs/NativeAuthV2.md, "Sign-up"); V1 answers have none.
+    let details: [ServerErrorDetail]
 
     /// The most characters of server text (`error`, `error_description`, ...) kept: enough for
     /// every documented answer, short enough that a hostile server cannot flood errors and logs.
@@ -55,7 +58,76 @@ struct ServerError: Sendable, Equatable {
         requiredAttributes = (object.array("required_attributes") ?? []).compactMap(WireRequiredAttribute.init)
         invalidAttributes = object.attributeNames("invalid_attributes")
         unverifiedAttributes = object.attributeNames("unverified_attributes")
+        details = []
     }
+
+    /// An error read from another shape of answer (V2's, ``init(v2Status:object:)``): the same
+    /// value, member by member; text is expected capped already.
+    init(
+        status: Int, error: String, suberror: String?, errorCodes: [Int], firstCode: Int?, errorDescription: String?,
+        traceId: String?, correlationId: String?, timestamp: String?, continuationToken: Secret?,
+        details: [ServerErrorDetail] = []
+    ) {
+        self.status = status
+        self.error = error
+        self.suberror = suberror
+        self.errorCodes = errorCodes
+        self.firstCode = firstCode
+        self.errorDescription = errorDescription
+        self.traceId = traceId
+        self.correlationId = correlationId
+        self.timestamp = timestamp
+        self.continuationToken = continuationToken
+        self.details = details
+        errorURI = nil
+        claims = nil
+        requiredAttributes = []
+        unverifiedAttributes = []
+        // The attributes the details name as refused, in order and once each; a detail that says
+        // the user exists names no refused value.
+        var seen = Set<String>()
+        invalidAttributes = details.filter { !$0.names("userAlreadyExists") }.flatMap(\.attributeIds).filter {
+            seen.insert($0).inserted
+        }
+    }
+
+    /// Whether `error` or `suberror` is `name`, in V2's camelCase spelling or V1's snake_case one
+    /// (MSAL for Android accepts both): compared without case and underscores.
+    func namesFolded(_ name: String) -> Bool {
+        [error, suberror].contains { $0.map(Self.folded) == Self.folded(name) }
+    }
+
+    static func folded(_ text: String) -> String {
+        String(text.lowercased().unicodeScalars.filter { $0 != "_" })
+    }
+}
+
+/// One entry of V2's `error.innerError.details`: a `code` and the `attributeIds` it is about
+/// (MSAL for Android, as its review thread in PR 3240 reads them; Docs/NativeAuthV2.md, "Sign-up").
+/// Server text is cut as every other server text is.
+struct ServerErrorDetail: Sendable, Equatable {
+    static let maximumCount = 16
+    static let maximumAttributes = 64
+
+    let code: String?
+    let attributeIds: [String]
+
+    init?(_ value: JSONValue) {
+        guard let members = value.objectValue else { return nil }
+        let object = WireObject(members)
+        code = object.string("code").map(ServerError.capped).flatMap { $0.isEmpty ? nil : $0 }
+        attributeIds = (object.array("attributeIds") ?? []).prefix(Self.maximumAttributes).compactMap {
+            $0.stringValue.flatMap { $0.isEmpty || $0.utf8.count > 256 ? nil : $0 }
+        }
+        guard code != nil || !attributeIds.isEmpty else { return nil }
+    }
+
+    /// The details of an `innerError` object, at most ``maximumCount`` of them.
+    static func list(_ innerError: WireObject?) -> [ServerErrorDetail] {
+        (innerError?.array("details") ?? []).prefix(maximumCount).compactMap(ServerErrorDetail.init)
+    }
+
+    func names(_ name: String) -> Bool { code.map(ServerError.folded) == ServerError.folded(name) }
 }
 
 /// A required user attribute, as the server describes it.

@@ -35,12 +35,34 @@ struct WireClient: Sendable {
     func send(_ call: WireCall, correlationId: UUID) async throws(WireFailure) -> Reply {
         let endpoint = call.endpoint
         let form = builder.form(for: call)
-        let response: HTTPResponse
+        let response = try await send(
+            builder.request(for: call, form: form, correlationId: correlationId),
+            to: RequestEndpoint(endpoint.rawValue), readOnly: Self.readOnly.contains(endpoint), fields: form.names,
+            correlationId: correlationId)
         do {
-            response = try await pipeline.send(
-                builder.request(for: call, form: form, correlationId: correlationId),
-                to: RequestEndpoint(endpoint.rawValue), readOnly: Self.readOnly.contains(endpoint),
-                correlationId: correlationId, metadata: ["fields": form.names.joined(separator: ",")])
+            let object = try Self.classify(response)
+            log(
+                .debug, "answer received", ["endpoint": endpoint.rawValue, "status": "\(response.statusCode)"],
+                correlationId: correlationId)
+            return Reply(object: object, response: response)
+        } catch {
+            log(
+                .debug, "answer received", Self.metadata(for: error, endpoint: endpoint.rawValue),
+                correlationId: correlationId)
+            throw error
+        }
+    }
+
+    /// Sends `request` through the pipeline: the native API's one edge, where a request that got
+    /// no answer the SDK can read becomes a ``WireFailure``, for V1 and V2 alike. `fields` are the
+    /// names (never the values) of the body's fields, for the log.
+    func send(
+        _ request: HTTPRequest, to endpoint: RequestEndpoint, readOnly: Bool, fields: [String], correlationId: UUID
+    ) async throws(WireFailure) -> HTTPResponse {
+        do {
+            return try await pipeline.send(
+                request, to: endpoint, readOnly: readOnly, correlationId: correlationId,
+                metadata: ["fields": fields.joined(separator: ",")])
         } catch {
             switch error {
             case .cancelled:
@@ -53,22 +75,10 @@ struct WireClient: Sendable {
                     bodyLength: bodyLength)
                 answer.retryAfterHeader = response.header("Retry-After")
                 log(
-                    .debug, "answer received", Self.metadata(for: .unexpected(answer), endpoint: endpoint.rawValue),
+                    .debug, "answer received", Self.metadata(for: .unexpected(answer), endpoint: endpoint.name),
                     correlationId: correlationId)
                 throw .unexpected(answer)
             }
-        }
-        do {
-            let object = try Self.classify(response)
-            log(
-                .debug, "answer received", ["endpoint": endpoint.rawValue, "status": "\(response.statusCode)"],
-                correlationId: correlationId)
-            return Reply(object: object, response: response)
-        } catch {
-            log(
-                .debug, "answer received", Self.metadata(for: error, endpoint: endpoint.rawValue),
-                correlationId: correlationId)
-            throw error
         }
     }
 

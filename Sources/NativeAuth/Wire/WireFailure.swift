@@ -5,8 +5,8 @@ enum WireFailure: Error, Sendable {
     /// The calling task was cancelled; nothing more is sent.
     case cancelled
     /// No answer: the transport (or a request interceptor) threw: no connection, timeout, reset,
-    /// refusal. `endpoint` is where the request was going.
-    case transport(any Error, endpoint: Endpoint)
+    /// refusal. `endpoint` is where the request was going (a V1 endpoint, or a V2 call's name).
+    case transport(any Error, endpoint: RequestEndpoint)
     /// An answer the API does not give: not JSON, wrong status, a missing field.
     case unexpected(UnexpectedAnswer)
     /// A documented error answer.

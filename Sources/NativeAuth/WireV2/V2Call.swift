@@ -59,6 +59,28 @@ enum V2Call: Sendable {
         }
     }
 
+    /// What the call asks: the link relation it follows, or the fixed endpoint's name. V2's error
+    /// catalogue is keyed by it (``ServerError/v2Kind(asked:)``).
+    var asked: String {
+        switch self {
+        case .startAuthorization, .resumeAuthorization: "authorize-challenge"
+        case .exchangeCode: "token"
+        case .startSignIn: "sign_in"
+        case .startSignUp: "sign_up"
+        case .startResetPassword: "reset_password"
+        case .verifyCode, .verifyPassword: "verify"
+        case .updatePassword: "update"
+        case .challenge: "challenge"
+        case .resend: "resend"
+        case .poll: "poll"
+        case .recover: "recover"
+        case .riskVerify: "riskverify"
+        case .submitAttributes: "submitAttributes"
+        case .enroll: "enroll"
+        case .activate: "activate"
+        }
+    }
+
     /// A name for logs and metrics; never a URL or a value.
     var name: String {
         switch self {

@@ -57,17 +57,7 @@ enum V2Outcome: Sendable {
     /// An answer V2 does not give: the wrong status, not JSON, a required member missing.
     case malformed(UnexpectedAnswer)
     /// An error answer.
-    case refused(V2ServerError)
-
-    /// What the outcome means as an SDK error; `nil` when it is not one.
-    var errorKind: ErrorKind? {
-        switch self {
-        case .started, .interaction, .journeyComplete, .authorizationCode, .tokens: nil
-        case .browserRequired: .browserRequired
-        case .unsupportedAction, .unknownState, .malformed: .unexpectedResponse
-        case .refused(let error): error.kind
-        }
-    }
+    case refused(ServerError)
 
     /// Reads `response` as the answer of a call of `kind`. Never traps, whatever the body.
     init(_ response: HTTPResponse, to kind: V2AnswerKind) {
@@ -96,21 +86,21 @@ enum V2Outcome: Sendable {
             return
         }
         let object = WireObject(members)
-        let error = V2ServerError(status: status, object: object)
+        let error = ServerError(v2Status: status, object: object)
         // Checked before anything else, on every answer, as [Android] does.
         if object.string("state").map(V2State.init(wire:)) == .webFallbackRequired {
             self = .browserRequired(reason: nil)
             return
         }
         if let error, error.isBrowserRequired {
-            self = .browserRequired(reason: error.message)
+            self = .browserRequired(reason: error.errorDescription)
             return
         }
         switch (kind, status) {
         case (.startAuthorization, 401), (.startAuthorization, 200...299):
             if let answer = V2StartAnswer(object) {
                 self = .started(answer)
-            } else if let error, !error.names("InsufficientAuthorization") {
+            } else if let error, !error.namesFolded("InsufficientAuthorization") {
                 self = .refused(error)
             } else {
                 self = malformed(
@@ -149,9 +139,13 @@ enum V2Outcome: Sendable {
                 return malformed(.status)
             }
         case .resumeAuthorization:
-            // [Android] also reads `authorizationCode`; what a resume answer asking for more
-            // interaction looks like is not described, so one with a `state` is read as HAL.
-            if let code = (object.string("code") ?? object.string("authorizationCode")), !code.isEmpty {
+            // [Android] also reads `authorizationCode`, and [Draft] §5.2.1 names the code
+            // `authorization_code`; what a resume answer asking for more interaction looks like is
+            // not described, so one with a `state` is read as HAL.
+            let code = ["code", "authorizationCode", "authorization_code"].lazy.compactMap {
+                object.string($0).flatMap { $0.isEmpty ? nil : $0 }
+            }.first
+            if let code {
                 return .authorizationCode(Secret(code))
             }
             guard object.members["state"] != nil else { return malformed(.missingField("code")) }

@@ -60,8 +60,7 @@ struct V2AnswerTests {
             Issue.record("not refused")
             return
         }
-        #expect(error.shape == .oauth)
-        #expect(error.code == "invalid_client")
+        #expect(error.error == "invalid_client")
         #expect(error.errorCodes == [700016])
         #expect(F.outcome(F.start, .startAuthorization, status: 500).errorKind == .general)
         #expect(problem(F.outcome(F.start, .startAuthorization, status: 302)) == .status)

@@ -7,7 +7,7 @@ import Testing
 /// `ErrorKind`s.
 @Suite("V2 errors: both shapes and the Errors table", .timeLimit(.minutes(1)))
 struct V2ErrorTests {
-    func refusal(_ body: String, status: Int = 400) -> V2ServerError? {
+    func refusal(_ body: String, status: Int = 400) -> ServerError? {
         if case .refused(let error) = V2Fixtures.outcome(body, .interaction, status: status) { return error }
         return nil
     }
@@ -21,13 +21,12 @@ struct V2ErrorTests {
 
     @Test func theHALShape() throws {
         let error = try #require(refusal(V2Fixtures.halError))
-        #expect(error.shape == .hal)
-        #expect(error.code == "invalidGrant")
-        #expect(error.innerCode == "invalidOneTimeCode")
-        #expect(error.message?.hasPrefix("AADSTS50184") == true)
+        #expect(error.error == "invalidGrant")
+        #expect(error.suberror == "invalidOneTimeCode")
+        #expect(error.errorDescription?.hasPrefix("AADSTS50184") == true)
         #expect(error.errorCodes == [50184])
         #expect(error.correlationId == "00000000-0000-0000-0000-000000000000")
-        #expect(error.kind == .invalidCode)
+        #expect(error.v2Kind() == .invalidCode)
         // [iOS] reads `correlation_id` inside the object.
         let snake = try #require(
             refusal(#"{"error":{"code":"x","correlation_id":"c-2","traceId":"t","timestamp":"ts"}}"#))
@@ -38,17 +37,16 @@ struct V2ErrorTests {
 
     @Test func theOAuthShape() throws {
         let error = try #require(refusal(V2Fixtures.oauthError))
-        #expect(error.shape == .oauth)
-        #expect(error.code == "invalid_client")
-        #expect(error.message == "AADSTS700016: Application not found.")
+        #expect(error.error == "invalid_client")
+        #expect(error.errorDescription == "AADSTS700016: Application not found.")
         #expect(error.errorCodes == [700016])
         #expect(error.correlationId == "c-1")
         #expect(error.traceId == "t-1")
-        #expect(error.kind == .configuration, "the client is refused: the app's configuration, as V1 reads it")
+        #expect(error.v2Kind() == .configuration, "the client is refused: the app's configuration, as V1 reads it")
         // Without `error_codes`, the numbers come from the description.
         let described = try #require(refusal(#"{"error":"invalid_grant","error_description":"AADSTS50126: wrong"}"#))
         #expect(described.errorCodes == [50126])
-        #expect(described.kind == .invalidCredentials)
+        #expect(described.v2Kind() == .invalidCredentials)
     }
 
     // "Errors", the table, row by row, in the V2 spelling and the V1 one.
@@ -74,49 +72,49 @@ struct V2ErrorTests {
             (hal(code: "somethingNew"), .general),
         ]
         for (body, kind) in rows {
-            #expect(refusal(body)?.kind == kind, "\(body)")
+            #expect(refusal(body)?.v2Kind() == kind, "\(body)")
             #expect(V2Fixtures.outcome(body, .interaction, status: 400).errorKind == kind, "\(body)")
         }
     }
 
     @Test func onlyTheFirstCodeCounts() {
-        #expect(refusal(hal(code: "invalidGrant", message: "AADSTS90100 then AADSTS50126"))?.kind == .general)
+        #expect(refusal(hal(code: "invalidGrant", message: "AADSTS90100 then AADSTS50126"))?.v2Kind() == .general)
         #expect(
-            refusal(hal(code: "invalidGrant", message: "AADSTS50126 then AADSTS50034"))?.kind == .invalidCredentials)
+            refusal(hal(code: "invalidGrant", message: "AADSTS50126 then AADSTS50034"))?.v2Kind() == .invalidCredentials
+        )
     }
 
     @Test func anUnrepresentableFirstListedCodeIsUnknownNotSkipped() {
         for first in ["9223372036854775807", "1e300", "null", "\"x\""] {
             let body = "{\"error\":\"invalid_grant\",\"error_codes\":[\(first),50126]}"
             let error = refusal(body)
-            #expect(error?.kind == .general, "\(first)")
+            #expect(error?.v2Kind() == .general, "\(first)")
             #expect(error?.firstCode == nil)
-            #expect(error?.asServerError?.firstCode == nil, "the SDK's error keeps the first code unknown")
-            #expect(error?.asServerError?.errorCodes == [50126])
+            #expect(error?.errorCodes == [50126], "the SDK's error keeps the first code unknown")
         }
         #expect(
             refusal("{\"error\":\"invalid_grant\",\"error_codes\":[]," + "\"error_description\":\"AADSTS50126: x\"}")?
-                .kind == .invalidCredentials)
+                .v2Kind() == .invalidCredentials)
     }
 
     @Test func codesFromAMessageAreBounded() {
-        let long = V2ServerError.stsCodes(in: "AADSTS1234567890 AADSTS AADSTS-1 AADSTS42")
+        let long = ServerError.stsCodes(in: "AADSTS1234567890 AADSTS AADSTS-1 AADSTS42")
         #expect(long.codes == [42])
         #expect(long.first == nil, "an over-long first number is an unknown first code, not the next one")
-        #expect(V2ServerError.stsCodes(in: "AADSTS50126: AADSTS50034").first == 50126)
+        #expect(ServerError.stsCodes(in: "AADSTS50126: AADSTS50034").first == 50126)
         #expect(
-            V2ServerError.stsCodes(in: String(repeating: "AADSTS1 ", count: 100)).codes.count
+            ServerError.stsCodes(in: String(repeating: "AADSTS1 ", count: 100)).codes.count
                 == ServerError.maximumCodes)
-        #expect(V2ServerError.stsCodes(in: "").codes == [])
-        #expect(V2ServerError.stsCodes(in: "").first == nil)
+        #expect(ServerError.stsCodes(in: "").codes == [])
+        #expect(ServerError.stsCodes(in: "").first == nil)
     }
 
     @Test func serverTextIsCappedAndSecretsStayHidden() throws {
         let long = String(repeating: "x", count: 10_000)
         let error = try #require(
             refusal(#"{"continuationToken":"SECRET","error":{"code":""# + long + #"","message":""# + long + #""}}"#))
-        #expect(error.code.count <= ServerError.maximumTextLength + 1)
-        #expect((error.message?.count ?? 0) <= ServerError.maximumTextLength + 1)
+        #expect(error.error.count <= ServerError.maximumTextLength + 1)
+        #expect((error.errorDescription?.count ?? 0) <= ServerError.maximumTextLength + 1)
         #expect(error.continuationToken == Secret("SECRET"))
         var dumped = ""
         dump(error, to: &dumped)
@@ -133,11 +131,11 @@ struct V2ErrorTests {
             #expect(answer.problem == .missingField("error"))
         }
         // A 2xx answer carrying only an error is a refusal.
-        #expect(refusal(V2Fixtures.halError, status: 200)?.kind == .invalidCode)
+        #expect(refusal(V2Fixtures.halError, status: 200)?.v2Kind() == .invalidCode)
         // The HAL shape wins when both are present.
         #expect(
             refusal(
                 #"{"error":{"code":"invalidGrant","innerError":{"code":"invalidOneTimeCode"}},"error_codes":[50126]}"#)?
-                .shape == .hal)
+                .suberror == "invalidOneTimeCode")
     }
 }

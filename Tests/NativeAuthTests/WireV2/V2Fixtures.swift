@@ -141,3 +141,15 @@ enum V2Fixtures {
             to: kind)
     }
 }
+
+extension V2Outcome {
+    /// What the outcome means as an SDK error, as the wire edge throws it; `nil` when it is not one.
+    var errorKind: ErrorKind? {
+        switch self {
+        case .started, .interaction, .journeyComplete, .authorizationCode, .tokens: nil
+        case .browserRequired: .browserRequired
+        case .unsupportedAction, .unknownState, .malformed: .unexpectedResponse
+        case .refused(let error): error.v2Kind()
+        }
+    }
+}

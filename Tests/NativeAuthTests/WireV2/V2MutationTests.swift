@@ -113,7 +113,7 @@ struct V2MutationTests {
                 hrefs = [href].compactMap { $0 }
             case .refused(let error):
                 counts["refused", default: 0] += 1
-                #expect(!error.code.isEmpty && error.code.count <= ServerError.maximumTextLength + 1, "\(label)")
+                #expect(!error.error.isEmpty && error.error.count <= ServerError.maximumTextLength + 1, "\(label)")
                 #expect(error.errorCodes.count <= ServerError.maximumCodes, "\(label)")
             case .malformed: counts["malformed", default: 0] += 1
             default: counts["other", default: 0] += 1

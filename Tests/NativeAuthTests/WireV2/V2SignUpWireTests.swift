@@ -11,7 +11,7 @@ struct V2SignUpWireTests {
     let builder = V2RequestBuilder(configuration: testConfiguration())
     let id = UUID(uuidString: "11111111-2222-3333-4444-555555555555") ?? UUID()
 
-    func refusal(_ body: String) -> V2ServerError? {
+    func refusal(_ body: String) -> ServerError? {
         if case .refused(let error) = V2Fixtures.outcome(body, .interaction, status: 400) { return error }
         return nil
     }
@@ -39,14 +39,14 @@ struct V2SignUpWireTests {
 
     @Test func userAlreadyExistsAsInnerCodeOrDetail() throws {
         let inner = try #require(refusal(error(inner: "userAlreadyExists", details: "[]")))
-        #expect(inner.kind == .userAlreadyExists)
+        #expect(inner.v2Kind() == .userAlreadyExists)
         let detail = try #require(
             refusal(
                 error(
                     inner: "attributeValidationError",
                     details: #"[{"code":"userAlreadyExists","attributeIds":["email"]}]"#)))
-        #expect(detail.kind == .userAlreadyExists)
-        #expect(detail.invalidAttributeIds.isEmpty)
+        #expect(detail.v2Kind() == .userAlreadyExists)
+        #expect(detail.invalidAttributes.isEmpty)
     }
 
     @Test func refusedAttributesNameTheirIds() throws {
@@ -55,9 +55,8 @@ struct V2SignUpWireTests {
                 error(
                     inner: "attributeValidationError",
                     details: #"[{"code":"x","attributeIds":["city","postalCode"]},{"attributeIds":["city"]},7]"#)))
-        #expect(refused.kind == .attributesInvalid)
-        #expect(refused.invalidAttributeIds == ["city", "postalCode"])
-        #expect(refused.asServerError?.invalidAttributes == ["city", "postalCode"])
+        #expect(refused.v2Kind() == .attributesInvalid)
+        #expect(refused.invalidAttributes == ["city", "postalCode"])
     }
 
     @Test func aRefusedPasswordIsInvalidPasswordWithItsViolation() throws {
@@ -66,14 +65,14 @@ struct V2SignUpWireTests {
                 error(
                     inner: "attributeValidationError",
                     details: #"[{"code":"passwordTooWeak","attributeIds":["password"]}]"#)))
-        #expect(weak.kind == .invalidPassword(.tooWeak))
+        #expect(weak.v2Kind() == .invalidPassword(.tooWeak))
         let unnamed = try #require(
             refusal(error(inner: "attributeValidationError", details: #"[{"attributeIds":["password"]}]"#)))
-        #expect(unnamed.kind == .invalidPassword(nil))
+        #expect(unnamed.v2Kind() == .invalidPassword(nil))
         // A password among other refused values is a refusal of attributes.
         let mixed = try #require(
             refusal(
                 error(inner: "attributeValidationError", details: #"[{"attributeIds":["password","city"]}]"#)))
-        #expect(mixed.kind == .attributesInvalid)
+        #expect(mixed.v2Kind() == .attributesInvalid)
     }
 }

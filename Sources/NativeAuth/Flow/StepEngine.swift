@@ -1,0 +1,60 @@
+import Foundation
+
+/// Which protocol a state's next action speaks, and what it needs to speak it. V1 needs nothing
+/// but the continuation token the ``StateCore`` holds; V2 needs the links the last answer gave.
+enum StepEngine: Sendable {
+    case v1
+    case v2(V2StepContext)
+
+    /// A journey's steps for this protocol: `v1`, or `v2` made with the state's links. Each
+    /// journey's states ask for theirs through this one switch.
+    func steps<Steps>(v1: @autoclosure () -> Steps, v2: (V2StepContext) -> Steps) -> Steps {
+        switch self {
+        case .v1: v1()
+        case .v2(let context): v2(context)
+        }
+    }
+}
+
+/// What a V2 state follows next: the links of the answer that made it, each already checked by
+/// the resolver, by relation (`verify`, `resend`, `recover`, `update`, `activate`,
+/// `submitAttributes`, or ``challengeRelation(_:)`` and ``enrollRelation(_:)`` for the methods of
+/// a state that offers several). Never shown: a state's description names none of them.
+struct V2StepContext: Sendable {
+    /// The checked links, by relation.
+    var links: [String: V2Link]
+    /// The method in play (opaque).
+    let methodId: String?
+    /// A sign-up's attributes sent so far, lowercased: the server asking for one again ends the
+    /// flow ("attribute already submitted").
+    var submitted: Set<String> = []
+
+    init(links: [String: V2Link], methodId: String? = nil) {
+        self.links = links
+        self.methodId = methodId
+    }
+
+    /// The relation a method's `challenge` link is kept under, in a state that offers several
+    /// methods: `challenge:` and the method's id.
+    static func challengeRelation(_ methodId: String) -> String { "challenge:\(methodId)" }
+
+    /// The relation a method's `enroll` (or `register`) link is kept under.
+    static func enrollRelation(_ methodId: String) -> String { "enroll:\(methodId)" }
+
+    /// The link of `relation`; a missing one is an unexpected answer, and nothing is sent.
+    func link(_ relation: String, flow: FlowContext) throws(FlowError) -> V2Link {
+        guard let link = links[relation] else {
+            throw flow.unexpectedV2(missing: "_links.\(relation)")
+        }
+        return link
+    }
+
+    /// The link of a method the state offered under `relation(id)`; a method the server did not
+    /// offer is refused before anything is sent, and the state stays usable.
+    func link(of method: AuthMethod, _ relation: (String) -> String, flow: FlowContext) throws(FlowError) -> V2Link {
+        guard let link = links[relation(method.id)] else {
+            throw flow.fail(.invalidArgument, note: "The server did not offer this method; nothing was sent.")
+        }
+        return link
+    }
+}
