@@ -47,7 +47,10 @@ enum V2HrefError: Error, Sendable, Equatable {
 ///
 /// The path is rewritten as the three MSAL clients do: everything before the first `/api/` or
 /// `/oauth2/` is dropped (the tenant segment the continuation token is not bound to) and the rest
-/// is grafted onto the authority's own path, with the href's query kept. The checks are the
+/// is grafted onto the authority's own path, with the href's query kept (the service's links do
+/// not yet all resolve as they are: MSAL for JavaScript's `HrefResolverV2.ts` keeps the rewrite
+/// until they do). Under a loopback `http` authority, which is never the service's, the href's
+/// path and query are used unchanged, as Microsoft's V2 reference has a client do. The checks are the
 /// strictest client's (the Android column of that section's table), so a continuation token, a
 /// code or a password only ever goes to the authority's scheme, host and port.
 struct V2HrefResolver: Sendable {
@@ -61,6 +64,8 @@ struct V2HrefResolver: Sendable {
     let basePath: String
     /// `scheme://host[:port]` and the base path, written once: every resolved link starts with it.
     private let prefix: String?
+    /// `scheme://host[:port]`: where a loopback `http` authority's links start.
+    private let origin: String?
     /// The configured data center (``SliceConfig/dc``): added as `dc` to a link whose href has none.
     let dataCenter: String?
 
@@ -78,6 +83,7 @@ struct V2HrefResolver: Sendable {
         origin.host = host
         origin.port = port
         prefix = origin.string.map { $0 + path }
+        self.origin = origin.string
     }
 
     /// The URL to call for `href`, or why it is refused.
@@ -113,7 +119,12 @@ struct V2HrefResolver: Sendable {
         }
         guard !Self.isDotSegment(rest[segmentStart...]) else { throw .dotSegment }
         guard let tail = Self.apiTail(of: rest) else { throw .noAPISegment }
-        let graft = String(decoding: tail, as: UTF8.self)
+        // Under a loopback `http` authority (a server of the app's own, never Entra's) the href's
+        // path is used unchanged, as Microsoft's V2 reference says; elsewhere it is grafted as
+        // MSAL's clients graft it (see the type's comment).
+        let keepsPath = scheme == "http" && NativeAuthConfiguration.isLoopback(host)
+        let graft = String(decoding: keepsPath ? rest : tail, as: UTF8.self)
+        let prefix = keepsPath ? origin : prefix
         let sent = withDataCenter(query.flatMap { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) })
         // Every byte left was checked as RFC 3986's: the URL is the prefix and the graft.
         if let prefix, let url = URL(string: prefix + graft + (sent.map { "?" + $0 } ?? "")) {
@@ -123,7 +134,7 @@ struct V2HrefResolver: Sendable {
         components.scheme = scheme
         components.host = host
         components.port = port
-        components.percentEncodedPath = basePath + graft
+        components.percentEncodedPath = (keepsPath ? "" : basePath) + graft
         if let sent { components.percentEncodedQuery = sent }
         guard let url = components.url else { throw .malformed }
         return V2Link(url)

@@ -63,6 +63,10 @@ extension EmulatorControlAPI {
             "nativeAuthV2PasswordRecovery": .bool(settings.nativeAuthV2PasswordRecovery),
             "nativeAuthV2RecoveryMethods": .string(settings.nativeAuthV2RecoveryMethods.rawValue),
             "nativeAuthV2SMSRiskVerification": .bool(settings.nativeAuthV2SMSRiskVerification),
+            "nativeAuthV2SignUpPasswordBeforeCode": .bool(settings.nativeAuthV2SignUpPasswordBeforeCode),
+            "nativeAuthV2SignUpAsksAgain": .bool(settings.nativeAuthV2SignUpAsksAgain),
+            "nativeAuthV2ChallengeWithoutFactor": .bool(settings.nativeAuthV2ChallengeWithoutFactor),
+            "nativeAuthV2DraftCodeName": .bool(settings.nativeAuthV2DraftCodeName),
         ]
     }
 }

@@ -184,6 +184,21 @@ public struct EmulatorSettings: Sendable, Equatable {
     /// with the answer's continuation token (Docs/NativeAuthV2.md, "Risk verification"). Later
     /// challenges of the same method in the flow (a resend) send the code at once. Off by default.
     public var nativeAuthV2SMSRiskVerification: Bool = false
+    /// Whether a V2 sign-up whose first `submitAttributes` has no `password` asks for it there,
+    /// before the code is sent (`collectAttributes` naming `password` alone), instead of after the
+    /// code. With ``signUpCollectsPassword`` only. Off by default.
+    public var nativeAuthV2SignUpPasswordBeforeCode: Bool = false
+    /// Whether a V2 sign-up's first `submitAttributes` is answered by asking for `email` again, the
+    /// attribute it has just received: an answer a client must end the flow on ("attribute already
+    /// submitted", Docs/NativeAuthV2.md, "Sign-up over V2"). Off by default.
+    public var nativeAuthV2SignUpAsksAgain: Bool = false
+    /// Whether a V2 `challenge` answer leaves out `challengeContext` (its
+    /// `authenticationFactor`): an answer whose screen a client cannot tell, which it must end the
+    /// flow on. Off by default.
+    public var nativeAuthV2ChallengeWithoutFactor: Bool = false
+    /// Whether the V2 resume answer names its code `authorization_code`, as the First-Party Apps
+    /// draft's code answer does, instead of `code`. Off by default.
+    public var nativeAuthV2DraftCodeName: Bool = false
 
     /// Creates the default settings.
     public init() {}

@@ -97,7 +97,8 @@ extension TenantState {
         nativeAuthV2.codes = nativeAuthV2.codes.filter { call.now < $0.value.expiresAt.addingTimeInterval(lifetime) }
         let issued = NativeAuthV2Code(username: flow.username, expiresAt: call.now.addingTimeInterval(lifetime))
         let code = Self.insert(issued, byteCount: 32, from: random, into: &nativeAuthV2.codes)
-        return ["code": .string(code)]
+        // [Draft] §5.2.1 names the code `authorization_code`; the V2 sources name it `code`.
+        return [settings.nativeAuthV2DraftCodeName ? "authorization_code" : "code": .string(code)]
     }
 
     /// `grant_type=authorization_code` with a V2 code: unused and unexpired; no `redirect_uri`, no

@@ -56,11 +56,15 @@ extension TenantState {
         }
         let verified = flow.stage == .signUpMoreRequested
         if !verified {
-            guard case .string(let email)? = given["email"], Self.isEmailAddress(email) else {
+            // `email` starts the flow; once given (the password asked for before the code), it may
+            // be left out.
+            if case .string(let email)? = given["email"] {
+                guard Self.isEmailAddress(email) else { throw .attributeValidation(["email"]) }
+                guard user(named: email) == nil else { throw .userAlreadyExists }
+                flow.username = email
+            } else if flow.username.isEmpty || given["email"] != nil {
                 throw .attributeValidation(["email"])
             }
-            guard user(named: email) == nil else { throw .userAlreadyExists }
-            flow.username = email
         }
         if let value = given["password"] {
             guard case .string(let password) = value, !password.isEmpty else {
@@ -84,6 +88,12 @@ extension TenantState {
             }
         }
         guard !verified else { return try nextV2SignUpStep(call, token: token, flow: flow) }
+        if settings.nativeAuthV2SignUpAsksAgain {
+            return collectAttributesAnswer(token: store(flow, replacing: token, now: call.now), names: ["email"])
+        }
+        if settings.nativeAuthV2SignUpPasswordBeforeCode, settings.signUpCollectsPassword, flow.password == nil {
+            return collectAttributesAnswer(token: store(flow, replacing: token, now: call.now), names: ["password"])
+        }
         let method = V2Method(
             id: Encoding.stableUUID("v2-signup-email:\(environment.tenantId):\(flow.username.lowercased())"),
             type: "email", address: flow.username)

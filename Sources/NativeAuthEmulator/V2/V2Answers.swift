@@ -67,13 +67,15 @@ extension TenantState {
             object["_links"] = .object(links)
             return .object(object)
         }
-        return [
+        var answer: JSONObject = [
             "state": "interactionRequired",
             "action": "challenge",
             "continuationToken": .string(token),
             "challengeContext": .object(["authenticationFactor": .string(factor.rawValue)]),
             "_embedded": .object(["methods": .array(list)]),
         ]
+        if settings.nativeAuthV2ChallengeWithoutFactor { answer["challengeContext"] = nil }
+        return answer
     }
 
     /// `action: verify` after a code was sent: `codeLength` at the top level and in `payload`

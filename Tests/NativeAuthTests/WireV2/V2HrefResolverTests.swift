@@ -88,12 +88,19 @@ struct V2HrefResolverTests {
     @Test func httpIsRefusedUnlessTheAuthorityIsLoopbackHTTP() throws {
         #expect(refusal("http://contoso.ciamlogin.com/t/api/v2.0/verify") == .insecureScheme)
         let local = V2HrefResolver(authority: try #require(URL(string: "http://127.0.0.1:8080/tenant")))
+        // A loopback http authority is never the service's: the href's path is used unchanged,
+        // as Microsoft's V2 reference has a client use it.
         #expect(
             try local.resolve("http://127.0.0.1:8080/x/api/v2.0/verify").url.absoluteString
-                == "http://127.0.0.1:8080/tenant/api/v2.0/verify")
+                == "http://127.0.0.1:8080/x/api/v2.0/verify")
         #expect(
-            try local.resolve("/x/api/v2.0/verify").url.absoluteString == "http://127.0.0.1:8080/tenant/api/v2.0/verify"
-        )
+            try local.resolve("/x/api/v2.0/verify?a=1").url.absoluteString
+                == "http://127.0.0.1:8080/x/api/v2.0/verify?a=1")
+        // An https authority grafts the path onto its own, as MSAL's clients do.
+        #expect(
+            try V2HrefResolver(authority: try #require(URL(string: "https://127.0.0.1:8080/tenant"))).resolve(
+                "/x/api/v2.0/verify"
+            ).url.absoluteString == "https://127.0.0.1:8080/tenant/api/v2.0/verify")
         #expect(throws: V2HrefError.otherPort) { try local.resolve("http://127.0.0.1/x/api/v2.0/verify") }
         #expect(throws: V2HrefError.otherHost) { try local.resolve("http://127.0.0.2:8080/x/api/v2.0/verify") }
         // An https href to a loopback http authority is another port (443, not 8080).
