@@ -27,6 +27,27 @@ func signInNatively(
 }
 // snippet: end
 
+// snippet: first-party-identifier-first
+func signInIdentifierFirst(
+    client: WebAuthClient, email: String, askForPassword: () async -> String, askForCode: () async -> String
+) async throws -> UserAccountResult? {
+    var result = try await client.signInFirstParty(username: email, scopes: ["offline_access"])
+    while case .challengeRequired(let state) = result {
+        // Each state sends the newest auth_session; a wrong answer throws `isInvalidGrant` and
+        // leaves `state` usable.
+        if state.isPasswordRequired {
+            result = try await state.submitPassword(await askForPassword())
+        } else if state.isCodeRequired {
+            result = try await state.submitCode(await askForCode())
+        } else {
+            return nil  // a step of the provider's own profile: `state.parameters`, then `state.submit(_:)`
+        }
+    }
+    guard case .completed(let account) = result else { return nil }
+    return account
+}
+// snippet: end
+
 // snippet: first-party-errors
 func explain(_ error: WebSignInError) -> String {
     if error.isInvalidGrant { return "The email address or password is wrong." }
@@ -58,6 +79,25 @@ struct FirstPartyAppsGuideSampleTests {
         #expect(account?.account.username == "alan@example.com")
     }
     // snippet: end
+
+    @Test func anIdentifierFirstProviderAsksForThePasswordThenTheCode() async throws {
+        let tenant = EmulatedTenant(random: SeededRandomSource(seed: 1))
+        tenant.configure {
+            $0.authorizationChallengeEndpoint = true
+            $0.authorizationChallengeIdentifierFirst = true
+        }
+        tenant.addUser(
+            EmulatedUser(
+                username: "alan@example.com", password: "Enigma-Bombe-1940",
+                mfaMethods: [EmulatedAuthMethod(id: "m-1", channel: "email", address: "alan.backup@example.com")]))
+        let client = try WebAuthClient(
+            issuer: tenant.issuer, clientId: tenant.clientId, redirectURI: URL(string: "com.example.app:/auth")!,
+            transport: tenant, credentialStore: InMemoryCredentialStore())
+        let account = try await signInIdentifierFirst(
+            client: client, email: "alan@example.com", askForPassword: { "Enigma-Bombe-1940" },
+            askForCode: { tenant.lastCode(sentTo: "alan.backup@example.com") ?? "" })
+        #expect(account?.account.username == "alan@example.com")
+    }
 
     @Test func aBrowserOnlyUserGoesOnInTheBrowser() async throws {
         let tenant = EmulatedTenant(random: SeededRandomSource(seed: 1))

@@ -9,6 +9,29 @@ import NativeAuthEmulator
 import NativeAuthTestSupport
 import Testing
 
+// snippet: web-sign-in-with-metadata
+func firstPartyOnlyClient(store: any CredentialStore) throws -> WebAuthClient {
+    // A provider that publishes no discovery document: no request is sent to find these.
+    var metadata = ProviderMetadata(
+        issuer: "https://login.example.com", authorizationEndpoint: nil,  // no browser sign-in there
+        tokenEndpoint: URL(string: "https://login.example.com/token")!,
+        jwksURI: URL(string: "https://login.example.com/keys")!)
+    metadata.authorizationChallengeEndpoint = URL(string: "https://login.example.com/challenge")
+    return try WebAuthClient(
+        metadata: metadata, clientId: "my-app", redirectURI: URL(string: "com.example.app:/auth")!,
+        credentialStore: store)
+}
+// snippet: end
+
+@Test func theAppsMetadataMakesAClientThatDiscoversNothing() async throws {
+    let client = try firstPartyOnlyClient(store: InMemoryCredentialStore())
+    #expect(client.issuer.absoluteString == "https://login.example.com")
+    let error = try await #require(throws: WebSignInError.self) {
+        try await client.signIn(WebSignInParameters(), using: EmulatedBrowser(tenant: EmulatedTenant(), password: nil))
+    }
+    #expect(error.isUnsupported, "no authorization endpoint: nothing is sent, no browser is shown")
+}
+
 // snippet: web-continue-in-browser
 func signIn(client: NativeAuthClient, email: String, agent: any ExternalUserAgent, redirectURI: URL)
     async throws -> UserAccountResult?

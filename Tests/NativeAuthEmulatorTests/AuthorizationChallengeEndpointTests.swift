@@ -78,10 +78,10 @@ struct AuthorizationChallengeEndpointTests {
     }
 
     @Test func theDraftsOneTimeCodeSequence() async throws {
-        // Appendix B.3: 401 insufficient_authorization with auth_session and otp_required, then
+        // Appendix B.3: 403 insufficient_authorization with auth_session and otp_required, then
         // auth_session and otp alone (no client_id: the session names the client).
         let first = try await harness.startChallenge([("username", Fixture.grace)])
-        #expect(first.status == 401 && first.error == "insufficient_authorization", "\(first.text)")
+        #expect(first.status == 403 && first.error == "insufficient_authorization", "\(first.text)")
         #expect(first.json["otp_required"] as? Bool == true)
         let session = first["auth_session"]
         #expect(session.count >= 43, "256 bits, the draft's §5.3.1")
@@ -120,13 +120,44 @@ struct AuthorizationChallengeEndpointTests {
         let bo = [("username", "bo@contoso.com"), ("password", "Browser-Only-1")]
         let web = WebHarness(harness: harness)
         let bare = try await harness.startChallenge(bo)
-        #expect(bare.status == 400 && bare.error == "redirect_to_web" && !bare.has("request_uri"), "\(bare.text)")
+        #expect(bare.status == 403 && bare.error == "redirect_to_web" && !bare.has("request_uri"), "\(bare.text)")
         harness.tenant.configure { $0.redirectURIs = [WebHarness.redirect] }
         let pushed = try await harness.startChallenge(bo)
         #expect(pushed["request_uri"].hasPrefix("urn:ietf:params:oauth:request_uri:"), "\(pushed.text)")
         #expect(pushed.number("expires_in") == 60)
         let page = try await web.get(web.pushedAuthorizeURL(pushed["request_uri"]))
         #expect(page.statusCode == 200, "the sign-in page")
+    }
+
+    @Test func theIdentifierFirstProfileAsksForThePasswordThenTheSecondFactor() async throws {
+        harness.tenant.configure { $0.authorizationChallengeIdentifierFirst = true }
+        let asked = try await harness.startChallenge([("username", Fixture.alan)])
+        #expect(asked.status == 403 && asked.error == "insufficient_authorization", "\(asked.text)")
+        #expect(asked.json["password_required"] as? Bool == true && !asked.has("otp_required"))
+        #expect(harness.tenant.lastCode(sentTo: Fixture.alan) == nil, "nothing is sent before the password")
+        let wrong = try await harness.challenge([("auth_session", asked["auth_session"]), ("password", "nope")])
+        #expect(wrong.status == 400 && wrong.error == "invalid_grant", "the session is kept: \(wrong.text)")
+        let noPassword = try await harness.challenge([("auth_session", asked["auth_session"]), ("otp", "1")])
+        #expect(noPassword.error == "invalid_request", "\(noPassword.text)")
+        let second = try await harness.challenge([
+            ("auth_session", asked["auth_session"]), ("password", Fixture.alanPassword),
+        ])
+        #expect(second.status == 403 && second.json["otp_required"] as? Bool == true, "\(second.text)")
+        #expect(second["auth_session"] != asked["auth_session"], "each answer hands out a new auth_session")
+        let retired = try await harness.challenge([
+            ("auth_session", asked["auth_session"]), ("password", Fixture.alanPassword),
+        ])
+        #expect(retired.error == "invalid_session", "\(retired.text)")
+        let code = try #require(harness.tenant.outbox.last?.code)
+        let done = try await harness.challenge([("auth_session", second["auth_session"]), ("otp", code)])
+        #expect(done.status == 200 && done.has("authorization_code"), "\(done.text)")
+        let tokens = try await harness.redeemChallengeCode(done["authorization_code"])
+        #expect(tokens.status == 200 && tokens.has("id_token"), "\(tokens.text)")
+        // A password sent up front is answered as before, and a passwordless user still gets a code.
+        let upFront = try await harness.startChallenge([("username", Fixture.ada), ("password", Fixture.adaPassword)])
+        #expect(upFront.status == 200, "\(upFront.text)")
+        let passwordless = try await harness.startChallenge([("username", Fixture.grace)])
+        #expect(passwordless.json["otp_required"] as? Bool == true, "\(passwordless.text)")
     }
 
     @Test func refusals() async throws {

@@ -39,7 +39,7 @@ struct AuthorizationChallengeSessionTests {
         let otherUser = try await harness.challenge(opening + [("username", Fixture.grace)])
         #expect(otherUser.error == "invalid_request", "\(otherUser.text)")
         let asked = try await harness.challenge(opening + [("username", Fixture.ada)])
-        #expect(asked.status == 401 && asked.error == "insufficient_authorization", "\(asked.text)")
+        #expect(asked.status == 403 && asked.error == "insufficient_authorization", "\(asked.text)")
         #expect(asked.json["otp_required"] as? Bool == true)
         let code = try #require(harness.tenant.lastCode(sentTo: Fixture.ada))
         let issued = try await harness.challenge([("auth_session", asked["auth_session"]), ("otp", code)])

@@ -16,11 +16,21 @@ struct AuthorizationChallengeRequest: Sendable {
     let form: FormBody
     let correlationId: UUID
 
-    /// The names the SDK sets itself, lower-cased: an app's additional parameter may not use them.
-    static let reservedNames: Set<String> = [
+    /// The names the SDK sets itself on a first request, lower-cased: an app's additional
+    /// parameter may not use them.
+    static let reservedNames: Set<String> = followUpReservedNames.union(["password", "otp"])
+
+    /// The names a later request may not take from the app, lower-cased: what the SDK owns for
+    /// the whole sign-in. `response_type`, `client_id` and `client_secret` (every request, §5.1,
+    /// §4.1), `auth_session` (§5.3.1: the newest one, which the state keeps), `scope` and the PKCE
+    /// challenge (fixed by the first request, which the code is redeemed against), `username` (the
+    /// first request names the user), and what would bind the code to a browser or a request the
+    /// SDK never made: `redirect_uri` (§6 redeems without one), `state`, `nonce`, `request_uri`;
+    /// `client-request-id` is the correlation id. A `password` or an `otp` a profile asks for is
+    /// the user's answer, and goes.
+    static let followUpReservedNames: Set<String> = [
         "response_type", "client_id", "client_secret", "scope", "auth_session", "code_challenge",
-        "code_challenge_method", "username", "password", "otp", "redirect_uri", "state", "nonce", "request_uri",
-        "client-request-id",
+        "code_challenge_method", "username", "redirect_uri", "state", "nonce", "request_uri", "client-request-id",
     ]
 
     /// What opens an authorization at the endpoint (§5.1): the scopes and the PKCE challenge, and
@@ -52,11 +62,12 @@ struct AuthorizationChallengeRequest: Sendable {
     }
 
     /// A later request of a sign-in: the last `auth_session` (when the provider gave one) and
-    /// what the user entered. With `opening`, the request also opens the authorization (a
-    /// sign-in that goes on from a refresh the token endpoint answered with a challenge, §6.2).
+    /// what the user entered, every value a secret. With `opening`, the request also opens the
+    /// authorization (a sign-in that goes on from a refresh the token endpoint answered with a
+    /// challenge, §6.2).
     static func followUp(
         endpoint: URL, clientId: String, authSession: Secret?, credentials: [(name: String, value: Secret)],
-        additional: [String: String], opening: Opening? = nil, correlationId: UUID
+        opening: Opening? = nil, correlationId: UUID
     ) -> AuthorizationChallengeRequest {
         var form = FormBody()
         form.add("response_type", "code")
@@ -69,7 +80,6 @@ struct AuthorizationChallengeRequest: Sendable {
             if authSession == nil, let username = opening.username { form.add("username", username) }
         }
         for credential in credentials { form.add(credential.name, secret: credential.value) }
-        for name in additional.sortedKeys { form.add(name, additional[name, default: ""]) }
         return AuthorizationChallengeRequest(
             endpoint: endpoint, clientId: clientId, form: form, correlationId: correlationId)
     }
@@ -126,16 +136,38 @@ enum AuthorizationChallengeAnswer: Sendable {
     /// §5.2.1: `200` with `authorization_code`.
     case authorizationCode(Secret)
     /// §5.2.2.1 `insufficient_authorization`: the provider wants more from the user.
-    /// `otpRequired` is the draft's Appendix B.2 `otp_required: true`; `parameters` are the
-    /// answer's other members, as the provider's profile defines them (§5.2.2).
-    case insufficientAuthorization(
-        authSession: Secret?, otpRequired: Bool, parameters: [String: JSONValue], description: String?)
+    case insufficientAuthorization(InsufficientAuthorization)
     /// §5.2.2.1.1 `redirect_to_web`: go on in a browser, with the answer's `request_uri` (and its
     /// `expires_in`) when it has one.
     case redirectToWeb(requestURI: String?, expiresIn: Int?, authSession: Secret?, description: String?)
     /// Any other answer, as its typed error; `authSession` is a new `auth_session` the answer
     /// carried (§5.3.1: the client keeps the newest).
     case failed(WebSignInError, authSession: Secret?)
+
+    /// What an `insufficient_authorization` answer asks for.
+    struct InsufficientAuthorization: Sendable {
+        /// The answer's `auth_session`, when it has one.
+        var authSession: Secret?
+        /// The draft's Appendix B.2 `otp_required: true`.
+        var otpRequired = false
+        /// `password_required: true`: a profile's own member, named as Appendix B.2 names
+        /// `otp_required`, for a provider that asks for the password after the username.
+        var passwordRequired = false
+        /// The answer's other members, as the provider's profile defines them (§5.2.2).
+        var parameters: [String: JSONValue] = [:]
+        /// The answer's `error_description`.
+        var description: String?
+
+        /// Reads the members of an `insufficient_authorization` answer (of the challenge endpoint,
+        /// §5.2.2.1, or the token endpoint, §6.2).
+        init(members: [String: JSONValue], authSession: Secret?, description: String?) {
+            self.authSession = authSession
+            otpRequired = members["otp_required"]?.boolValue == true
+            passwordRequired = members["password_required"]?.boolValue == true
+            parameters = members.filter { !AuthorizationChallengeAnswer.protocolMembers.contains($0.key) }
+            self.description = description
+        }
+    }
 
     /// The members of an error answer the SDK reads itself, which ``insufficientAuthorization``'s
     /// `parameters` leave out.
@@ -191,10 +223,8 @@ enum AuthorizationChallengeAnswer: Sendable {
         let description = members["error_description"]?.stringValue.map { String($0.prefix(500)) }
         switch error {
         case "insufficient_authorization":
-            let parameters = members.filter { !Self.protocolMembers.contains($0.key) }
             self = .insufficientAuthorization(
-                authSession: authSession, otpRequired: members["otp_required"]?.boolValue == true,
-                parameters: parameters, description: description)
+                InsufficientAuthorization(members: members, authSession: authSession, description: description))
         case "redirect_to_web":
             let requestURI = members["request_uri"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
             // RFC 9126 §2.2, which the draft's §5.2.2 refers `expires_in` to: a positive whole number.

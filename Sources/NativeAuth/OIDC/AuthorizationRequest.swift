@@ -45,6 +45,28 @@ struct AuthorizationRequest: Sendable {
             pkce: PKCE(random: random))
     }
 
+    /// The provider's authorization endpoint, where a browser can be sent.
+    ///
+    /// - Throws: ``WebSignInError/isUnsupported`` when the metadata names none (a provider that
+    ///   signs users in only at its authorization challenge endpoint),
+    ///   ``WebSignInError/isInvalidParameters`` when it is not `https` (`http` on a loopback host).
+    static func authorizationEndpoint(of metadata: ProviderMetadata, correlationId: UUID)
+        throws(WebSignInError) -> URL
+    {
+        guard let endpoint = metadata.authorizationEndpoint else {
+            throw WebSignInError(
+                .unsupported,
+                note: "The provider publishes no authorization_endpoint: it signs users in with signInFirstParty only.",
+                correlationId: correlationId)
+        }
+        if EndpointPolicy.problem(with: endpoint, field: "authorization_endpoint") != nil {
+            throw WebSignInError.invalidParameters(
+                "The authorization endpoint must be https (http for loopback hosts only).",
+                correlationId: correlationId)
+        }
+        return endpoint
+    }
+
     /// Builds a request with the given one-time values.
     init(
         metadata: ProviderMetadata, clientId: String, redirectURI: URL, parameters: WebSignInParameters,
@@ -57,11 +79,7 @@ struct AuthorizationRequest: Sendable {
         } catch {
             throw error.with(correlationId: correlationId)
         }
-        if EndpointPolicy.problem(with: metadata.authorizationEndpoint, field: "authorization_endpoint") != nil {
-            throw WebSignInError.invalidParameters(
-                "The authorization endpoint must be https (http for loopback hosts only).",
-                correlationId: correlationId)
-        }
+        let endpoint = try Self.authorizationEndpoint(of: metadata, correlationId: correlationId)
         let scopes = parameters.scopeList
         var form = FormBody()
         form.add("response_type", "code")
@@ -84,12 +102,12 @@ struct AuthorizationRequest: Sendable {
         }
         var query = form.fields.map { ($0.name, $0.value) }
         query.append(("client-request-id", correlationId.uuidString.lowercased()))
-        guard let url = Self.url(metadata.authorizationEndpoint, adding: query) else {
+        guard let url = Self.url(endpoint, adding: query) else {
             throw WebSignInError.invalidParameters(
                 "The authorization URL could not be built.", correlationId: correlationId)
         }
         self.url = url
-        endpoint = metadata.authorizationEndpoint
+        self.endpoint = endpoint
         self.parameters = form
         self.clientId = clientId
         self.redirectURI = redirectURI

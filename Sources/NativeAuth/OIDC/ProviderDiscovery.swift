@@ -3,18 +3,22 @@ import Foundation
 /// Finds a provider's metadata from its issuer, once per client.
 ///
 /// It fetches `{issuer}/.well-known/openid-configuration` (OpenID Connect Discovery §4); when that
-/// answers with a 3xx or a 4xx other than 429, it tries RFC 8414's
+/// answers with a 3xx or a 4xx other than 429, or with a document whose `issuer` is another's (a
+/// host whose root document is not this authorization server's), it tries RFC 8414's
 /// `https://host/.well-known/oauth-authorization-server{path}`. A network failure, a 5xx, a 429 or
 /// a malformed document stops there. The document's `issuer` must be the configured issuer (see
 /// ``ProviderDiscovery/issuerMatches(configured:found:)``), and every endpoint `https` (or `http`
 /// on a loopback host).
 ///
 /// The first successful answer is kept for the life of the object; concurrent first calls share
-/// one fetch. A failure is not kept: the next call fetches again.
+/// one fetch. A failure is not kept: the next call fetches again. Metadata the app gave
+/// (``init(metadata:pipeline:)``) is never fetched.
 actor ProviderDiscovery {
     let issuer: URL
     private let pipeline: RequestPipeline
     private var cached: ProviderMetadata?
+    /// Whether the metadata is the app's own, which nothing replaces.
+    private let isFixed: Bool
     private var inFlight: Task<Result<ProviderMetadata, WebSignInError>, Never>?
 
     /// - Throws: ``WebSignInError/isInvalidParameters`` when `issuer` is not an absolute `https`
@@ -23,6 +27,27 @@ actor ProviderDiscovery {
         try Self.checkIssuer(issuer)
         self.issuer = issuer
         self.pipeline = pipeline
+        isFixed = false
+    }
+
+    /// Metadata the app built itself, for a provider that publishes no document: no request is
+    /// ever sent for it.
+    ///
+    /// - Throws: ``WebSignInError/isInvalidParameters`` when the `issuer` is not an absolute
+    ///   `https` URL (or `http` on a loopback host) without query or fragment, or an endpoint is
+    ///   not `https` (`http` on a loopback host only).
+    init(metadata: ProviderMetadata, pipeline: RequestPipeline) throws(WebSignInError) {
+        guard let issuer = URL(string: metadata.issuer), !metadata.issuer.isEmpty else {
+            throw .invalidParameters("The metadata's issuer is not a URL.")
+        }
+        try Self.checkIssuer(issuer)
+        for (name, url) in metadata.endpoints where EndpointPolicy.problem(with: url, field: name) != nil {
+            throw .invalidParameters("The metadata's \(name) must be https (http for loopback hosts only).")
+        }
+        self.issuer = issuer
+        self.pipeline = pipeline
+        cached = metadata
+        isFixed = true
     }
 
     /// Discovery through `transport` on a pipeline of its own (no interceptors, the default deadline).
@@ -63,9 +88,9 @@ actor ProviderDiscovery {
         }
     }
 
-    /// Forgets the kept metadata; the next call fetches again.
+    /// Forgets the kept metadata; the next call fetches again. The app's own metadata is kept.
     func invalidate() {
-        cached = nil
+        if !isFixed { cached = nil }
     }
 
     // MARK: Fetching
@@ -76,15 +101,30 @@ actor ProviderDiscovery {
     ) async throws(WebSignInError) -> ProviderMetadata {
         let log = pipeline.log
         let first = try await fetch(openIDConfigurationURL(for: issuer), pipeline, correlationId)
+        // A document of another issuer is not this server's: RFC 8414 §3 may still name it.
+        var mismatch: WebSignInError?
         if (200...299).contains(first.statusCode) {
-            return try parse(first.body, configuredIssuer: issuer, requireJWKS: true)
+            do {
+                return try parse(first.body, configuredIssuer: issuer, requireJWKS: true)
+            } catch {
+                guard case .discoveryFailed(.issuerMismatch) = error.code else { throw error }
+                mismatch = error
+            }
         }
-        guard shouldFallBack(status: first.statusCode), let fallbackURL = authorizationServerURL(for: issuer) else {
+        guard mismatch != nil || shouldFallBack(status: first.statusCode),
+            let fallbackURL = authorizationServerURL(for: issuer)
+        else {
+            if let mismatch { throw mismatch }
             throw WebSignInError(.discoveryFailed(.status(first.statusCode)), httpStatusCode: first.statusCode)
         }
-        log(.debug, "trying RFC 8414 discovery", ["status": "\(first.statusCode)"], correlationId: correlationId)
+        log(
+            .debug, "trying RFC 8414 discovery",
+            mismatch == nil ? ["status": "\(first.statusCode)"] : ["reason": "issuer mismatch"],
+            correlationId: correlationId)
         let second = try await fetch(fallbackURL, pipeline, correlationId)
         guard (200...299).contains(second.statusCode) else {
+            // No RFC 8414 document either: the OpenID one's mismatch says more than a 404.
+            if let mismatch { throw mismatch }
             throw WebSignInError(.discoveryFailed(.status(second.statusCode)), httpStatusCode: second.statusCode)
         }
         return try parse(second.body, configuredIssuer: issuer, requireJWKS: false)
@@ -180,7 +220,11 @@ actor ProviderDiscovery {
 
     // MARK: Parsing
 
-    /// Reads and checks a discovery document.
+    /// Reads and checks a discovery document: an OpenID Connect one when `requireJWKS` (OpenID
+    /// Connect Discovery §3 requires `jwks_uri` and `authorization_endpoint`), else RFC 8414's,
+    /// which may leave `authorization_endpoint` out when it names an
+    /// `authorization_challenge_endpoint` (RFC 8414 §2: required "unless no grant types are
+    /// supported that use the authorization endpoint"; a first-party-only server).
     static func parse(_ body: Data, configuredIssuer: URL, requireJWKS: Bool) throws(WebSignInError)
         -> ProviderMetadata
     {
@@ -203,7 +247,9 @@ actor ProviderDiscovery {
         guard issuerMatches(configured: configuredIssuer, found: issuer) else {
             throw fail(.issuerMismatch(expected: configuredIssuer.absoluteString, found: issuer))
         }
-        guard let authorization = try document.url("authorization_endpoint") else {
+        let authorization = try document.url("authorization_endpoint")
+        let challenge = try document.url("authorization_challenge_endpoint")
+        if authorization == nil, requireJWKS || challenge == nil {
             throw fail(.missingField("authorization_endpoint"))
         }
         guard let token = try document.url("token_endpoint") else { throw fail(.missingField("token_endpoint")) }
@@ -219,7 +265,7 @@ actor ProviderDiscovery {
             userinfoEndpoint: try document.url("userinfo_endpoint"))
         metadata.introspectionEndpoint = try document.url("introspection_endpoint")
         metadata.pushedAuthorizationRequestEndpoint = try document.url("pushed_authorization_request_endpoint")
-        metadata.authorizationChallengeEndpoint = try document.url("authorization_challenge_endpoint")
+        metadata.authorizationChallengeEndpoint = challenge
         metadata.scopesSupported = try document.strings("scopes_supported")
         metadata.responseTypesSupported = try document.strings("response_types_supported")
         metadata.responseModesSupported = try document.strings("response_modes_supported")

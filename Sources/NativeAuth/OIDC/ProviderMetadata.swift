@@ -2,15 +2,20 @@ public import Foundation
 
 /// What the SDK knows of an OpenID Connect provider: its issuer and endpoints, and what it supports.
 ///
-/// Build it by discovery (the SDK fetches `{issuer}/.well-known/openid-configuration`, or RFC 8414's
-/// `/.well-known/oauth-authorization-server`) or from explicit endpoints with
+/// The SDK builds it by discovery (it fetches `{issuer}/.well-known/openid-configuration`, or RFC
+/// 8414's `/.well-known/oauth-authorization-server`). For a provider that publishes no document,
+/// build it from explicit endpoints with
 /// ``init(issuer:authorizationEndpoint:tokenEndpoint:jwksURI:endSessionEndpoint:revocationEndpoint:registrationEndpoint:deviceAuthorizationEndpoint:userinfoEndpoint:)``
-/// for a provider that publishes no document.
+/// and hand it to ``WebAuthClient/init(metadata:clientId:redirectURI:transport:credentialStore:configuration:)``,
+/// which then sends no discovery request.
 public struct ProviderMetadata: Sendable, Equatable {
     /// The issuer identifier, exactly as the provider writes it: ID tokens' `iss` must equal it.
     public var issuer: String
-    /// Where the browser is sent to sign in (`authorization_endpoint`).
-    public var authorizationEndpoint: URL
+    /// Where the browser is sent to sign in (`authorization_endpoint`). `nil` for an authorization
+    /// server that signs users in only at its ``authorizationChallengeEndpoint`` (RFC 8414 §2: the
+    /// member is required "unless no grant types are supported that use the authorization
+    /// endpoint"): a browser sign-in there fails with ``WebSignInError/isUnsupported``.
+    public var authorizationEndpoint: URL?
     /// Where codes and refresh tokens are exchanged for tokens (`token_endpoint`).
     public var tokenEndpoint: URL
     /// The provider's signing keys (`jwks_uri`); required by OpenID Connect discovery.
@@ -69,14 +74,19 @@ public struct ProviderMetadata: Sendable, Equatable {
     /// Every member of the discovered document, as it came; empty for metadata built from endpoints.
     public var document: [String: JSONValue]
 
-    /// Creates metadata from explicit endpoints, for a provider that publishes no discovery document.
+    /// Creates metadata from explicit endpoints, for a provider that publishes no discovery
+    /// document: hand it to
+    /// ``WebAuthClient/init(metadata:clientId:redirectURI:transport:credentialStore:configuration:)``.
+    /// Set the other members (``authorizationChallengeEndpoint``,
+    /// ``pushedAuthorizationRequestEndpoint``, …) on the value.
     ///
     /// The SDK checks these endpoints as it checks discovered ones (`https`, or `http` for loopback
-    /// hosts only) when it uses them.
+    /// hosts only): the client's initialiser refuses metadata that breaks the rule.
     ///
     /// - Parameters:
     ///   - issuer: The issuer identifier, exactly as the provider's ID tokens carry it in `iss`.
-    ///   - authorizationEndpoint: The authorization endpoint.
+    ///   - authorizationEndpoint: The authorization endpoint; `nil` for a provider that signs users
+    ///     in only at its authorization challenge endpoint.
     ///   - tokenEndpoint: The token endpoint.
     ///   - jwksURI: The provider's signing keys.
     ///   - endSessionEndpoint: The end-session (sign-out) endpoint.
@@ -85,7 +95,7 @@ public struct ProviderMetadata: Sendable, Equatable {
     ///   - deviceAuthorizationEndpoint: The device authorization endpoint.
     ///   - userinfoEndpoint: The userinfo endpoint.
     public init(
-        issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL, jwksURI: URL? = nil,
+        issuer: String, authorizationEndpoint: URL?, tokenEndpoint: URL, jwksURI: URL? = nil,
         endSessionEndpoint: URL? = nil, revocationEndpoint: URL? = nil, registrationEndpoint: URL? = nil,
         deviceAuthorizationEndpoint: URL? = nil, userinfoEndpoint: URL? = nil
     ) {
@@ -105,9 +115,9 @@ public struct ProviderMetadata: Sendable, Equatable {
 
     /// Every endpoint with its document name, for checks.
     var endpoints: [(name: String, url: URL)] {
-        var all: [(String, URL)] = [
-            ("authorization_endpoint", authorizationEndpoint), ("token_endpoint", tokenEndpoint),
-        ]
+        var all: [(String, URL)] = []
+        if let authorizationEndpoint { all.append(("authorization_endpoint", authorizationEndpoint)) }
+        all.append(("token_endpoint", tokenEndpoint))
         let optional: [(String, URL?)] = [
             ("jwks_uri", jwksURI), ("end_session_endpoint", endSessionEndpoint),
             ("revocation_endpoint", revocationEndpoint), ("registration_endpoint", registrationEndpoint),

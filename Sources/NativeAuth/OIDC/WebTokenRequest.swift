@@ -165,7 +165,7 @@ struct WebTokenAnswer: Sendable, Equatable {
 enum WebRefreshAnswer: Sendable {
     case tokens(WebTokenAnswer)
     /// `insufficient_authorization` (First-Party Applications §6.2), read as
-    /// ``AuthorizationChallengeAnswer/insufficientAuthorization(authSession:otpRequired:parameters:description:)``,
+    /// ``AuthorizationChallengeAnswer/insufficientAuthorization(_:)``,
     /// and the answer's status.
     case challenge(AuthorizationChallengeAnswer, status: Int)
 }

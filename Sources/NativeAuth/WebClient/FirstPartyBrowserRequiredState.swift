@@ -88,14 +88,10 @@ public final class FirstPartyBrowserRequiredState: Sendable, CustomStringConvert
             return try await site.signIn(parameters, subject: signIn.subject, using: agent)
         }
         let metadata = signIn.metadata
-        if EndpointPolicy.problem(with: metadata.authorizationEndpoint, field: "authorization_endpoint") != nil {
-            throw .invalidParameters(
-                "The authorization endpoint must be https (http for loopback hosts only).",
-                correlationId: correlationId)
-        }
+        let endpoint = try AuthorizationRequest.authorizationEndpoint(of: metadata, correlationId: correlationId)
         guard
             let url = AuthorizationRequest.url(
-                metadata.authorizationEndpoint,
+                endpoint,
                 adding: [("client_id", site.provider.clientId), ("request_uri", pushed.value)])
         else {
             throw WebSignInError(

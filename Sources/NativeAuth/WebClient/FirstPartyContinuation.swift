@@ -219,8 +219,9 @@ extension WebRefreshRedeemer {
         correlationId: UUID
     ) async -> RetrieveAccessTokenError {
         guard
-            case .insufficientAuthorization(let authSession, let otpRequired, let parameters, let description) = answer
+            case .insufficientAuthorization(let asked) = answer
         else { return RetrieveAccessTokenError(.unexpectedResponse, correlationId: correlationId) }
+        let description = asked.description
         let cause = WebSignInError.oauth(
             error: "insufficient_authorization", description: description, uri: nil, status: status,
             correlationId: correlationId)
@@ -246,9 +247,8 @@ extension WebRefreshRedeemer {
             } else {
                 continuation = .challengeRequired(
                     FirstPartyChallengeState(
-                        signIn: signIn, authSession: authSession ?? account.authSession.map(Secret.init),
-                        isCodeRequired: otpRequired, parameters: parameters, message: description,
-                        opensAuthorization: true))
+                        signIn: signIn, authSession: asked.authSession ?? account.authSession.map(Secret.init),
+                        asked: asked, opensAuthorization: true))
             }
         }
         return RetrieveAccessTokenError(

@@ -62,12 +62,11 @@ struct FirstPartySignIn: Sendable {
             } catch {
                 return .failed(error, authSession: nil, usable: false)
             }
-        case .insufficientAuthorization(let authSession, let otpRequired, let parameters, let description):
+        case .insufficientAuthorization(let asked):
+            // §5.3.1: the newest `auth_session`; an answer without one leaves the one sent in force.
             return .next(
                 .challengeRequired(
-                    FirstPartyChallengeState(
-                        signIn: self, authSession: authSession, isCodeRequired: otpRequired, parameters: parameters,
-                        message: description)))
+                    FirstPartyChallengeState(signIn: self, authSession: asked.authSession ?? sent, asked: asked)))
         case .redirectToWeb(let requestURI, let expiresIn, let authSession, let description):
             let pushed = requestURI.map { uri in
                 FirstPartyBrowserRequiredState.RequestURI(

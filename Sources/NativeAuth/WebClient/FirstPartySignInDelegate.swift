@@ -3,7 +3,8 @@ import Foundation
 /// Receives the outcome of a first-party sign-in step started with a delegate, once, on the main
 /// actor: ``WebAuthClient/signInFirstParty(_:delegate:)``,
 /// ``WebAuthClient/signInFirstParty(continuing:stepUp:password:scopes:additionalParameters:delegate:)``,
-/// ``FirstPartyChallengeState/submitCode(_:delegate:)`` and ``FirstPartyChallengeState/submit(_:delegate:)``.
+/// ``FirstPartyChallengeState/submitCode(_:delegate:)``, ``FirstPartyChallengeState/submitPassword(_:delegate:)``
+/// and ``FirstPartyChallengeState/submit(_:delegate:)``.
 /// Every method is required, so no outcome can go undelivered.
 @MainActor
 public protocol FirstPartySignInDelegate: WebSignInDelegate {
@@ -47,6 +48,12 @@ extension FirstPartyChallengeState {
     /// The delegate form of ``submitCode(_:)``; after a wrong code the state stays usable.
     public func submitCode(_ code: String, delegate: any FirstPartySignInDelegate) {
         reportFirstParty(to: delegate) { () async throws(WebSignInError) in try await self.submitCode(code) }
+    }
+
+    /// Submits the password and reports the outcome to `delegate`, once, on the main actor. The
+    /// delegate form of ``submitPassword(_:)``; after a wrong password the state stays usable.
+    public func submitPassword(_ password: String, delegate: any FirstPartySignInDelegate) {
+        reportFirstParty(to: delegate) { () async throws(WebSignInError) in try await self.submitPassword(password) }
     }
 
     /// Submits `parameters` and reports the outcome to `delegate`, once, on the main actor. The

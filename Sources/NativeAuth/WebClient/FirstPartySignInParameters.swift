@@ -60,11 +60,14 @@ public struct FirstPartySignInParameters: Sendable, CustomStringConvertible, Cus
         try Self.check(additionalParameters, correlationId: correlationId)
     }
 
-    /// Refuses an empty name, or one the SDK sets itself.
-    static func check(_ parameters: [String: String], correlationId: UUID?) throws(WebSignInError) {
+    /// Refuses an empty name, or one of `reserved` (lower-cased), which the SDK sets itself.
+    static func check(
+        _ parameters: [String: String], reserved: Set<String> = AuthorizationChallengeRequest.reservedNames,
+        correlationId: UUID?
+    ) throws(WebSignInError) {
         for name in parameters.keys {
             if name.isEmpty { throw .invalidParameters("A parameter has an empty name.", correlationId: correlationId) }
-            if AuthorizationChallengeRequest.reservedNames.contains(name.lowercased()) {
+            if reserved.contains(name.lowercased()) {
                 throw .invalidParameters(
                     "The parameter '\(name.prefix(40))' is set by the SDK.", correlationId: correlationId)
             }

@@ -40,24 +40,72 @@ public final class WebAuthClient: Sendable {
     ///   - configuration: the refresh margin, clock, logger and client authentication; the defaults by default.
     /// - Throws: ``WebSignInError`` with ``WebSignInError/isInvalidParameters`` or
     ///   ``WebSignInError/isDiscoveryFailed`` for an unusable issuer, client id or redirect URI.
-    public init(
+    public convenience init(
         issuer: URL, clientId: String, redirectURI: URL, transport: any HTTPTransport = URLSessionTransport(),
         credentialStore: (any CredentialStore)? = nil,
         configuration: WebAuthConfiguration = WebAuthConfiguration()
     ) throws(WebSignInError) {
         try AuthorizationRequest.check(clientId: clientId, redirectURI: redirectURI)
+        let pipeline = Self.pipeline(transport, configuration)
+        let discovery = try ProviderDiscovery(issuer: issuer, pipeline: pipeline)
+        self.init(
+            discovery: discovery, pipeline: pipeline,
+            clientId: clientId, redirectURI: redirectURI, credentialStore: credentialStore,
+            configuration: configuration)
+    }
+
+    /// Creates a client for a provider that publishes no discovery document, from the metadata the
+    /// app built (``ProviderMetadata/init(issuer:authorizationEndpoint:tokenEndpoint:jwksURI:endSessionEndpoint:revocationEndpoint:registrationEndpoint:deviceAuthorizationEndpoint:userinfoEndpoint:)``).
+    ///
+    /// No discovery request is ever sent: every sign-in, refresh and sign-out uses `metadata` as
+    /// it is. ``issuer`` is `metadata.issuer`, which ID tokens' `iss` must equal; the ID tokens
+    /// are checked against `metadata.jwksURI`'s keys (none: every sign-in fails with
+    /// ``WebSignInError/isInvalidIDToken``). A metadata without an `authorizationEndpoint` serves
+    /// ``signInFirstParty(_:)`` only (a browser sign-in is ``WebSignInError/isUnsupported``).
+    ///
+    /// - Parameters:
+    ///   - metadata: the provider's issuer and endpoints.
+    ///   - clientId, redirectURI, transport, credentialStore, configuration: as for
+    ///     ``init(issuer:clientId:redirectURI:transport:credentialStore:configuration:)``.
+    /// - Throws: ``WebSignInError/isInvalidParameters`` for an issuer that is not an absolute
+    ///   `https` URL (`http` on a loopback host) without query, an endpoint that is not `https`
+    ///   (`http` on a loopback host only), or an unusable client id or redirect URI.
+    public convenience init(
+        metadata: ProviderMetadata, clientId: String, redirectURI: URL,
+        transport: any HTTPTransport = URLSessionTransport(), credentialStore: (any CredentialStore)? = nil,
+        configuration: WebAuthConfiguration = WebAuthConfiguration()
+    ) throws(WebSignInError) {
+        try AuthorizationRequest.check(clientId: clientId, redirectURI: redirectURI)
+        let pipeline = Self.pipeline(transport, configuration)
+        let discovery = try ProviderDiscovery(metadata: metadata, pipeline: pipeline)
+        self.init(
+            discovery: discovery, pipeline: pipeline,
+            clientId: clientId, redirectURI: redirectURI, credentialStore: credentialStore,
+            configuration: configuration)
+    }
+
+    /// The one request pipeline of a client: the app's transport, interceptors and deadline.
+    private static func pipeline(_ transport: any HTTPTransport, _ configuration: WebAuthConfiguration)
+        -> RequestPipeline
+    {
+        RequestPipeline(
+            transport: transport, interceptors: configuration.requestInterceptors,
+            log: Log(logger: configuration.logger), retry: .never, requestTimeout: configuration.requestTimeout)
+    }
+
+    private init(
+        discovery: ProviderDiscovery, pipeline: RequestPipeline, clientId: String, redirectURI: URL,
+        credentialStore: (any CredentialStore)?, configuration: WebAuthConfiguration
+    ) {
+        let issuer = discovery.issuer
         self.issuer = issuer
         self.clientId = clientId
         self.redirectURI = redirectURI
-        let log = Log(logger: configuration.logger)
+        let log = pipeline.log
         let dpop = configuration.dpop.map { DPoPContext(provider: $0.keyProvider) }
-        let provider = try WebProvider(
-            issuer: issuer, clientId: clientId,
-            pipeline: RequestPipeline(
-                transport: transport, interceptors: configuration.requestInterceptors, log: log,
-                retry: .never,
-                requestTimeout: configuration.requestTimeout),
-            clock: configuration.clock, authentication: configuration.clientAuthentication,
+        let provider = WebProvider(
+            discovery: discovery, clientId: clientId, pipeline: pipeline, clock: configuration.clock,
+            authentication: configuration.clientAuthentication,
             pushedAuthorization: configuration.pushedAuthorizationRequests, dpop: dpop)
         self.provider = provider
         let link = WebAccountsLink()

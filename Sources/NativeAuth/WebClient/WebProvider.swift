@@ -27,16 +27,30 @@ final class WebProvider: Sendable {
     /// this beyond their leeway.
     static let maximumClockCorrection: TimeInterval = 120
 
-    init(
+    /// A provider whose metadata is discovered from `issuer`.
+    convenience init(
         issuer: URL, clientId: String, pipeline: RequestPipeline, clock: any NativeAuthClock,
         authentication: WebClientAuthentication = .none,
         pushedAuthorization: PushedAuthorizationRequestPolicy = .whenAvailable, dpop: DPoPContext? = nil,
         tokenEndpointQuery: [(name: String, value: String?)] = []
     ) throws(WebSignInError) {
+        self.init(
+            discovery: try ProviderDiscovery(issuer: issuer, pipeline: pipeline), clientId: clientId,
+            pipeline: pipeline, clock: clock, authentication: authentication,
+            pushedAuthorization: pushedAuthorization, dpop: dpop, tokenEndpointQuery: tokenEndpointQuery)
+    }
+
+    /// A provider whose metadata `discovery` gives: discovered, or the app's own.
+    init(
+        discovery: ProviderDiscovery, clientId: String, pipeline: RequestPipeline, clock: any NativeAuthClock,
+        authentication: WebClientAuthentication = .none,
+        pushedAuthorization: PushedAuthorizationRequestPolicy = .whenAvailable, dpop: DPoPContext? = nil,
+        tokenEndpointQuery: [(name: String, value: String?)] = []
+    ) {
         self.clientId = clientId
         self.tokenEndpointQuery = tokenEndpointQuery
         self.pipeline = pipeline
-        discovery = try ProviderDiscovery(issuer: issuer, pipeline: pipeline)
+        self.discovery = discovery
         tokens = WebTokenClient(pipeline: pipeline, authentication: authentication)
         self.clock = clock
         log = pipeline.log

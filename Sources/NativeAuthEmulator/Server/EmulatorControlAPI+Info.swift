@@ -58,6 +58,7 @@ extension EmulatorControlAPI {
             "dpopNonceLifetime": .double(settings.dpopNonceLifetime),
             "dpopProofLifetime": .double(settings.dpopProofLifetime),
             "authorizationChallengeEndpoint": .bool(settings.authorizationChallengeEndpoint),
+            "authorizationChallengeIdentifierFirst": .bool(settings.authorizationChallengeIdentifierFirst),
             "nativeAuthV2": .bool(settings.nativeAuthV2),
             "nativeAuthV2FirstFactorChoice": .bool(settings.nativeAuthV2FirstFactorChoice),
             "nativeAuthV2PasswordRecovery": .bool(settings.nativeAuthV2PasswordRecovery),

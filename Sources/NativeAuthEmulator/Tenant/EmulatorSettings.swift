@@ -155,6 +155,13 @@ public struct EmulatorSettings: Sendable, Equatable {
     /// such endpoint: its native authentication is the API of Docs/Protocol.md and
     /// Docs/NativeAuthV2.md. When `false`, the path answers 404.
     public var authorizationChallengeEndpoint: Bool = false
+    /// Whether that endpoint speaks an identifier-first profile: a first request with the username
+    /// of a password user and no `password` is answered `403` `insufficient_authorization` with an
+    /// `auth_session` and `password_required: true` (a member of the tenant's own profile, named
+    /// as the draft's Appendix B.2 names `otp_required`), and the password comes back with the
+    /// `auth_session` as `password`. Off by default: such a request is then `invalid_request`. A
+    /// first request that carries the password is answered the same either way.
+    public var authorizationChallengeIdentifierFirst: Bool = false
 
     /// Whether the tenant serves Native Auth V2, the server-driven protocol of Docs/NativeAuthV2.md:
     /// ``EmulatorEndpoint/authorizeChallenge``, the sign-in journey's links under `api/v2.0/`, and

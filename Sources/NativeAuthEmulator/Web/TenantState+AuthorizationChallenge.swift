@@ -13,6 +13,9 @@ struct AuthorizationChallengeSession: Sendable {
     /// The one-time code sent, and whether another code (the second factor) follows it.
     var code: String
     var secondFactorFollows: Bool
+    /// Whether the session waits for the user's password rather than a code: the username came
+    /// alone to a tenant with ``EmulatorSettings/authorizationChallengeIdentifierFirst`` on.
+    var awaitsPassword = false
     var failedAttempts = 0
     var expiresAt: Date
     /// The DPoP key (thumbprint) the session is bound to (§9.6.1): its requests must prove it.
@@ -52,7 +55,10 @@ struct ChallengeRefusal: Error {
 /// `username` and, for a password user, `password`; a one-time code (the second factor of a user
 /// with MFA methods, or the email code of a passwordless user) is asked for with
 /// `insufficient_authorization`, `auth_session` and `otp_required: true`, and sent back as `otp`.
-/// Docs/Emulator.md lists every answer.
+/// With ``EmulatorSettings/authorizationChallengeIdentifierFirst`` on, a password user's username
+/// may come alone: the password is asked for the same way, with `password_required: true`, and
+/// sent back as `password`. Every `insufficient_authorization` and `redirect_to_web` is a `403`
+/// (the draft's -04 §5.2.2.1). Docs/Emulator.md lists every answer.
 extension TenantState {
     /// The most wrong codes one `auth_session` takes; the session ends at the last.
     static let challengeAttempts = 5
@@ -130,25 +136,19 @@ extension TenantState {
         let password = call.form["password"]
         if let expected = user.password {
             guard let password else {
-                throw ChallengeRefusal("invalid_request", "The user signs in with a password: send one.")
+                guard settings.authorizationChallengeIdentifierFirst else {
+                    throw ChallengeRefusal("invalid_request", "The user signs in with a password: send one.")
+                }
+                var session = AuthorizationChallengeSession(
+                    username: user.username, request: request, code: "", secondFactorFollows: false,
+                    expiresAt: call.now.addingTimeInterval(settings.continuationTokenLifetime), dpopKey: request.dpopKey
+                )
+                session.awaitsPassword = true
+                session.acrValues = acrValues
+                return ask(session, for: .password, call: call)
             }
             guard password == expected else { throw refused }
-            // A second factor for a user with MFA methods, or when `acr_values` prefers two
-            // factors (a code to the username for a user without methods).
-            let address = methods.first?.address ?? (Self.wantsSecondFactor(acrValues) ? user.username : nil)
-            guard let address else {
-                return issueCode(
-                    for: user, request: request,
-                    authentication: AuthenticationEvent(
-                        time: call.now, acr: Self.acr(factors: 1, requested: acrValues)), call: call)
-            }
-            var session = AuthorizationChallengeSession(
-                username: user.username, request: request, code: sendCode(to: address, purpose: "mfa", now: call.now),
-                secondFactorFollows: false,
-                expiresAt: call.now.addingTimeInterval(settings.continuationTokenLifetime), dpopKey: request.dpopKey)
-            session.factors = 1
-            session.acrValues = acrValues
-            return askForCode(session, call: call)
+            return passwordAccepted(user: user, request: request, acrValues: acrValues, call: call)
         }
         guard password == nil else { throw refused }
         let code = sendCode(to: user.username, purpose: "signIn", now: call.now)
@@ -156,7 +156,29 @@ extension TenantState {
             username: user.username, request: request, code: code, secondFactorFollows: !methods.isEmpty,
             expiresAt: call.now.addingTimeInterval(settings.continuationTokenLifetime), dpopKey: request.dpopKey)
         session.acrValues = acrValues
-        return askForCode(session, call: call)
+        return ask(session, for: .code, call: call)
+    }
+
+    /// After the right password: a second factor for a user with MFA methods, or when
+    /// `acr_values` prefers two factors (a code to the username for a user without methods);
+    /// else the code.
+    private mutating func passwordAccepted(
+        user: EmulatedUser, request: AcceptedAuthorizationRequest, acrValues: [String], call: Call
+    ) -> HTTPResponse {
+        let address = mfaMethods(of: user).first?.address ?? (Self.wantsSecondFactor(acrValues) ? user.username : nil)
+        guard let address else {
+            return issueCode(
+                for: user, request: request,
+                authentication: AuthenticationEvent(time: call.now, acr: Self.acr(factors: 1, requested: acrValues)),
+                call: call)
+        }
+        var session = AuthorizationChallengeSession(
+            username: user.username, request: request, code: sendCode(to: address, purpose: "mfa", now: call.now),
+            secondFactorFollows: false,
+            expiresAt: call.now.addingTimeInterval(settings.continuationTokenLifetime), dpopKey: request.dpopKey)
+        session.factors = 1
+        session.acrValues = acrValues
+        return ask(session, for: .code, call: call)
     }
 
     /// What the code of an opening request will be bound to: its scopes and S256 PKCE challenge
@@ -196,19 +218,25 @@ extension TenantState {
         // A session the token endpoint began is opened by the client's first request here.
         let request: AcceptedAuthorizationRequest
         if let opened = session.request { request = opened } else { request = try openedRequest(call, proof: proof) }
-        guard let otp = call.form["otp"], !otp.isEmpty else {
-            throw ChallengeRefusal("invalid_request", "The request has no otp.")
+        let (name, what) = session.awaitsPassword ? ("password", "password") : ("otp", "code")
+        guard let answer = call.form[name], !answer.isEmpty else {
+            throw ChallengeRefusal("invalid_request", "The request has no \(name).")
         }
-        guard otp == session.code else {
+        let expected = session.awaitsPassword ? user(named: session.username)?.password : session.code
+        guard answer == expected else {
             session.failedAttempts += 1
             let ended = session.failedAttempts >= Self.challengeAttempts
             web.challengeSessions[authSession] = ended ? nil : session
             throw ChallengeRefusal(
-                "invalid_grant", ended ? "The code is incorrect; the session has ended." : "The code is incorrect.")
+                "invalid_grant",
+                ended ? "The \(what) is incorrect; the session has ended." : "The \(what) is incorrect.")
         }
         web.challengeSessions[authSession] = nil
         guard let user = user(named: session.username) else {
             throw ChallengeRefusal("invalid_session", "The session's user no longer exists.")
+        }
+        if session.awaitsPassword {
+            return passwordAccepted(user: user, request: request, acrValues: session.acrValues, call: call)
         }
         session.factors += 1
         if session.secondFactorFollows, let method = mfaMethods(of: user).first {
@@ -216,7 +244,7 @@ extension TenantState {
             session.secondFactorFollows = false
             session.failedAttempts = 0
             session.request = request
-            return askForCode(session, call: call)
+            return ask(session, for: .code, call: call)
         }
         let authentication = AuthenticationEvent(
             time: call.now, acr: Self.acr(factors: session.factors, requested: session.acrValues))
@@ -224,21 +252,34 @@ extension TenantState {
             for: user, request: request, authentication: authentication, continues: session.continues, call: call)
     }
 
-    /// `401` `insufficient_authorization` with a fresh `auth_session` and `otp_required: true`,
-    /// as the draft's Appendix B.3 answers.
-    mutating func askForCode(_ session: AuthorizationChallengeSession, call: Call) -> HTTPResponse {
+    /// What an `insufficient_authorization` asks the user for.
+    enum Asked {
+        /// A one-time code: `otp_required` (the draft's Appendix B.2), answered with `otp`.
+        case code
+        /// The password: `password_required`, the tenant's own member named as B.2 names
+        /// `otp_required`, answered with `password`.
+        case password
+    }
+
+    /// `403` `insufficient_authorization` (the draft's -04 §5.2.2.1 and Appendix B.3) with a fresh
+    /// `auth_session` and `otp_required: true` or `password_required: true`.
+    mutating func ask(_ session: AuthorizationChallengeSession, for asked: Asked, call: Call) -> HTTPResponse {
         web.challengeSessions = web.challengeSessions.filter { call.now < $0.value.expiresAt }
         let authSession = Self.insert(session, byteCount: 32, from: random, into: &web.challengeSessions)
+        let (member, description) =
+            switch asked {
+            case .code: ("otp_required", "Enter the one-time code that was sent.")
+            case .password: ("password_required", "Enter the password.")
+            }
         return challengeAnswer(
-            status: 401,
+            status: 403,
             [
-                "error": "insufficient_authorization",
-                "error_description": "Enter the one-time code that was sent.",
-                "auth_session": .string(authSession), "otp_required": true,
+                "error": "insufficient_authorization", "error_description": .string(description),
+                "auth_session": .string(authSession), member: true,
             ], call: call)
     }
 
-    /// `400` `redirect_to_web` (§5.2.2.1.1), with a single-use `request_uri` and its `expires_in`
+    /// `403` `redirect_to_web` (§5.2.2.1.1; -04 §5.2.2.1 gives it that status), with a single-use `request_uri` and its `expires_in`
     /// when the tenant knows where the browser goes back to: one registered redirect URI
     /// (``EmulatorSettings/redirectURIs``), since the first-party request names none.
     mutating func redirectToWeb(user: EmulatedUser, request: AcceptedAuthorizationRequest, call: Call)
@@ -261,7 +302,7 @@ extension TenantState {
             body["request_uri"] = .string(requestURI)
             body["expires_in"] = .integer(lifetime)
         }
-        return challengeAnswer(status: 400, body, call: call)
+        return challengeAnswer(status: 403, body, call: call)
     }
 
     /// `200` with a single-use `authorization_code` (§5.2.1), bound to the request's PKCE challenge

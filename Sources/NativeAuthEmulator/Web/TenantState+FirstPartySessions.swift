@@ -86,7 +86,7 @@ extension TenantState {
             dpopKey: request.dpopKey ?? session.dpopKey, continues: authSession)
         asked.factors = 1
         asked.acrValues = acrValues
-        return askForCode(asked, call: call)
+        return ask(asked, for: .code, call: call)
     }
 
     /// The answer to a refresh of `user`'s `record` that ``EmulatedTenant/challengeNextRefresh(of:)``

@@ -48,6 +48,31 @@ struct ServerFirstPartySignInTests {
         #expect(settings["authorizationChallengeEndpoint"] as? Bool == true)
     }
 
+    @Test func anIdentifierFirstSignInAnswersThePasswordAskedForOverHTTP() async throws {
+        let served = try ServedTenant {
+            $0.authorizationChallengeEndpoint = true
+            $0.authorizationChallengeIdentifierFirst = true
+        }
+        let client = try client(served)
+        guard case .challengeRequired(let state) = try await client.signInFirstParty(username: Fixture.ada) else {
+            throw TestFailure("expected the password to be asked for")
+        }
+        #expect(state.isPasswordRequired && !state.isCodeRequired)
+        let wrong = try await #require(throws: WebSignInError.self) { try await state.submitPassword("nope") }
+        #expect(wrong.isInvalidGrant)
+        guard case .completed(let account) = try await state.submitPassword(Fixture.adaPassword) else {
+            throw TestFailure("expected a sign-in")
+        }
+        #expect(account.account.username == Fixture.ada)
+        let challenges = served.tenant.receivedRequests.filter {
+            $0.url.path.hasSuffix("/first-party/authorize-challenge")
+        }
+        #expect(challenges.count == 3)
+        let info = try await served.control("GET", "/info")
+        let settings = try #require(info["settings"] as? [String: Any])
+        #expect(settings["authorizationChallengeIdentifierFirst"] as? Bool == true)
+    }
+
     @Test func theControlAPIChallengesTheNextRefreshAndTheSDKReadsItAsAChallenge() async throws {
         let served = try ServedTenant { $0.authorizationChallengeEndpoint = true }
         let client = try client(served)

@@ -110,7 +110,7 @@ struct OIDCServerIntegrationTests {
         let metadata = try await login.metadata()
         #expect(metadata.issuer == login.issuer.absoluteString)
         let base = login.issuer.absoluteString
-        #expect(metadata.authorizationEndpoint.absoluteString == base + "/auth")
+        #expect(metadata.authorizationEndpoint?.absoluteString == base + "/auth")
         #expect(metadata.tokenEndpoint.absoluteString == base + "/token")
         #expect(metadata.jwksURI?.absoluteString == base + "/jwks")
         #expect(metadata.endSessionEndpoint != nil)

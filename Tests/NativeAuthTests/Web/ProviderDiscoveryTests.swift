@@ -40,8 +40,12 @@ struct ProviderDiscoveryTests {
         return try await discovery.metadata()
     }
 
+    /// The error of discovering `body`; a document of another issuer falls back to RFC 8414,
+    /// which answers 404 here.
     func discoveryError(_ body: String, status: Int = 200, issuer: String? = nil) async -> WebSignInError? {
         let transport = ScriptedTransport([(".well-known/openid-configuration", .json(status, body))])
+        let fallback = ProviderDiscovery.authorizationServerURL(for: url(issuer ?? self.issuer))
+        if let last = fallback?.lastPathComponent { transport.then(last, .json(404, "{}")) }
         do {
             _ = try await discover(transport, issuer: issuer)
             return nil
@@ -64,7 +68,7 @@ struct ProviderDiscoveryTests {
         #expect(transport.requests.first?.url.absoluteString == issuer + "/.well-known/openid-configuration")
         #expect(transport.requests.first?.method == "GET")
         #expect(metadata.issuer == issuer)
-        #expect(metadata.authorizationEndpoint.absoluteString == issuer + "/authorize")
+        #expect(metadata.authorizationEndpoint?.absoluteString == issuer + "/authorize")
         #expect(metadata.tokenEndpoint.absoluteString == issuer + "/token")
         #expect(metadata.jwksURI?.absoluteString == issuer + "/keys")
         #expect(metadata.endSessionEndpoint?.absoluteString == issuer + "/logout")
@@ -209,6 +213,75 @@ struct ProviderDiscoveryTests {
         #expect(
             ProviderDiscovery.authorizationServerURL(for: url("https://idp.example.com:8443/a/b/"))?.absoluteString
                 == "https://idp.example.com:8443/.well-known/oauth-authorization-server/a/b")
+    }
+
+    @Test func anRFC8414DocumentMayLeaveOutTheAuthorizationEndpointOnlyWithAChallengeEndpoint() async throws {
+        let challenge = "\"https://idp.example.com/tenant/challenge\""
+        func fallback(_ changes: [String: String?]) -> ScriptedTransport {
+            ScriptedTransport([
+                (".well-known/openid-configuration", .json(404, "{}")),
+                (
+                    ".well-known/oauth-authorization-server/tenant",
+                    .json(200, discoveryDocument(issuer: issuer, changes))
+                ),
+            ])
+        }
+        let firstPartyOnly = try await discover(
+            fallback(["authorization_endpoint": nil, "authorization_challenge_endpoint": challenge]))
+        #expect(firstPartyOnly.authorizationEndpoint == nil)
+        #expect(firstPartyOnly.authorizationChallengeEndpoint?.absoluteString == issuer + "/challenge")
+
+        let neither = try await #require(throws: WebSignInError.self) {
+            try await discover(fallback(["authorization_endpoint": nil]))
+        }
+        #expect(neither.code == .discoveryFailed(.missingField("authorization_endpoint")))
+        // OpenID Connect Discovery §3 requires it in the OpenID document, whatever else it names.
+        let openID = await discoveryError(
+            discoveryDocument(
+                issuer: issuer, ["authorization_endpoint": nil, "authorization_challenge_endpoint": challenge]))
+        #expect(openID?.code == .discoveryFailed(.missingField("authorization_endpoint")))
+        let insecure = try await #require(throws: WebSignInError.self) {
+            try await discover(
+                fallback([
+                    "authorization_endpoint": nil,
+                    "authorization_challenge_endpoint": "\"http://idp.example.com/tenant/challenge\"",
+                ]))
+        }
+        #expect(insecure.code == .discoveryFailed(.insecureURL("authorization_challenge_endpoint")))
+    }
+
+    @Test func anOpenIDDocumentOfAnotherIssuerFallsBackToRFC8414() async throws {
+        let root = "https://idp.example.com"
+        let other = discoveryDocument(issuer: "https://idp.example.com/other")
+        let transport = ScriptedTransport([
+            (".well-known/openid-configuration", .json(200, other)),
+            (".well-known/oauth-authorization-server", .json(200, discoveryDocument(issuer: root, ["jwks_uri": nil]))),
+        ])
+        let metadata = try await discover(transport, issuer: root)
+        #expect(metadata.issuer == root)
+        #expect(
+            transport.requests.map(\.url.absoluteString) == [
+                root + "/.well-known/openid-configuration", root + "/.well-known/oauth-authorization-server",
+            ])
+
+        // No RFC 8414 document either: the mismatch is what is reported; one of another issuer too.
+        for answer: ScriptedTransport.Answer in [.json(404, "{}"), .json(200, other)] {
+            let missing = ScriptedTransport([
+                (".well-known/openid-configuration", .json(200, other)),
+                (".well-known/oauth-authorization-server", answer),
+            ])
+            let error = try await #require(throws: WebSignInError.self) { try await discover(missing, issuer: root) }
+            #expect(
+                error.code
+                    == .discoveryFailed(.issuerMismatch(expected: root, found: "https://idp.example.com/other")))
+        }
+        // Any other fault of the OpenID document ends discovery there, as before.
+        let broken = ScriptedTransport([
+            (".well-known/openid-configuration", .json(200, discoveryDocument(issuer: root, ["jwks_uri": nil])))
+        ])
+        let error = try await #require(throws: WebSignInError.self) { try await discover(broken, issuer: root) }
+        #expect(error.code == .discoveryFailed(.missingField("jwks_uri")))
+        #expect(broken.requests.count == 1)
     }
 
     @Test func noFallbackOnServerErrorsOrNetworkFailures() async {
