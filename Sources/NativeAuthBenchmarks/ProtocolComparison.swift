@@ -2,7 +2,7 @@ import Foundation
 import NativeAuth
 
 /// A tenant that answers native authentication V2 with canned, Entra-sized bytes
-/// (Docs/NativeAuthV2.md): authorize-challenge's 401, the `sign_in` answer, the method's
+/// (Docs/NativeAuthV2Protocol.md): authorize-challenge's 401, the `sign_in` answer, the method's
 /// `challenge` and `verify` answers, the resume's code, and the same token answer as
 /// ``CannedTenant``. Its continuation tokens are the V1 tenant's, so both protocols carry the same
 /// bytes per token.

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// MSAL documents it as the parameters "to target MSAL at a specific test slice & flight": an app
 /// needs it only when Microsoft asks for it. The SDK adds them where MSAL's native authentication
-/// does (Docs/NativeAuthV2.md, "The slice parameters"):
+/// does (Docs/NativeAuthV2Protocol.md, "The slice parameters"):
 ///
 /// - every native authentication request of V1, and V2's `authorize-challenge` and token requests,
 ///   get `dc=`…;

@@ -100,7 +100,7 @@ struct RequestBuilder: Sendable {
         headers["x-client-OS"] = Self.operatingSystem
         fixedHeaders = headers
         // MSAL's native authentication adds the slice's `dc` to every request it builds, and its
-        // silent refresh both `slice` and `dc` (Docs/NativeAuthV2.md, "The slice parameters").
+        // silent refresh both `slice` and `dc` (Docs/NativeAuthV2Protocol.md, "The slice parameters").
         let slice = configuration.sliceConfig
         var urls: [Endpoint: URL] = [:]
         for endpoint in Endpoint.allCases {

@@ -153,7 +153,7 @@ public struct EmulatorSettings: Sendable, Equatable {
     /// answers `username` and `password` (or a one-time code after `insufficient_authorization`)
     /// with an authorization code. Off by default, as Entra, whose discovery document names no
     /// such endpoint: its native authentication is the API of Docs/Protocol.md and
-    /// Docs/NativeAuthV2.md. When `false`, the path answers 404.
+    /// Docs/NativeAuthV2Protocol.md. When `false`, the path answers 404.
     public var authorizationChallengeEndpoint: Bool = false
     /// Whether that endpoint speaks an identifier-first profile: a first request with the username
     /// of a password user and no `password` is answered `403` `insufficient_authorization` with an
@@ -163,7 +163,7 @@ public struct EmulatorSettings: Sendable, Equatable {
     /// first request that carries the password is answered the same either way.
     public var authorizationChallengeIdentifierFirst: Bool = false
 
-    /// Whether the tenant serves Native Auth V2, the server-driven protocol of Docs/NativeAuthV2.md:
+    /// Whether the tenant serves Native Auth V2, the server-driven protocol of Docs/NativeAuthV2Protocol.md:
     /// ``EmulatorEndpoint/authorizeChallenge``, the sign-in journey's links under `api/v2.0/`, and
     /// the `authorization_code` grant of the codes they lead to. On by default: its paths are not
     /// the V1 paths, so V1 clients see no difference. When `false`, those paths answer 404, as a

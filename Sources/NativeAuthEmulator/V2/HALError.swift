@@ -1,7 +1,7 @@
 import Foundation
 import NativeAuth
 
-/// An error answer of a Native Auth V2 HAL endpoint (Docs/NativeAuthV2.md, "Errors"), before it is
+/// An error answer of a Native Auth V2 HAL endpoint (Docs/NativeAuthV2Protocol.md, "Errors"), before it is
 /// written: the nested shape `{"error":{"code","message","timestamp","traceId","correlationId",
 /// "innerError":{"code"}}}`, with the `AADSTS` number at the start of `message`.
 struct HALError: Error, Sendable, Equatable {

@@ -10,7 +10,7 @@ struct NativeAuthV2State: Sendable {
 
 /// A code issued on resuming a finished V2 journey: whose it is, until when, and whether it was used.
 /// It is bound to nothing else: the MSAL clients redeem it with `client_id` alone, no PKCE and no
-/// `redirect_uri` (Docs/NativeAuthV2.md, "Step 4").
+/// `redirect_uri` (Docs/NativeAuthV2Protocol.md, "Step 4").
 struct NativeAuthV2Code: Sendable {
     var username: String
     var expiresAt: Date

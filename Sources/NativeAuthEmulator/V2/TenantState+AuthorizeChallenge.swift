@@ -2,7 +2,7 @@ import Foundation
 import NativeAuth
 
 /// Native Auth V2's OAuth endpoints: `oauth2/v2.0/authorize-challenge` (start and resume of
-/// authorization, Docs/NativeAuthV2.md "Step 1" and "Step 3") and the `authorization_code` grant of
+/// authorization, Docs/NativeAuthV2Protocol.md "Step 1" and "Step 3") and the `authorization_code` grant of
 /// the codes it issues ("Step 4"). Both answer errors in the flat OAuth shape.
 extension TenantState {
     /// Answers a request to a V2 endpoint: 404 when ``EmulatorSettings/nativeAuthV2`` is off, and

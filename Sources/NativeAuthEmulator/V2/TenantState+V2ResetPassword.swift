@@ -1,8 +1,8 @@
 import Foundation
 import NativeAuth
 
-/// Native Auth V2's password-reset journey (Docs/NativeAuthV2.md, "Using V2" and "Step 2" to
-/// "Link relations"): the `reset_password` link, a recovery method's `challenge` (or `resend`) and
+/// Native Auth V2's password-reset journey (Docs/NativeAuthV2.md, "Using V2"; Docs/NativeAuthV2Protocol.md,
+/// "Step 2" to "Link relations"): the `reset_password` link, a recovery method's `challenge` (or `resend`) and
 /// `verify` links (the email method's, or an SMS method's with
 /// ``EmulatorSettings/nativeAuthV2RecoveryMethods``), the password method's `update` link (`PUT`), then its `poll` link until
 /// `state: continue`. Every step spends its continuation token and hands out a new one, polls

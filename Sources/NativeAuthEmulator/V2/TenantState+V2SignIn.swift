@@ -1,7 +1,7 @@
 import Foundation
 import NativeAuth
 
-/// Native Auth V2's sign-in journey (Docs/NativeAuthV2.md, "Step 2" to "Link relations"): the
+/// Native Auth V2's sign-in journey (Docs/NativeAuthV2Protocol.md, "Step 2" to "Link relations"): the
 /// `sign_in` link, then each method's `challenge` (or `resend`) and `verify` links, until
 /// `state: continue`. Each step spends its continuation token and hands out a new one; a refused
 /// step (a wrong code or password, an unknown method) leaves the token usable.

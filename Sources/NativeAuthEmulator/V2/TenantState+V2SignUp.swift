@@ -1,7 +1,7 @@
 import Foundation
 import NativeAuth
 
-/// Native Auth V2's sign-up journey (Docs/NativeAuthV2.md, "Sign-up"; Docs/Emulator.md, "Native
+/// Native Auth V2's sign-up journey (Docs/NativeAuthV2Protocol.md, "Sign-up"; Docs/Emulator.md, "Native
 /// Auth V2"): the `sign_up` link answers `collectAttributes`; the first `submitAttributes` (with
 /// `email`, and `password` when given) sends the email code and answers `verify`; after the code,
 /// `collectAttributes` asks for whatever is still missing (the password, then required attributes);

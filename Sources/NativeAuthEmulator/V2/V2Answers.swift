@@ -1,6 +1,6 @@
 import Foundation
 
-/// An authentication method as a V2 answer shows it (Docs/NativeAuthV2.md, "Methods, `codeLength`,
+/// An authentication method as a V2 answer shows it (Docs/NativeAuthV2Protocol.md, "Methods, `codeLength`,
 /// `challengeContext`"): an opaque `id`, a `type` (`password`, `email`, `sms`), and, for a code
 /// method, where its codes go.
 struct V2Method: Sendable, Equatable {
@@ -16,10 +16,10 @@ enum V2Factor: String, Sendable {
     case multi = "multiFactor"
 }
 
-/// The HAL answers of the sign-in journey (Docs/NativeAuthV2.md, "Interaction answers").
+/// The HAL answers of the sign-in journey (Docs/NativeAuthV2Protocol.md, "Interaction answers").
 extension TenantState {
     /// `/{tenantId}/{path}`: an href as the service writes them, whose first segment is the tenant
-    /// GUID (Docs/NativeAuthV2.md, "Following an href"). Relative, so it resolves on whatever origin
+    /// GUID (Docs/NativeAuthV2Protocol.md, "Following an href"). Relative, so it resolves on whatever origin
     /// the client reached the tenant at, and the tenant answers it under its authority path too.
     func href(_ path: String) -> JSON {
         .object(["href": .string("/\(environment.tenantId)/\(path)")])
@@ -79,7 +79,7 @@ extension TenantState {
     }
 
     /// `action: verify` after a code was sent: `codeLength` at the top level and in `payload`
-    /// (Docs/NativeAuthV2.md, open question 11: both, as [JS] observes), `resend` beside `verify`.
+    /// (Docs/NativeAuthV2Protocol.md, open question 11: both, as [JS] observes), `resend` beside `verify`.
     func codeVerifyAnswer(token: String, factor: V2Factor, method: V2Method) -> JSONObject {
         let length = max(1, settings.codeLength)
         return [

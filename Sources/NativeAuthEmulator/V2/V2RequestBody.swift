@@ -2,7 +2,7 @@ import Foundation
 import NativeAuth
 
 /// The JSON body of a request to a Native Auth V2 HAL endpoint: one object with camelCase keys
-/// (Docs/NativeAuthV2.md, "Interaction requests"), read strictly. Anything else is refused with
+/// (Docs/NativeAuthV2Protocol.md, "Interaction requests"), read strictly. Anything else is refused with
 /// `invalidRequest`, never a crash.
 struct V2RequestBody {
     let object: JSONObject
