@@ -27,7 +27,7 @@ extension ClientCore {
     }
 
     /// The slice parameters a browser sign-in sends to the authorization and token endpoints, as
-    /// MSAL's `sliceConfig` does for "all requests made by an application" (Docs/NativeAuthV2.md,
+    /// MSAL's `sliceConfig` does for "all requests made by an application" (Docs/NativeAuthV2Protocol.md,
     /// "The slice parameters").
     var sliceQuery: [(name: String, value: String?)] {
         [("slice", configuration.sliceConfig?.slice), ("dc", configuration.sliceConfig?.dc)]

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a V2 answer asks for next, read the same way whatever the journey (Docs/NativeAuthV2.md,
+/// What a V2 answer asks for next, read the same way whatever the journey (Docs/NativeAuthV2Protocol.md,
 /// "`state` and `action`"): the one reading of every answer that moves a journey on, with each
 /// link it names checked by the resolver. A journey turns it into its states with one table
 /// (`SignInStepsV2`, `SignUpStepsV2`, `ResetPasswordStepsV2`); a case its table does not take is

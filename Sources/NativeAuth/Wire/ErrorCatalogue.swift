@@ -312,7 +312,7 @@ extension ServerError {
         let kind: @Sendable (ServerError) -> ErrorKind?
     }
 
-    /// V2's catalogue, in order: the Errors table of Docs/NativeAuthV2.md read code by code, names
+    /// V2's catalogue, in order: the Errors table of Docs/NativeAuthV2Protocol.md read code by code, names
     /// compared in V2's camelCase or V1's snake_case spelling, codes read from `AADSTS` numbers of
     /// the message. Rows keyed by what was asked say what an answer means there only.
     static let v2Catalogue: [V2Row] = [

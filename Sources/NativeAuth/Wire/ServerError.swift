@@ -26,7 +26,7 @@ struct ServerError: Sendable, Equatable {
     /// request to carry.
     let claims: String?
     /// What each refused value was, and which attributes it names: V2's `innerError.details`
-    /// (Docs/NativeAuthV2.md, "Sign-up"); V1 answers have none.
+    /// (Docs/NativeAuthV2Protocol.md, "Sign-up"); V1 answers have none.
     let details: [ServerErrorDetail]
 
     /// The most characters of server text (`error`, `error_description`, ...) kept: enough for
@@ -103,7 +103,7 @@ struct ServerError: Sendable, Equatable {
 }
 
 /// One entry of V2's `error.innerError.details`: a `code` and the `attributeIds` it is about
-/// (MSAL for Android, as its review thread in PR 3240 reads them; Docs/NativeAuthV2.md, "Sign-up").
+/// (MSAL for Android, as its review thread in PR 3240 reads them; Docs/NativeAuthV2Protocol.md, "Sign-up").
 /// Server text is cut as every other server text is.
 struct ServerErrorDetail: Sendable, Equatable {
     static let maximumCount = 16

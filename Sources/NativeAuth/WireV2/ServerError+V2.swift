@@ -1,7 +1,7 @@
 import Foundation
 
 /// An error answer of V2 read into the ``ServerError`` every answer of the SDK is read into, from
-/// either of V2's shapes (Docs/NativeAuthV2.md, "Errors"): the flat OAuth one of
+/// either of V2's shapes (Docs/NativeAuthV2Protocol.md, "Errors"): the flat OAuth one of
 /// authorize-challenge and token (`error`, `error_description`, `error_codes`, …) or the nested
 /// one of the HAL endpoints (`error.code` as `error`, `innerError.code` as `suberror`, `message`
 /// as `error_description`, `innerError.details` as ``ServerError/details``). What it means is read
@@ -68,7 +68,7 @@ extension ServerError {
         return (codes, first ?? nil)
     }
 
-    /// `redirect_to_web`: the server asks for a browser (Docs/NativeAuthV2.md, "Browser required").
+    /// `redirect_to_web`: the server asks for a browser (Docs/NativeAuthV2Protocol.md, "Browser required").
     var isBrowserRequired: Bool { namesFolded("redirect_to_web") }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One request of native authentication V2, with everything it sends (Docs/NativeAuthV2.md).
+/// One request of native authentication V2, with everything it sends (Docs/NativeAuthV2Protocol.md).
 ///
 /// Start, resume and the token exchange go to fixed paths under the authority; every other call
 /// goes to a ``V2Link`` the resolver made from the current answer. Secrets travel as ``Secret``
@@ -162,7 +162,7 @@ struct V2RequestBuilder: Sendable {
     }
 
     /// `authorize-challenge` and the token endpoint, with the configured `dc` as MSAL adds it to
-    /// its fixed V2 endpoints (Docs/NativeAuthV2.md, "The slice parameters").
+    /// its fixed V2 endpoints (Docs/NativeAuthV2Protocol.md, "The slice parameters").
     private let authorizeChallengeURL: URL
     private let tokenURL: URL
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `state` of a HAL answer (Docs/NativeAuthV2.md, "`state` and `action`"), matched without case; a
+/// `state` of a HAL answer (Docs/NativeAuthV2Protocol.md, "`state` and `action`"), matched without case; a
 /// value the SDK does not know is kept, as [JS] keeps it an open string.
 enum V2State: Sendable, Equatable {
     case interactionRequired
@@ -67,7 +67,7 @@ enum V2Action: Sendable, Equatable {
     }
 }
 
-/// `challengeContext.authenticationFactor` (Docs/NativeAuthV2.md, "Methods, `codeLength`,
+/// `challengeContext.authenticationFactor` (Docs/NativeAuthV2Protocol.md, "Methods, `codeLength`,
 /// `challengeContext`").
 enum V2AuthenticationFactor: Sendable, Equatable {
     case singleFactor
@@ -121,7 +121,7 @@ struct V2Links: Sendable, Equatable {
 
 /// A method under `_embedded.methods`.
 struct V2Method: Sendable, Equatable {
-    /// Opaque: never parsed (Docs/NativeAuthV2.md, "Methods, `codeLength`, `challengeContext`").
+    /// Opaque: never parsed (Docs/NativeAuthV2Protocol.md, "Methods, `codeLength`, `challengeContext`").
     let id: String
     let type: String?
     let hint: String?
@@ -138,7 +138,7 @@ struct V2Method: Sendable, Equatable {
     }
 }
 
-/// An attribute descriptor of a `collectAttributes` answer (Docs/NativeAuthV2.md, "Attributes
+/// An attribute descriptor of a `collectAttributes` answer (Docs/NativeAuthV2Protocol.md, "Attributes
 /// (sign-up)"): [Attrs]' `attributeId` and `inputType`, or [iOS]' `id` and `type`, either taken.
 struct V2AttributeDescriptor: Sendable, Equatable {
     let id: String
@@ -164,7 +164,7 @@ struct V2AttributeDescriptor: Sendable, Equatable {
     }
 }
 
-/// A HAL answer (Docs/NativeAuthV2.md, "Interaction answers"), every member read leniently: a
+/// A HAL answer (Docs/NativeAuthV2Protocol.md, "Interaction answers"), every member read leniently: a
 /// member of the wrong type reads as missing.
 struct V2Envelope: Sendable, Equatable {
     static let maximumMethods = 32

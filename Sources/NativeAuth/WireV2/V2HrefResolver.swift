@@ -12,7 +12,7 @@ struct V2Link: Sendable, Equatable, CustomStringConvertible {
     var description: String { url.path }
 }
 
-/// Why an href from an answer is not followed (Docs/NativeAuthV2.md, "Following an href").
+/// Why an href from an answer is not followed (Docs/NativeAuthV2Protocol.md, "Following an href").
 enum V2HrefError: Error, Sendable, Equatable {
     /// Empty, or only white space.
     case blank
@@ -43,7 +43,7 @@ enum V2HrefError: Error, Sendable, Equatable {
 }
 
 /// Turns an href of a V2 answer into the URL to call, security first
-/// (Docs/NativeAuthV2.md, "Following an href").
+/// (Docs/NativeAuthV2Protocol.md, "Following an href").
 ///
 /// The path is rewritten as the three MSAL clients do: everything before the first `/api/` or
 /// `/oauth2/` is dropped (the tenant segment the continuation token is not bound to) and the rest
@@ -145,7 +145,7 @@ struct V2HrefResolver: Sendable {
     private static func isBrace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") }
 
     /// `query` with the configured `dc` added when it has no `dc` of its own, as MSAL's resolver
-    /// does: the href's wins (Docs/NativeAuthV2.md, "The slice parameters").
+    /// does: the href's wins (Docs/NativeAuthV2Protocol.md, "The slice parameters").
     private func withDataCenter(_ query: String?) -> String? {
         guard let dataCenter else { return query }
         let names = (query ?? "").split(separator: "&").map { pair in
@@ -221,7 +221,7 @@ struct V2HrefResolver: Sendable {
     }
 
     /// The path without a leading `{tenant}` segment, the only template followed (the Android
-    /// rule in Docs/NativeAuthV2.md, "Interaction answers"); any other brace is refused.
+    /// rule in Docs/NativeAuthV2Protocol.md, "Interaction answers"); any other brace is refused.
     private static func untemplated(_ path: ArraySlice<UInt8>) throws(V2HrefError) -> ArraySlice<UInt8> {
         let rest = path.starts(with: tenantTemplate) ? path.dropFirst(tenantTemplate.count - 1) : path
         guard !rest.contains(where: isBrace) else { throw .templated }

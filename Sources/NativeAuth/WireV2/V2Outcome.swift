@@ -1,6 +1,6 @@
 import Foundation
 
-/// The answer of step 1 (Docs/NativeAuthV2.md, "Step 1: start authorization"): a continuation
+/// The answer of step 1 (Docs/NativeAuthV2Protocol.md, "Step 1: start authorization"): a continuation
 /// token and the journey links, hrefs not yet resolved.
 ///
 /// Read as tolerantly as any of the three MSAL clients: the token as `continuation_token` or
@@ -155,7 +155,7 @@ enum V2Outcome: Sendable {
         }
     }
 
-    /// The outcome of a HAL answer, with the rules of Docs/NativeAuthV2.md, "`state` and `action`".
+    /// The outcome of a HAL answer, with the rules of Docs/NativeAuthV2Protocol.md, "`state` and `action`".
     static func envelope(_ envelope: V2Envelope, malformed: (UnexpectedAnswer.Problem) -> Self) -> Self {
         switch envelope.state {
         case nil:

@@ -4,7 +4,7 @@ import NativeAuthEmulator
 import Testing
 
 /// `oauth2/v2.0/authorize-challenge` and the `authorization_code` grant of its codes
-/// (Docs/NativeAuthV2.md, "Step 1", "Step 3", "Step 4").
+/// (Docs/NativeAuthV2Protocol.md, "Step 1", "Step 3", "Step 4").
 @Suite("Native Auth V2: authorize-challenge and the code", .timeLimit(.minutes(1)))
 struct V2AuthorizeChallengeTests {
     @Test(

@@ -3,7 +3,7 @@ import NativeAuth
 import NativeAuthEmulator
 import Testing
 
-/// The V2 sign-in journey, step by step (Docs/NativeAuthV2.md, "Step 2" to "Methods").
+/// The V2 sign-in journey, step by step (Docs/NativeAuthV2Protocol.md, "Step 2" to "Methods").
 @Suite("Native Auth V2: the sign-in journey", .timeLimit(.minutes(1)))
 struct V2SignInTests {
     @Test("email code: challenge with one email method, verify with codeLength and resend, then continue")

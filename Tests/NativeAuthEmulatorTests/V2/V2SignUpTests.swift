@@ -3,7 +3,7 @@ import NativeAuth
 import NativeAuthEmulator
 import Testing
 
-/// The V2 sign-up journey, step by step (Docs/NativeAuthV2.md, "Sign-up"; Docs/Emulator.md,
+/// The V2 sign-up journey, step by step (Docs/NativeAuthV2Protocol.md, "Sign-up"; Docs/Emulator.md,
 /// "Native Auth V2"), read with JSONSerialization.
 @Suite("Native Auth V2: the sign-up journey", .timeLimit(.minutes(1)))
 struct V2SignUpTests {

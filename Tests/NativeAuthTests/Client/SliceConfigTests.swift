@@ -6,7 +6,7 @@ import Testing
 @testable import NativeAuth
 
 /// ``NativeAuthConfiguration/sliceConfig``: the `dc` and `slice` query parameters, added where
-/// MSAL's native authentication adds them (Docs/NativeAuthV2.md, "The slice parameters").
+/// MSAL's native authentication adds them (Docs/NativeAuthV2Protocol.md, "The slice parameters").
 @Suite("Slice parameters: dc on native requests and V2 links, slice and dc on a refresh", .timeLimit(.minutes(1)))
 struct SliceConfigTests {
     static let authority =

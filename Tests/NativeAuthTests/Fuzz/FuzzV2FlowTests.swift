@@ -6,7 +6,7 @@ import Testing
 @testable import AuthSupport
 @testable import NativeAuth
 
-/// What a hostile server does to one answer of a V2 journey (Docs/NativeAuthV2.md, "What the SDK
+/// What a hostile server does to one answer of a V2 journey (Docs/NativeAuthV2Protocol.md, "What the SDK
 /// reads and sends").
 enum V2Hostility: String, CaseIterable, Sendable {
     /// Every href points at another host, an `http` URL, a `//host` network path, a user-info, a

@@ -123,7 +123,7 @@ enum ForcedFault: String, Sendable, CaseIterable {
     }
 
     /// The answer forced over `version`. Over V2 the browser is asked for as V2 asks for it,
-    /// `state: webFallbackRequired` (Docs/NativeAuthV2.md, "Browser required"); the other answers
+    /// `state: webFallbackRequired` (Docs/NativeAuthV2Protocol.md, "Browser required"); the other answers
     /// are the same bytes on every endpoint.
     func answer(over version: NativeAuthProtocol) -> ForcedAnswer {
         guard version == .v2, self == .redirect else { return answer }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import NativeAuth
 
-/// Both error shapes of Docs/NativeAuthV2.md, "Errors", and its table read as the SDK's
+/// Both error shapes of Docs/NativeAuthV2Protocol.md, "Errors", and its table read as the SDK's
 /// `ErrorKind`s.
 @Suite("V2 errors: both shapes and the Errors table", .timeLimit(.minutes(1)))
 struct V2ErrorTests {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import NativeAuth
 
-/// Every rule of the resolver, as Docs/NativeAuthV2.md, "Following an href", describes the three
+/// Every rule of the resolver, as Docs/NativeAuthV2Protocol.md, "Following an href", describes the three
 /// MSAL clients' rewriting and the Android column of its checks table.
 @Suite("V2 href resolver: rewriting and every refusal", .timeLimit(.minutes(1)))
 struct V2HrefResolverTests {

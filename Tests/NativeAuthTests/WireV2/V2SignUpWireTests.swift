@@ -4,7 +4,7 @@ import Testing
 
 @testable import NativeAuth
 
-/// The sign-up parts of the V2 wire (Docs/NativeAuthV2.md, "Sign-up"): the password as an attribute
+/// The sign-up parts of the V2 wire (Docs/NativeAuthV2Protocol.md, "Sign-up"): the password as an attribute
 /// of `submitAttributes`, and the sign-up refusals read from `innerError.code` and `details`.
 @Suite("V2 sign-up wire: submitAttributes and its refusals", .timeLimit(.minutes(1)))
 struct V2SignUpWireTests {
