@@ -1,107 +1,140 @@
 import Foundation
 
-/// One request of native authentication V2, with everything it sends (Docs/NativeAuthV2Protocol.md).
+/// One request of native authentication V2, with everything it sends
+/// (Docs/NativeAuthV2Protocol.md, "What the SDK reads and sends"): where it goes, how, and its
+/// fields in order. Each request is made by its factory below, which cites its source.
 ///
 /// Start, resume and the token exchange go to fixed paths under the authority; every other call
 /// goes to a ``V2Link`` the resolver made from the current answer. Secrets travel as ``Secret``
 /// so that no rendering of a call can show them.
-enum V2Call: Sendable {
-    /// Step 1, form: `client_id` ("Step 1: start authorization").
-    case startAuthorization
-    /// Step 3, form: `continuation_token` only ("Step 3: resume authorization, the code").
-    case resumeAuthorization(continuationToken: Secret)
-    /// Step 2, JSON: `username`, `continuationToken` ("Step 2: start a journey").
-    case startSignIn(V2Link, username: String, continuationToken: Secret)
-    /// Step 2, JSON: `continuationToken` only.
-    case startSignUp(V2Link, continuationToken: Secret)
-    /// Step 2, JSON: `username`, `continuationToken`.
-    case startResetPassword(V2Link, username: String, continuationToken: Secret)
-    /// JSON: `continuationToken` ("Interaction requests").
-    case challenge(V2Link, continuationToken: Secret)
-    /// JSON: `continuationToken`.
-    case resend(V2Link, continuationToken: Secret)
-    /// JSON: `continuationToken`, `otp`.
-    case verifyCode(V2Link, continuationToken: Secret, code: Secret)
-    /// JSON: `continuationToken`, `password`.
-    case verifyPassword(V2Link, continuationToken: Secret, password: Secret)
-    /// JSON, **PUT**: `continuationToken`, `newPassword`.
-    case updatePassword(V2Link, continuationToken: Secret, newPassword: Secret)
-    /// JSON: `continuationToken`.
-    case poll(V2Link, continuationToken: Secret)
-    /// JSON: `continuationToken`, to the password method's `recover` link: inline password reset
-    /// inside a sign-in ("Link relations"; the body is the SDK's choice, see "Inline password reset").
-    case recover(V2Link, continuationToken: Secret)
-    /// JSON: `continuationToken`, to the `riskverify` link of an answer to an SMS method's
-    /// `challenge` ("Risk verification"; the body is the SDK's choice, see there).
-    case riskVerify(V2Link, continuationToken: Secret)
-    /// JSON: `continuationToken`, `attributes` (an object: attribute id → value). A sign-up's
-    /// password travels as the `password` attribute, kept a ``Secret`` until the body is written.
-    case submitAttributes(V2Link, continuationToken: Secret, attributes: [String: JSONValue], password: Secret? = nil)
-    /// JSON: `continuationToken`, `target` (the contact to register), to a method's `enroll` link
-    /// ("Registering a method (JIT)").
-    case enroll(V2Link, continuationToken: Secret, target: String)
-    /// JSON: `continuationToken`, `code` (not `otp`: the source sends the code of an activation as
-    /// `code`), to the `activate` link.
-    case activate(V2Link, continuationToken: Secret, code: Secret)
-    /// Step 4, form: `grant_type=authorization_code`, `code`, `client_id`, `client_info=true`,
-    /// `scope` when there are scopes, `claims` when given ("Step 4: the token exchange, and PKCE").
-    case exchangeCode(code: Secret, scopes: [String], claims: String?)
+struct V2Call: Sendable {
+    enum Target: Sendable { case authorizeChallenge, token, link(V2Link) }
 
-    /// Which answer the call gets, for ``V2Outcome/init(_:to:)``.
-    var answerKind: V2AnswerKind {
-        switch self {
-        case .startAuthorization: .startAuthorization
-        case .resumeAuthorization: .resumeAuthorization
-        case .exchangeCode: .token
-        case .startSignIn, .startSignUp, .startResetPassword, .challenge, .resend, .verifyCode, .verifyPassword,
-            .updatePassword, .poll, .recover, .riskVerify, .submitAttributes, .enroll, .activate:
-            .interaction
-        }
-    }
-
-    /// What the call asks: the link relation it follows, or the fixed endpoint's name. V2's error
-    /// catalogue is keyed by it (``ServerError/v2Kind(asked:)``).
-    var asked: String {
-        switch self {
-        case .startAuthorization, .resumeAuthorization: "authorize-challenge"
-        case .exchangeCode: "token"
-        case .startSignIn: "sign_in"
-        case .startSignUp: "sign_up"
-        case .startResetPassword: "reset_password"
-        case .verifyCode, .verifyPassword: "verify"
-        case .updatePassword: "update"
-        case .challenge: "challenge"
-        case .resend: "resend"
-        case .poll: "poll"
-        case .recover: "recover"
-        case .riskVerify: "riskverify"
-        case .submitAttributes: "submitAttributes"
-        case .enroll: "enroll"
-        case .activate: "activate"
-        }
+    /// A field's value; written only when the body is (``V2RequestBuilder/body(for:)``).
+    enum Field: Sendable {
+        case text(String)
+        case secret(Secret)
+        /// The client's id, which the builder knows.
+        case clientId
+        /// An object (a sign-up's attributes), with the password as its `password` member.
+        case attributes([String: JSONValue], password: Secret?)
     }
 
     /// A name for logs and metrics; never a URL or a value.
-    var name: String {
-        switch self {
-        case .startAuthorization: "authorize-challenge"
-        case .resumeAuthorization: "authorize-challenge (resume)"
-        case .startSignIn: "sign-in start"
-        case .startSignUp: "sign-up start"
-        case .startResetPassword: "reset-password start"
-        case .challenge: "challenge"
-        case .resend: "resend"
-        case .verifyCode: "verify (code)"
-        case .verifyPassword: "verify (password)"
-        case .updatePassword: "update"
-        case .poll: "poll"
-        case .recover: "recover"
-        case .riskVerify: "riskverify"
-        case .submitAttributes: "submitAttributes"
-        case .enroll: "enroll"
-        case .activate: "activate"
-        case .exchangeCode: "token"
-        }
+    let name: String
+    /// What the call asks: the link relation it follows, or the fixed endpoint's name. V2's error
+    /// catalogue is keyed by it (``ServerError/v2Kind(asked:)``).
+    let asked: String
+    let target: Target
+    /// Which answer the call gets, for ``V2Outcome/init(_:to:)``.
+    let answerKind: V2AnswerKind
+    /// A form body (the fixed endpoints), else JSON.
+    var isForm = false
+    var method = "POST"
+    /// The fields, in the order they are written; a `nil` value is left out.
+    let fields: KeyValuePairs<String, Field?>
+
+    /// JSON `continuationToken` and `extra` to `link`, the interaction requests' shape ("Interaction
+    /// requests").
+    private static func follow(
+        _ link: V2Link, _ name: String, asked: String? = nil, token: Secret, _ extra: (String, Field)? = nil
+    ) -> V2Call {
+        let fields: KeyValuePairs<String, Field?> =
+            if let extra { ["continuationToken": .secret(token), extra.0: extra.1] } else {
+                ["continuationToken": .secret(token)]
+            }
+        return V2Call(name: name, asked: asked ?? name, target: .link(link), answerKind: .interaction, fields: fields)
+    }
+
+    /// Step 1, form: `client_id` ("Step 1: start authorization").
+    static let startAuthorization = V2Call(
+        name: "authorize-challenge", asked: "authorize-challenge", target: .authorizeChallenge,
+        answerKind: .startAuthorization, isForm: true, fields: ["client_id": .clientId])
+    /// Step 3, form: `continuation_token` only ("Step 3: resume authorization, the code").
+    static func resumeAuthorization(continuationToken: Secret) -> V2Call {
+        V2Call(
+            name: "authorize-challenge (resume)", asked: "authorize-challenge", target: .authorizeChallenge,
+            answerKind: .resumeAuthorization, isForm: true, fields: ["continuation_token": .secret(continuationToken)])
+    }
+    /// Step 2, JSON: `username`, `continuationToken` ("Step 2: start a journey").
+    static func startSignIn(_ link: V2Link, username: String, continuationToken: Secret) -> V2Call {
+        follow(link, "sign-in start", asked: "sign_in", token: continuationToken, ("username", .text(username)))
+    }
+    /// Step 2, JSON: `continuationToken` only.
+    static func startSignUp(_ link: V2Link, continuationToken: Secret) -> V2Call {
+        follow(link, "sign-up start", asked: "sign_up", token: continuationToken)
+    }
+    /// Step 2, JSON: `username`, `continuationToken`.
+    static func startResetPassword(_ link: V2Link, username: String, continuationToken: Secret) -> V2Call {
+        follow(
+            link, "reset-password start", asked: "reset_password", token: continuationToken,
+            ("username", .text(username)))
+    }
+    /// JSON: `continuationToken` ("Interaction requests").
+    static func challenge(_ link: V2Link, continuationToken: Secret) -> V2Call {
+        follow(link, "challenge", token: continuationToken)
+    }
+    /// JSON: `continuationToken`.
+    static func resend(_ link: V2Link, continuationToken: Secret) -> V2Call {
+        follow(link, "resend", token: continuationToken)
+    }
+    /// JSON: `continuationToken`, `otp`.
+    static func verifyCode(_ link: V2Link, continuationToken: Secret, code: Secret) -> V2Call {
+        follow(link, "verify (code)", asked: "verify", token: continuationToken, ("otp", .secret(code)))
+    }
+    /// JSON: `continuationToken`, `password`.
+    static func verifyPassword(_ link: V2Link, continuationToken: Secret, password: Secret) -> V2Call {
+        follow(link, "verify (password)", asked: "verify", token: continuationToken, ("password", .secret(password)))
+    }
+    /// JSON, **PUT**: `continuationToken`, `newPassword`.
+    static func updatePassword(_ link: V2Link, continuationToken: Secret, newPassword: Secret) -> V2Call {
+        var call = follow(link, "update", token: continuationToken, ("newPassword", .secret(newPassword)))
+        call.method = "PUT"
+        return call
+    }
+    /// JSON: `continuationToken`.
+    static func poll(_ link: V2Link, continuationToken: Secret) -> V2Call {
+        follow(link, "poll", token: continuationToken)
+    }
+    /// JSON: `continuationToken`, to the password method's `recover` link: inline password reset
+    /// inside a sign-in ("Link relations"; the body is the SDK's choice, see "Inline password reset").
+    static func recover(_ link: V2Link, continuationToken: Secret) -> V2Call {
+        follow(link, "recover", token: continuationToken)
+    }
+    /// JSON: `continuationToken`, to the `riskverify` link of an answer to an SMS method's
+    /// `challenge` ("Risk verification"; the body is the SDK's choice, as [JS] sends it).
+    static func riskVerify(_ link: V2Link, continuationToken: Secret) -> V2Call {
+        follow(link, "riskverify", token: continuationToken)
+    }
+    /// JSON: `continuationToken`, `attributes` (an object: attribute id → value). A sign-up's
+    /// password travels as the `password` attribute, kept a ``Secret`` until the body is written.
+    static func submitAttributes(
+        _ link: V2Link, continuationToken: Secret, attributes: [String: JSONValue], password: Secret? = nil
+    ) -> V2Call {
+        follow(
+            link, "submitAttributes", token: continuationToken,
+            ("attributes", .attributes(attributes, password: password)))
+    }
+    /// JSON: `continuationToken`, `target` (the contact to register), to a method's `enroll` link
+    /// ("Registering a method (JIT)"; [iOS-JIT] `registerMethod`).
+    static func enroll(_ link: V2Link, continuationToken: Secret, target: String) -> V2Call {
+        follow(link, "enroll", token: continuationToken, ("target", .text(target)))
+    }
+    /// JSON: `continuationToken`, `code` (not `otp`: the source sends the code of an activation as
+    /// `code`), to the `activate` link.
+    static func activate(_ link: V2Link, continuationToken: Secret, code: Secret) -> V2Call {
+        follow(link, "activate", token: continuationToken, ("code", .secret(code)))
+    }
+    /// Step 4, form: `grant_type=authorization_code`, `code`, `client_id`, `client_info=true`,
+    /// `scope` when there are scopes, `claims` when given ("Step 4: the token exchange, and PKCE").
+    static func exchangeCode(code: Secret, scopes: [String], claims: String?) -> V2Call {
+        V2Call(
+            name: "token", asked: "token", target: .token, answerKind: .token, isForm: true,
+            fields: [
+                "grant_type": .text("authorization_code"), "code": .secret(code), "client_id": .clientId,
+                "client_info": .text("true"), "scope": V2RequestBuilder.scopeField(scopes).map(Field.text),
+                "claims": claims.flatMap { $0.isEmpty ? nil : .text($0) },
+            ])
     }
 }
 
@@ -173,39 +206,31 @@ struct V2RequestBuilder: Sendable {
     let resolver: V2HrefResolver
 
     func body(for call: V2Call) -> V2Body {
-        var form = FormBody()
-        switch call {
-        case .startAuthorization:
-            form.add("client_id", clientId)
-        case .resumeAuthorization(let token):
-            form.add("continuation_token", secret: token)
-        case .exchangeCode(let code, let scopes, let claims):
-            form.add("grant_type", "authorization_code")
-            form.add("code", secret: code)
-            form.add("client_id", clientId)
-            form.add("client_info", "true")
-            form.add("scope", Self.scopeField(scopes))
-            form.add("claims", claims.flatMap { $0.isEmpty ? nil : $0 })
-        case .startSignIn(_, let username, let token), .startResetPassword(_, let username, let token):
-            return V2Body(json: ["username": .string(username), "continuationToken": .string(token.reveal)])
-        case .startSignUp(_, let token), .challenge(_, let token), .resend(_, let token), .poll(_, let token),
-            .recover(_, let token), .riskVerify(_, let token):
-            return V2Body(json: ["continuationToken": .string(token.reveal)])
-        case .verifyCode(_, let token, let code):
-            return V2Body(json: ["continuationToken": .string(token.reveal), "otp": .string(code.reveal)])
-        case .verifyPassword(_, let token, let password):
-            return V2Body(json: ["continuationToken": .string(token.reveal), "password": .string(password.reveal)])
-        case .updatePassword(_, let token, let password):
-            return V2Body(json: ["continuationToken": .string(token.reveal), "newPassword": .string(password.reveal)])
-        case .enroll(_, let token, let target):
-            return V2Body(json: ["continuationToken": .string(token.reveal), "target": .string(target)])
-        case .activate(_, let token, let code):
-            return V2Body(json: ["continuationToken": .string(token.reveal), "code": .string(code.reveal)])
-        case .submitAttributes(_, let token, var attributes, let password):
-            if let password { attributes["password"] = .string(password.reveal) }
-            return V2Body(json: ["continuationToken": .string(token.reveal), "attributes": .object(attributes)])
+        if call.isForm {
+            var form = FormBody()
+            for (name, field) in call.fields {
+                switch field {
+                case .text(let value)?: form.add(name, value)
+                case .secret(let value)?: form.add(name, secret: value)
+                case .clientId?: form.add(name, clientId)
+                case .attributes?, nil: break
+                }
+            }
+            return V2Body(form: form)
         }
-        return V2Body(form: form)
+        var members: [String: JSONValue] = [:]
+        for (name, field) in call.fields {
+            switch field {
+            case .text(let value)?: members[name] = .string(value)
+            case .secret(let value)?: members[name] = .string(value.reveal)
+            case .clientId?: members[name] = .string(clientId)
+            case .attributes(var attributes, let password)?:
+                if let password { attributes["password"] = .string(password.reveal) }
+                members[name] = .object(attributes)
+            case nil: break
+            }
+        }
+        return V2Body(json: members)
     }
 
     /// The scopes, split on spaces and de-duplicated in order; `nil` (no `scope` field) when there
@@ -218,22 +243,11 @@ struct V2RequestBuilder: Sendable {
     }
 
     func url(for call: V2Call) -> URL {
-        switch call {
-        case .startAuthorization, .resumeAuthorization: authorizeChallengeURL
-        case .exchangeCode: tokenURL
-        case .startSignIn(let link, _, _), .startSignUp(let link, _), .startResetPassword(let link, _, _),
-            .challenge(let link, _), .resend(let link, _), .verifyCode(let link, _, _),
-            .verifyPassword(let link, _, _), .updatePassword(let link, _, _), .poll(let link, _),
-            .recover(let link, _), .riskVerify(let link, _), .submitAttributes(let link, _, _, _),
-            .enroll(let link, _, _),
-            .activate(let link, _, _):
-            link.url
+        switch call.target {
+        case .authorizeChallenge: authorizeChallengeURL
+        case .token: tokenURL
+        case .link(let link): link.url
         }
-    }
-
-    func method(for call: V2Call) -> String {
-        if case .updatePassword = call { return "PUT" }
-        return "POST"
     }
 
     func request(for call: V2Call, correlationId: UUID) -> HTTPRequest {
@@ -244,6 +258,6 @@ struct V2RequestBuilder: Sendable {
     func request(for call: V2Call, body: V2Body, correlationId: UUID) -> HTTPRequest {
         var headers = base.headers(correlationId: correlationId)
         headers["Content-Type"] = body.contentType
-        return HTTPRequest(method: method(for: call), url: url(for: call), headers: headers, body: body.data)
+        return HTTPRequest(method: call.method, url: url(for: call), headers: headers, body: body.data)
     }
 }
