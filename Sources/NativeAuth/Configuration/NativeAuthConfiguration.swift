@@ -46,8 +46,9 @@ public struct NativeAuthConfiguration: Sendable {
     }
     /// The native authentication protocol the client speaks: ``NativeAuthProtocol/v1`` (the
     /// default) or ``NativeAuthProtocol/v2``, Microsoft's server-driven protocol, which Microsoft
-    /// marks as experimental. With `.v2`, ``NativeAuthClient/signIn(_:)`` runs over V2 and hands
-    /// back the same states; the other flows still speak V1.
+    /// marks as experimental. With `.v2`, sign-in, sign-up, sign-up-or-sign-in and password reset
+    /// run over V2 and hand back the same states (Docs/NativeAuthV2.md); refresh, sign-out and
+    /// browser sign-in are the same whichever protocol is chosen.
     public var protocolVersion: NativeAuthProtocol = .v1
     /// Receives the SDK's log records; `nil` (the default) logs nothing.
     public var logger: (any NativeAuthLogger)?
