@@ -76,11 +76,11 @@ extension FlowContext {
 
     /// Asks for a new code at the state's `resend` link; the answer is the next code step, which
     /// keeps what the state knew of the flow (``V2StepContext/submitted``).
-    func resendV2(_ context: V2StepContext, token: Secret) async throws(FlowError) -> CodeStep {
+    func resendV2(_ context: V2StepContext, token: Secret) async throws(FlowError) -> CodeStateCore {
         let answer = try await interact(.resend(try context.link("resend", flow: self), continuationToken: token))
         guard case .verify(var verification) = answer, !verification.isPassword else { throw unexpectedV2(answer) }
         verification.context.submitted = context.submitted
-        return verification.codeStep(self)
+        return verification.codeState(self)
     }
 
     /// Waits `poll.interval` on the configuration's clock and follows the `poll` link with `token`.

@@ -54,7 +54,9 @@ struct V2Verification: Sendable {
     var token: Secret { challenge.continuationToken }
 
     /// The code step of the state the app gets.
-    func codeStep(_ flow: FlowContext) -> CodeStep { CodeStep(flow: flow, challenge: challenge, engine: .v2(context)) }
+    func codeState(_ flow: FlowContext) -> CodeStateCore {
+        CodeStateCore(flow: flow, challenge: challenge, engine: .v2(context))
+    }
 }
 
 /// A `challenge` or `enroll` answer: the methods offered, each link still unchecked until a

@@ -22,7 +22,8 @@ enum ResetPasswordFlow {
         let challenge = try await flow.requestCode(
             .resetPasswordChallenge(continuationToken: started))
         return .codeRequired(
-            ResetPasswordCodeRequiredState(step: CodeStep(flow: flow, challenge: challenge)), sentTo: challenge.sentTo,
+            ResetPasswordCodeRequiredState(codeCore: CodeStateCore(flow: flow, challenge: challenge)),
+            sentTo: challenge.sentTo,
             channelTargetType: challenge.channel, codeLength: challenge.codeLength)
     }
 

@@ -79,10 +79,11 @@ struct ResetPasswordStepsV2: ResetPasswordSteps {
         guard case .verify(let verification) = answer, !verification.isPassword else {
             throw flow.unexpectedV2(answer)
         }
-        let step = verification.codeStep(flow)
+        let codeCore = verification.codeState(flow)
         return .codeRequired(
-            ResetPasswordCodeRequiredState(step: step), sentTo: step.sentTo, channelTargetType: step.channel,
-            codeLength: step.codeLength)
+            ResetPasswordCodeRequiredState(codeCore: codeCore), sentTo: codeCore.sentTo,
+            channelTargetType: codeCore.channel,
+            codeLength: codeCore.codeLength)
     }
 
     /// Chooses a recovery method on a ``ResetPasswordAuthMethodSelectionRequiredState``: follows
@@ -102,7 +103,7 @@ struct ResetPasswordStepsV2: ResetPasswordSteps {
         return ResetPasswordRequiredState(core: StateCore(flow: action.flow, token: token), engine: .v2(update))
     }
 
-    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStep {
+    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStateCore {
         try await action.flow.resendV2(context, token: action.token)
     }
 

@@ -2,16 +2,16 @@ public import Foundation
 
 /// A code was sent to reset the user's password.
 public final class ResetPasswordCodeRequiredState: CodeRequiredState {
-    let step: CodeStep
-    var core: StateCore { step.core }
+    let codeCore: CodeStateCore
+    var core: StateCore { codeCore.core }
     /// Where the code was sent, masked.
-    public var sentTo: String { step.sentTo }
+    public var sentTo: String { codeCore.sentTo }
     /// How the code was sent (email, SMS): the `channelTargetType` of the delegate callbacks.
-    public var channelTargetType: ChannelType { step.channel }
+    public var channelTargetType: ChannelType { codeCore.channel }
     /// How many characters the code has, when the server said.
-    public var codeLength: Int? { step.codeLength }
+    public var codeLength: Int? { codeCore.codeLength }
 
-    init(step: CodeStep) { self.step = step }
+    init(codeCore: CodeStateCore) { self.codeCore = codeCore }
 
     /// The flow's correlation id.
     public var correlationId: UUID { core.flow.correlationId }
@@ -21,8 +21,8 @@ public final class ResetPasswordCodeRequiredState: CodeRequiredState {
     /// - Returns: the state to submit the new password on.
     /// - Throws: ``VerifyCodeError``; a wrong or empty code leaves this state usable.
     public func submitCode(_ code: String) async throws(VerifyCodeError) -> ResetPasswordRequiredState {
-        try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
-            try await step.engine.resetPassword.submitCode(code, action: action)
+        try await codeCore.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
+            try await codeCore.engine.resetPassword.submitCode(code, action: action)
         }
     }
 
@@ -32,13 +32,13 @@ public final class ResetPasswordCodeRequiredState: CodeRequiredState {
     /// - Throws: ``ResendCodeError``.
     public func resendCode() async throws(ResendCodeError) -> ResetPasswordCodeRequiredState {
         ResetPasswordCodeRequiredState(
-            step: try await step.resend(as: ResendCodeError.self) { action throws(FlowError) in
-                try await step.engine.resetPassword.resendCode(action: action)
+            codeCore: try await codeCore.resend(as: ResendCodeError.self) { action throws(FlowError) in
+                try await codeCore.engine.resetPassword.resendCode(action: action)
             })
     }
 
     /// Where the code went; never the code or token.
-    public var description: String { step.describe("ResetPasswordCodeRequiredState") }
+    public var description: String { codeCore.describe("ResetPasswordCodeRequiredState") }
 }
 
 /// The code was accepted: submit the new password.

@@ -8,7 +8,7 @@ protocol ResetPasswordSteps: Sendable {
     /// Submits the code; the answer asks for the new password.
     func submitCode(_ code: Secret, action: StateCore.Action) async throws(FlowError) -> ResetPasswordRequiredState
     /// Asks for a new code; the answer is the next code step.
-    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStep
+    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStateCore
     /// Starts a reset from a sign-in's password state (its token and flow in `action`); with
     /// `selects`, the user chooses among several recovery methods where the protocol offers them.
     func startFromSignIn(selects: Bool, action: StateCore.Action) async throws(FlowError) -> ResetPasswordStartResult
@@ -47,8 +47,8 @@ struct ResetPasswordStepsV1: ResetPasswordSteps {
         return ResetPasswordRequiredState(core: StateCore(flow: action.flow, token: token))
     }
 
-    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStep {
-        CodeStep(
+    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStateCore {
+        CodeStateCore(
             flow: action.flow,
             challenge: try await action.flow.requestCode(.resetPasswordChallenge(continuationToken: action.token)))
     }

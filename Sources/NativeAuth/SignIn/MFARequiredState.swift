@@ -2,14 +2,14 @@ public import Foundation
 
 /// A multi-factor code was sent: submit it, or send one to a method again.
 public final class MFARequiredState: CodeRequiredState {
-    let step: CodeStep
-    var core: StateCore { step.core }
+    let codeCore: CodeStateCore
+    var core: StateCore { codeCore.core }
     /// Where the code was sent, masked.
-    public var sentTo: String { step.sentTo }
+    public var sentTo: String { codeCore.sentTo }
     /// How the code was sent (email, SMS): the `channelTargetType` of the delegate callbacks.
-    public var channelTargetType: ChannelType { step.channel }
+    public var channelTargetType: ChannelType { codeCore.channel }
     /// How many characters the code has, when the server said.
-    public var codeLength: Int? { step.codeLength }
+    public var codeLength: Int? { codeCore.codeLength }
     /// The user's methods, to send a code to another one.
     public let authMethods: [AuthMethod]
     /// The method the code was sent to.
@@ -18,8 +18,8 @@ public final class MFARequiredState: CodeRequiredState {
     /// `.v1` otherwise.
     let methodLinks: StepEngine
 
-    init(step: CodeStep, method: AuthMethod, authMethods: [AuthMethod], methodLinks: V2StepContext? = nil) {
-        self.step = step
+    init(codeCore: CodeStateCore, method: AuthMethod, authMethods: [AuthMethod], methodLinks: V2StepContext? = nil) {
+        self.codeCore = codeCore
         self.method = method
         self.authMethods = authMethods
         self.methodLinks = methodLinks.map { .v2($0) } ?? .v1
@@ -49,8 +49,8 @@ public final class MFARequiredState: CodeRequiredState {
     /// - Returns: where sign-in goes next.
     /// - Throws: ``MFASubmitChallengeError``; a wrong code leaves this state usable.
     public func submitChallenge(_ code: String) async throws(MFASubmitChallengeError) -> SignInResult {
-        try await step.submit(code, as: MFASubmitChallengeError.self) { code, action throws(FlowError) in
-            try await step.engine.signIn.submitCode(code, factor: .second, action: action)
+        try await codeCore.submit(code, as: MFASubmitChallengeError.self) { code, action throws(FlowError) in
+            try await codeCore.engine.signIn.submitCode(code, factor: .second, action: action)
         }
     }
 
@@ -74,5 +74,5 @@ public final class MFARequiredState: CodeRequiredState {
     }
 
     /// Where the code went; never the code or token.
-    public var description: String { step.describe("MFARequiredState") }
+    public var description: String { codeCore.describe("MFARequiredState") }
 }

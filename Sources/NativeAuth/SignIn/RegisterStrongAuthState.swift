@@ -51,19 +51,19 @@ public final class RegisterStrongAuthState: Sendable, CustomStringConvertible {
 
 /// A code was sent to the contact being registered: submit it, or challenge a contact again.
 public final class RegisterStrongAuthVerificationRequiredState: Sendable, CustomStringConvertible {
-    let step: CodeStep
-    var core: StateCore { step.core }
+    let codeCore: CodeStateCore
+    var core: StateCore { codeCore.core }
     /// The kinds of method the user can register.
     public let authMethods: [AuthMethod]
     /// Where the code was sent.
-    public var sentTo: String { step.sentTo }
+    public var sentTo: String { codeCore.sentTo }
     /// How the code was sent (email, SMS): the `channelTargetType` of the delegate callbacks.
-    public var channelTargetType: ChannelType { step.channel }
+    public var channelTargetType: ChannelType { codeCore.channel }
     /// How the code was sent: the earlier name of ``channelTargetType``.
     @available(*, deprecated, renamed: "channelTargetType")
     public var channel: ChannelType { channelTargetType }
     /// How many characters the code has, when the server said.
-    public var codeLength: Int? { step.codeLength }
+    public var codeLength: Int? { codeCore.codeLength }
     /// The method and contact being registered.
     let method: AuthMethod
     let contact: String
@@ -72,10 +72,10 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
     let registration: StepEngine
 
     init(
-        step: CodeStep, method: AuthMethod, contact: String, authMethods: [AuthMethod],
+        codeCore: CodeStateCore, method: AuthMethod, contact: String, authMethods: [AuthMethod],
         registration: V2StepContext? = nil
     ) {
-        self.step = step
+        self.codeCore = codeCore
         self.method = method
         self.contact = contact
         self.authMethods = authMethods
@@ -90,8 +90,8 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
     /// - Throws: ``RegisterStrongAuthSubmitChallengeError``; a wrong code leaves this state usable.
     public func submitChallenge(_ code: String) async throws(RegisterStrongAuthSubmitChallengeError) -> SignInResult {
         typealias Failure = RegisterStrongAuthSubmitChallengeError
-        return try await step.submit(code, as: Failure.self) { code, action throws(FlowError) in
-            try await step.engine.signIn.registerSubmit(code, action: action)
+        return try await codeCore.submit(code, as: Failure.self) { code, action throws(FlowError) in
+            try await codeCore.engine.signIn.registerSubmit(code, action: action)
         }
     }
 
@@ -120,5 +120,5 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
     }
 
     /// Where the code went; never the code or token.
-    public var description: String { step.describe("RegisterStrongAuthVerificationRequiredState") }
+    public var description: String { codeCore.describe("RegisterStrongAuthVerificationRequiredState") }
 }

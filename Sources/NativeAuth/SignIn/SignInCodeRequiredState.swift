@@ -2,16 +2,16 @@ public import Foundation
 
 /// A one-time code was sent for sign-in: submit it, or ask for a new one.
 public final class SignInCodeRequiredState: CodeRequiredState {
-    let step: CodeStep
-    var core: StateCore { step.core }
+    let codeCore: CodeStateCore
+    var core: StateCore { codeCore.core }
     /// Where the code was sent, masked (such as `a***e@co**o.com`).
-    public var sentTo: String { step.sentTo }
+    public var sentTo: String { codeCore.sentTo }
     /// How the code was sent (email, SMS): the `channelTargetType` of the delegate callbacks.
-    public var channelTargetType: ChannelType { step.channel }
+    public var channelTargetType: ChannelType { codeCore.channel }
     /// How many characters the code has, when the server said.
-    public var codeLength: Int? { step.codeLength }
+    public var codeLength: Int? { codeCore.codeLength }
 
-    init(step: CodeStep) { self.step = step }
+    init(codeCore: CodeStateCore) { self.codeCore = codeCore }
 
     /// The flow's correlation id.
     public var correlationId: UUID { core.flow.correlationId }
@@ -22,8 +22,8 @@ public final class SignInCodeRequiredState: CodeRequiredState {
     /// - Throws: ``VerifyCodeError``. A wrong or empty code (``VerifyCodeError/isInvalidCode``)
     ///   leaves this state usable, so the user can try again.
     public func submitCode(_ code: String) async throws(VerifyCodeError) -> SignInResult {
-        try await step.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
-            try await step.engine.signIn.submitCode(code, factor: .first, action: action)
+        try await codeCore.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
+            try await codeCore.engine.signIn.submitCode(code, factor: .first, action: action)
         }
     }
 
@@ -33,11 +33,11 @@ public final class SignInCodeRequiredState: CodeRequiredState {
     /// - Throws: ``ResendCodeError``.
     public func resendCode() async throws(ResendCodeError) -> SignInCodeRequiredState {
         SignInCodeRequiredState(
-            step: try await step.resend(as: ResendCodeError.self) { action throws(FlowError) in
-                try await step.engine.signIn.resendCode(action: action)
+            codeCore: try await codeCore.resend(as: ResendCodeError.self) { action throws(FlowError) in
+                try await codeCore.engine.signIn.resendCode(action: action)
             })
     }
 
     /// Where the code went; never the code or token.
-    public var description: String { step.describe("SignInCodeRequiredState") }
+    public var description: String { codeCore.describe("SignInCodeRequiredState") }
 }

@@ -14,7 +14,7 @@ enum SignInFlow {
         switch challenge {
         case .challenged(.code(let code)):
             // A password given up front is ignored when the server chose a code.
-            let state = SignInCodeRequiredState(step: CodeStep(flow: flow, challenge: code))
+            let state = SignInCodeRequiredState(codeCore: CodeStateCore(flow: flow, challenge: code))
             return .codeRequired(
                 state, sentTo: code.sentTo, channelTargetType: code.channel, codeLength: code.codeLength)
         case .challenged(.credential(.password, let token)):

@@ -64,10 +64,11 @@ struct SignInStepsV2: SignInSteps {
                     .verifyPassword(verify, continuationToken: verification.token, password: password)),
                 flow: flow, choice: next)
         case .verify(let verification):
-            let step = verification.codeStep(flow)
+            let codeCore = verification.codeState(flow)
             return .codeRequired(
-                SignInCodeRequiredState(step: step), sentTo: step.sentTo, channelTargetType: step.channel,
-                codeLength: step.codeLength)
+                SignInCodeRequiredState(codeCore: codeCore), sentTo: codeCore.sentTo,
+                channelTargetType: codeCore.channel,
+                codeLength: codeCore.codeLength)
         case .enroll(let offer):
             let (methods, links) = try offer.methods(
                 types: ["email", "sms"], relations: ["enroll", "register"], key: V2StepContext.enrollRelation,
@@ -161,7 +162,7 @@ struct SignInStepsV2: SignInSteps {
             action)
     }
 
-    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStep {
+    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStateCore {
         try await action.flow.resendV2(context, token: action.token)
     }
 
@@ -185,7 +186,7 @@ struct SignInStepsV2: SignInSteps {
             throw action.flow.unexpectedV2(answer)
         }
         return MFARequiredState(
-            step: verification.codeStep(action.flow), method: method, authMethods: methods, methodLinks: context)
+            codeCore: verification.codeState(action.flow), method: method, authMethods: methods, methodLinks: context)
     }
 
     /// Registers `contact` for `method` at its `enroll` link (JIT, Docs/NativeAuthV2.md,
@@ -198,11 +199,11 @@ struct SignInStepsV2: SignInSteps {
         let answer = try await flow.interact(.enroll(link, continuationToken: action.token, target: contact))
         switch answer {
         case .activate(let verification):
-            let step = verification.codeStep(flow)
+            let codeCore = verification.codeState(flow)
             let state = RegisterStrongAuthVerificationRequiredState(
-                step: step, method: method, contact: contact, authMethods: methods, registration: context)
+                codeCore: codeCore, method: method, contact: contact, authMethods: methods, registration: context)
             return .verificationRequired(
-                state, sentTo: step.sentTo, channelTargetType: step.channel, codeLength: step.codeLength)
+                state, sentTo: codeCore.sentTo, channelTargetType: codeCore.channel, codeLength: codeCore.codeLength)
         case .complete(let token):
             return .completed(try await flow.finishV2(token))
         default:

@@ -11,7 +11,7 @@ protocol SignInSteps: Sendable {
     func submitCode(_ code: Secret, factor: SignInFactor, action: StateCore.Action) async throws(FlowError)
         -> SignInResult
     /// Asks for a new first-factor code; the answer is the next code step.
-    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStep
+    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStateCore
     /// Submits the password.
     func submitPassword(_ password: Secret, action: StateCore.Action) async throws(FlowError) -> SignInResult
     /// Sends a second-factor code to `method`.
@@ -50,9 +50,9 @@ struct SignInStepsV1: SignInSteps {
         return try await SignInFlow.exchange(call, flow: action.flow)
     }
 
-    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStep {
+    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStateCore {
         let sent = try await action.flow.requestCode(.signInChallenge(continuationToken: action.token, methodId: nil))
-        return CodeStep(flow: action.flow, challenge: sent)
+        return CodeStateCore(flow: action.flow, challenge: sent)
     }
 
     func submitPassword(_ password: Secret, action: StateCore.Action) async throws(FlowError) -> SignInResult {
@@ -69,7 +69,7 @@ struct SignInStepsV1: SignInSteps {
         let challenge = try await action.flow.requestCode(
             .signInChallenge(continuationToken: action.token, methodId: method.id))
         return MFARequiredState(
-            step: CodeStep(flow: action.flow, challenge: challenge), method: method, authMethods: methods)
+            codeCore: CodeStateCore(flow: action.flow, challenge: challenge), method: method, authMethods: methods)
     }
 
     func registerChallenge(_ method: AuthMethod, contact: String, methods: [AuthMethod], action: StateCore.Action)
@@ -82,7 +82,8 @@ struct SignInStepsV1: SignInSteps {
         switch outcome {
         case .challenged(.code(let challenge)):
             let state = RegisterStrongAuthVerificationRequiredState(
-                step: CodeStep(flow: flow, challenge: challenge), method: method, contact: contact, authMethods: methods
+                codeCore: CodeStateCore(flow: flow, challenge: challenge), method: method, contact: contact,
+                authMethods: methods
             )
             return .verificationRequired(
                 state, sentTo: challenge.sentTo, channelTargetType: challenge.channel, codeLength: challenge.codeLength)

@@ -21,7 +21,8 @@ enum SignUpFlow {
         }
         let challenge = try await flow.requestCode(.signUpChallenge(continuationToken: started))
         return .codeRequired(
-            SignUpCodeRequiredState(step: CodeStep(flow: flow, challenge: challenge)), sentTo: challenge.sentTo,
+            SignUpCodeRequiredState(codeCore: CodeStateCore(flow: flow, challenge: challenge)),
+            sentTo: challenge.sentTo,
             channelTargetType: challenge.channel, codeLength: challenge.codeLength)
     }
 

@@ -91,10 +91,11 @@ struct SignUpStepsV2: SignUpSteps {
         case .verify(let verification) where !verification.isPassword:
             var verification = verification
             verification.context.submitted = submitted
-            let step = verification.codeStep(flow)
+            let codeCore = verification.codeState(flow)
             return .codeRequired(
-                SignUpCodeRequiredState(step: step), sentTo: step.sentTo, channelTargetType: step.channel,
-                codeLength: step.codeLength)
+                SignUpCodeRequiredState(codeCore: codeCore), sentTo: codeCore.sentTo,
+                channelTargetType: codeCore.channel,
+                codeLength: codeCore.codeLength)
         case .collectAttributes(let token, let descriptors, var context):
             if let again = descriptors.first(where: { submitted.contains($0.id.lowercased()) }) {
                 throw flow.unexpectedV2(
@@ -124,7 +125,7 @@ struct SignUpStepsV2: SignUpSteps {
             flow: action.flow, submitted: context.submitted)
     }
 
-    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStep {
+    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStateCore {
         try await action.flow.resendV2(context, token: action.token)
     }
 

@@ -13,13 +13,13 @@ public final class SignUpOrSignInCodeRequiredState: CodeRequiredState {
 
     init(_ path: Path) { self.path = path }
 
-    var step: CodeStep {
+    var codeCore: CodeStateCore {
         switch path {
-        case .signIn(let state): state.step
-        case .signUp(let state, _, _): state.step
+        case .signIn(let state): state.codeCore
+        case .signUp(let state, _, _): state.codeCore
         }
     }
-    var core: StateCore { step.core }
+    var core: StateCore { codeCore.core }
 
     /// Whether the username was new: submitting the code creates the account.
     public var isNewUser: Bool {
@@ -27,11 +27,11 @@ public final class SignUpOrSignInCodeRequiredState: CodeRequiredState {
         return false
     }
     /// Where the code was sent, masked (such as `a***e@co**o.com`).
-    public var sentTo: String { step.sentTo }
+    public var sentTo: String { codeCore.sentTo }
     /// How the code was sent (email, SMS): the `channelTargetType` of the delegate callbacks.
-    public var channelTargetType: ChannelType { step.channel }
+    public var channelTargetType: ChannelType { codeCore.channel }
     /// How many characters the code has, when the server said.
-    public var codeLength: Int? { step.codeLength }
+    public var codeLength: Int? { codeCore.codeLength }
     /// The flow's correlation id.
     public var correlationId: UUID { core.flow.correlationId }
 
@@ -90,7 +90,7 @@ public final class SignUpOrSignInCodeRequiredState: CodeRequiredState {
 
     /// Where the code went and whether the user is new; never the code or token.
     public var description: String {
-        let described = step.describe("SignUpOrSignInCodeRequiredState")
+        let described = codeCore.describe("SignUpOrSignInCodeRequiredState")
         return String(described.dropLast()) + ", isNewUser: \(isNewUser))"
     }
 }

@@ -7,7 +7,7 @@ protocol SignUpSteps: Sendable {
     /// Submits the code that verifies the new user's contact.
     func submitCode(_ code: Secret, action: StateCore.Action) async throws(FlowError) -> SignUpResult
     /// Asks for a new code; the answer is the next code step.
-    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStep
+    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStateCore
     /// Submits the password.
     func submitPassword(_ password: Secret, action: StateCore.Action) async throws(FlowError) -> SignUpResult
     /// Submits attribute values.
@@ -27,8 +27,8 @@ struct SignUpStepsV1: SignUpSteps {
             .signUpContinueWithCode(continuationToken: action.token, code: code), flow: action.flow)
     }
 
-    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStep {
-        CodeStep(
+    func resendCode(action: StateCore.Action) async throws(FlowError) -> CodeStateCore {
+        CodeStateCore(
             flow: action.flow,
             challenge: try await action.flow.requestCode(.signUpChallenge(continuationToken: action.token)))
     }

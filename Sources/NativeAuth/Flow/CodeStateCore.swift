@@ -48,7 +48,7 @@ extension CodeRequiredState {
 
 /// What the code-entry states share: where the code went, the empty-code guard, resending and
 /// the description. Each state adds only what submitting its code sends and where it leads.
-struct CodeStep: Sendable {
+struct CodeStateCore: Sendable {
     let core: StateCore
     let sentTo: String
     let channel: ChannelType
@@ -85,8 +85,8 @@ struct CodeStep: Sendable {
 
     /// Asks for a new code with `body`, which makes the next code step (the journey's steps).
     func resend<E: DetailedError>(
-        as errorType: E.Type, _ body: (StateCore.Action) async throws(FlowError) -> CodeStep
-    ) async throws(E) -> CodeStep {
+        as errorType: E.Type, _ body: (StateCore.Action) async throws(FlowError) -> CodeStateCore
+    ) async throws(E) -> CodeStateCore {
         try await core.run(E.self, body)
     }
 
