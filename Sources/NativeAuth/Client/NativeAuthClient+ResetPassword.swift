@@ -8,10 +8,7 @@ extension NativeAuthClient {
         -> ResetPasswordStartResult
     {
         do {
-            switch core.configuration.protocolVersion {
-            case .v1: return try await ResetPasswordFlow.start(parameters, client: core)
-            case .v2: return try await ResetPasswordStepsV2.start(parameters, client: core)
-            }
+            return try await ResetPasswordFlow.start(parameters, client: core)
         } catch {
             throw ResetPasswordStartError(error).continuing(
                 core.context(username: parameters.username, scopes: [], correlationId: error.correlationId))

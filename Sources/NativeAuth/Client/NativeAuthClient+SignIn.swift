@@ -10,10 +10,7 @@ extension NativeAuthClient {
     /// - Throws: ``SignInStartError``: an empty username or password is refused before any request.
     public func signIn(_ parameters: SignInParameters) async throws(SignInStartError) -> SignInStartResult {
         do {
-            switch core.configuration.protocolVersion {
-            case .v1: return try await SignInFlow.start(parameters, client: core)
-            case .v2: return try await SignInStepsV2.start(parameters, client: core)
-            }
+            return try await SignInFlow.start(parameters, client: core)
         } catch {
             throw SignInStartError(error).continuing(
                 core.context(

@@ -10,10 +10,7 @@ extension NativeAuthClient {
     ///   be encoded, is refused before any request.
     public func signUp(_ parameters: SignUpParameters) async throws(SignUpStartError) -> SignUpStartResult {
         do {
-            switch core.configuration.protocolVersion {
-            case .v1: return try await SignUpFlow.start(parameters, client: core)
-            case .v2: return try await SignUpStepsV2.start(parameters, client: core)
-            }
+            return try await SignUpFlow.start(parameters, client: core)
         } catch {
             throw SignUpStartError(error).continuing(
                 core.context(username: parameters.username, scopes: [], correlationId: error.correlationId))

@@ -8,7 +8,17 @@ enum ResetPasswordFlow {
     /// The note of errors raised while waiting for a submitted reset.
     static let waitNote = "The reset goes on on the server; call submitPassword again to keep waiting."
 
+    /// Starts a reset over the configured protocol: the one place a reset's start reads it.
     static func start(_ parameters: ResetPasswordParameters, client: ClientCore) async throws(FlowError)
+        -> ResetPasswordStartResult
+    {
+        switch client.configuration.protocolVersion {
+        case .v1: try await startV1(parameters, client: client)
+        case .v2: try await ResetPasswordStepsV2.start(parameters, client: client)
+        }
+    }
+
+    private static func startV1(_ parameters: ResetPasswordParameters, client: ClientCore) async throws(FlowError)
         -> ResetPasswordStartResult
     {
         try await start(

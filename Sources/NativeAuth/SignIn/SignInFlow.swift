@@ -3,7 +3,17 @@ import Foundation
 /// The sign-in engine: turns step outcomes into states and results. States call it; it knows
 /// nothing of delegates.
 enum SignInFlow {
+    /// Starts a sign-in over the configured protocol: the one place a sign-in's start reads it.
     static func start(_ parameters: SignInParameters, client: ClientCore) async throws(FlowError)
+        -> SignInStartResult
+    {
+        switch client.configuration.protocolVersion {
+        case .v1: try await startV1(parameters, client: client)
+        case .v2: try await SignInStepsV2.start(parameters, client: client)
+        }
+    }
+
+    private static func startV1(_ parameters: SignInParameters, client: ClientCore) async throws(FlowError)
         -> SignInStartResult
     {
         let flow = try startFlow(parameters, client: client)

@@ -2,7 +2,17 @@ import Foundation
 
 /// The sign-up engine.
 enum SignUpFlow {
+    /// Starts a sign-up over the configured protocol: the one place a sign-up's start reads it.
     static func start(_ parameters: SignUpParameters, client: ClientCore) async throws(FlowError)
+        -> SignUpStartResult
+    {
+        switch client.configuration.protocolVersion {
+        case .v1: try await startV1(parameters, client: client)
+        case .v2: try await SignUpStepsV2.start(parameters, client: client)
+        }
+    }
+
+    private static func startV1(_ parameters: SignUpParameters, client: ClientCore) async throws(FlowError)
         -> SignUpStartResult
     {
         let flow = try client.startFlow(username: parameters.username, correlationId: parameters.correlationId)

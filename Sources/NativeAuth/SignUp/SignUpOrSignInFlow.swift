@@ -20,10 +20,7 @@ enum SignUpOrSignInFlow {
             username: username, scopes: parameters.scopes, correlationId: correlationId, claims: claims)
         let started: SignInStartResult
         do {
-            switch client.configuration.protocolVersion {
-            case .v1: started = try await SignInFlow.start(signIn, client: client)
-            case .v2: started = try await SignInStepsV2.start(signIn, client: client)
-            }
+            started = try await SignInFlow.start(signIn, client: client)
         } catch {
             // Sign-in's errors mean what they mean to sign-in.
             let error = error.named(as: SignInStartError.self)
@@ -55,10 +52,7 @@ enum SignUpOrSignInFlow {
             username: username, attributes: parameters.attributes, correlationId: flow.correlationId)
         let started: SignUpStartResult
         do {
-            switch flow.client.configuration.protocolVersion {
-            case .v1: started = try await SignUpFlow.start(signUp, client: flow.client)
-            case .v2: started = try await SignUpStepsV2.start(signUp, client: flow.client)
-            }
+            started = try await SignUpFlow.start(signUp, client: flow.client)
         } catch {
             throw refused(error)
         }
