@@ -1,10 +1,11 @@
 import AuthCrypto
-import Foundation
+package import Foundation
 
-/// A DPoP proof JWT (RFC 9449 §4.2), built and signed.
-struct DPoPProof: Sendable {
+/// A DPoP proof JWT (RFC 9449 §4.2), built and signed. Package access, so the benchmark harness
+/// can time whole proofs.
+package struct DPoPProof: Sendable {
     /// The compact JWS, for the `DPoP` header.
-    let jwt: String
+    package let jwt: String
 
     /// Builds and signs the proof of a request.
     ///
@@ -16,7 +17,7 @@ struct DPoPProof: Sendable {
     ///   - nonce: the server's latest `DPoP-Nonce`, when it gave one (§8, §9).
     ///   - issuedAt: `iat`, in the server's time when the SDK knows its clock skew.
     ///   - jti: a unique identifier; 16 random bytes by default.
-    static func make(
+    package static func make(
         key: any DPoPKey, method: String, url: URL, accessToken: String? = nil, nonce: String? = nil,
         issuedAt: Date, jti: String = DPoPProof.randomIdentifier()
     ) async throws(DPoPProofError) -> DPoPProof {
@@ -81,14 +82,14 @@ struct DPoPProof: Sendable {
 
     /// 16 random bytes, base64url: 128 bits, so two proofs never share a `jti` (§4.2 asks for
     /// enough entropy that a collision is negligible).
-    static func randomIdentifier() -> String {
+    package static func randomIdentifier() -> String {
         var generator = SecureRandomGenerator()
         return Base64URL.encode((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 }
 
 /// Why no proof could be made.
-enum DPoPProofError: Error, Sendable {
+package enum DPoPProofError: Error, Sendable {
     /// The request's URL has no scheme or host.
     case invalidURL
     /// The key did not sign (its own error, when it gave one).

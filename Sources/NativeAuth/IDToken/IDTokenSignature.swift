@@ -1,4 +1,4 @@
-import AuthCrypto
+package import AuthCrypto
 import Foundation
 
 /// Checks the signature of an ID token (a compact JWS, RFC 7515 §7.1) against the issuer's keys.
@@ -6,10 +6,11 @@ import Foundation
 /// Only RS256 is accepted, whatever the header says otherwise: `none`, HMAC (where a public key
 /// could be misused as the secret), ECDSA and PSS are all refused. Keys come only from the key set,
 /// never from the token (`jwk`, `jku`, `x5u` and `x5c` header members are ignored). Claims are not
-/// checked here; read them from the returned, verified payload.
-enum IDTokenSignature {
+/// checked here; read them from the returned, verified payload. Package access, with the key set
+/// and the errors it throws, so the benchmark harness can time it.
+package enum IDTokenSignature {
     /// A token whose signature verified.
-    struct Verified: Sendable {
+    package struct Verified: Sendable {
         /// The decoded protected header.
         let header: [String: JSONValue]
         /// The decoded payload bytes: the exact bytes that were signed.
@@ -30,7 +31,7 @@ enum IDTokenSignature {
     /// ``JSONWebKeySet/maximumKeysPerID``.
     /// - Throws: `JWSVerificationError` naming the failed check; on `.unknownKeyID`, fetch the
     ///   JWK Set again (once) and retry.
-    static func verify(
+    package static func verify(
         _ token: String, keys: JSONWebKeySet, verifier: any RS256Verifier = .platformDefault
     ) throws(JWSVerificationError) -> Verified {
         let segments = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)

@@ -1,4 +1,4 @@
-import AuthCrypto
+package import AuthCrypto
 import AuthSupport
 import Foundation
 
@@ -88,7 +88,7 @@ struct JSONWebKey: Sendable, Hashable {
 }
 
 /// Why a JWK Set member was skipped.
-enum JSONWebKeyRejection: Error, Hashable, Sendable, CustomStringConvertible {
+package enum JSONWebKeyRejection: Error, Hashable, Sendable, CustomStringConvertible {
     /// The member is not a JSON object.
     case notAnObject
     /// `kty` is missing or not "RSA" (the value is kept).
@@ -106,7 +106,7 @@ enum JSONWebKeyRejection: Error, Hashable, Sendable, CustomStringConvertible {
     /// The set holds more keys than the SDK reads (``JSONWebKeySet/maximumKeys``); this one was not read.
     case beyondLimit
 
-    var description: String {
+    package var description: String {
         switch self {
         case .notAnObject: "key is not a JSON object"
         case .unsupportedKeyType(let type): "key type \(LogSafe.quoted(type)) is not RSA"

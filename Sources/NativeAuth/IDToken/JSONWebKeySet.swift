@@ -1,8 +1,8 @@
-import Foundation
+package import Foundation
 
 /// The RS256 keys of a JWK Set document (`{"keys":[...]}`, RFC 7517 §5), with the members that
 /// were skipped and why, so a token naming a skipped key gets a precise error.
-struct JSONWebKeySet: Sendable {
+package struct JSONWebKeySet: Sendable {
     /// A member of `keys` that cannot check RS256 signatures.
     struct SkippedKey: Sendable, Hashable {
         /// Its `kid`, when it had a string one.
@@ -12,13 +12,13 @@ struct JSONWebKeySet: Sendable {
     }
 
     /// The document is not a JWK Set.
-    enum ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+    package enum ParseError: Error, Hashable, Sendable, CustomStringConvertible {
         /// Not JSON, or not a JSON object.
         case notJSONObject
         /// No `keys` array.
         case missingKeys
 
-        var description: String {
+        package var description: String {
             switch self {
             case .notJSONObject: "JWK Set is not a JSON object"
             case .missingKeys: "JWK Set has no keys array"
@@ -45,7 +45,7 @@ struct JSONWebKeySet: Sendable {
 
     /// Parses a JWK Set document; members that do not fit are skipped, not fatal.
     /// - Throws: `ParseError` when the document itself is not a JWK Set.
-    init(json data: Data) throws(ParseError) {
+    package init(json data: Data) throws(ParseError) {
         guard let document = try? JSONValue.parse(data), case .object(let members) = document else {
             throw .notJSONObject
         }

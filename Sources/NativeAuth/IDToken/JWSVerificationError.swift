@@ -1,7 +1,7 @@
 /// The check a signed token (compact JWS) failed. Descriptions never include token text.
-enum JWSVerificationError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum JWSVerificationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong with a token that cannot even be read.
-    enum Malformation: Hashable, Sendable {
+    package enum Malformation: Hashable, Sendable {
         /// Not three dot-separated parts.
         case segmentCount
         /// The header is not canonical unpadded base64url.
@@ -32,7 +32,7 @@ enum JWSVerificationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The signature does not verify with the named key.
     case badSignature
 
-    var description: String {
+    package var description: String {
         switch self {
         case .malformed(let malformation): "token is malformed: \(malformation)"
         case .unsupportedAlgorithm(let algorithm): "token algorithm \(LogSafe.quoted(algorithm)) is not RS256"
