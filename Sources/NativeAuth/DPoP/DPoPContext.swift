@@ -85,6 +85,7 @@ final class DPoPContext: Sendable {
     }
 
     /// The `DPoP` header value for a request, with the server's latest nonce.
+    @inline(never)
     func proof(
         _ key: DPoPBoundKey, method: String, url: URL, accessToken: String? = nil, now: Date
     ) async throws(DPoPFailure) -> String {
@@ -134,6 +135,7 @@ extension DPoPSigner {
     ///   - isNonceChallenge: whether an answer asks for a nonce.
     ///   - isProofRefusal: whether an answer refuses the proof (`invalid_dpop_proof`).
     ///   - send: sends one request.
+    @inline(never)
     func send<E: Error>(
         _ request: HTTPRequest, accessToken: String? = nil, refused: (DPoPFailure) -> E,
         isNonceChallenge: (HTTPResponse) -> Bool, isProofRefusal: (HTTPResponse) -> Bool = { _ in false },

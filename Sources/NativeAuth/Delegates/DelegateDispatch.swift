@@ -13,6 +13,7 @@ enum DelegateDispatch {
     static func missingMethod(_ name: String) { missing = name }
 
     /// Calls `body`; returns the name of the optional method it fell through to, if any.
+    @inline(never)
     static func call(_ body: () -> Void) -> String? {
         missing = nil
         body()

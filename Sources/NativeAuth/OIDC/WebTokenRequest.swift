@@ -226,6 +226,7 @@ struct WebTokenClient: Sendable {
     /// does, or hands back the authorization challenge the provider answered instead: an
     /// `insufficient_authorization` error answer (OAuth 2.0 for First-Party Applications §6.2),
     /// read as an authorization challenge endpoint's (its `auth_session`, its other members).
+    @inline(never)
     func refreshOrChallenge(
         _ refreshToken: Secret, clientId: String, tokenEndpoint: URL, scopes: [String]?, correlationId: UUID,
         dpop: DPoPSigner?

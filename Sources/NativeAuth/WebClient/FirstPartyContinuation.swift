@@ -88,6 +88,7 @@ extension WebAuthClient {
     ///   (sign in with ``signInFirstParty(_:)``); ``WebSignInError/isInvalidIDToken`` when the
     ///   provider signed another user in (``IDTokenCheck/subject``) or did not meet the step-up
     ///   (``IDTokenCheck/authTime``, ``IDTokenCheck/authenticationContext``): nothing is stored.
+    @inline(never)
     public func signInFirstParty(
         continuing account: UserAccountResult, stepUp: StepUpChallenge? = nil, password: String? = nil,
         scopes: [String]? = nil, additionalParameters: [String: String] = [:]
