@@ -135,7 +135,6 @@ extension DPoPSigner {
     ///   - isNonceChallenge: whether an answer asks for a nonce.
     ///   - isProofRefusal: whether an answer refuses the proof (`invalid_dpop_proof`).
     ///   - send: sends one request.
-    @inline(never)
     func send<E: Error>(
         _ request: HTTPRequest, accessToken: String? = nil, refused: (DPoPFailure) -> E,
         isNonceChallenge: (HTTPResponse) -> Bool, isProofRefusal: (HTTPResponse) -> Bool = { _ in false },
@@ -162,6 +161,23 @@ extension DPoPSigner {
             } else {
                 return answer
             }
+        }
+    }
+
+    /// Sends `request` to a token-style endpoint (token, revocation, authorization challenge)
+    /// through the web client's HTTP edge, with a proof and the nonce and clock retries above.
+    /// One function for the three endpoints, so the proof's loop is compiled once for them.
+    @inline(never)
+    func sendToTokenEndpoint(
+        _ request: HTTPRequest, to endpoint: RequestEndpoint, through pipeline: RequestPipeline, correlationId: UUID?,
+        failures: WebHTTP.Failures = .exchange
+    ) async throws(WebSignInError) -> HTTPResponse {
+        try await send(
+            request, refused: { WebSignInError($0, correlationId: correlationId) },
+            isNonceChallenge: Self.isTokenEndpointNonceChallenge, isProofRefusal: Self.isTokenEndpointProofRefusal
+        ) { (proved) async throws(WebSignInError) in
+            try await WebHTTP.send(
+                proved, to: endpoint, through: pipeline, correlationId: correlationId, failures: failures)
         }
     }
 

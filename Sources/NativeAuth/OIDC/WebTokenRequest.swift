@@ -267,13 +267,8 @@ struct WebTokenClient: Sendable {
             correlationId: request.correlationId)
         let response: HTTPResponse
         if let dpop {
-            response = try await dpop.send(
-                httpRequest, refused: { WebSignInError($0, correlationId: request.correlationId) },
-                isNonceChallenge: DPoPSigner.isTokenEndpointNonceChallenge,
-                isProofRefusal: DPoPSigner.isTokenEndpointProofRefusal
-            ) { (proved) async throws(WebSignInError) in
-                try await WebHTTP.send(proved, to: .token, through: pipeline, correlationId: request.correlationId)
-            }
+            response = try await dpop.sendToTokenEndpoint(
+                httpRequest, to: .token, through: pipeline, correlationId: request.correlationId)
         } else {
             response = try await WebHTTP.send(
                 httpRequest, to: .token, through: pipeline, correlationId: request.correlationId)
