@@ -63,6 +63,7 @@ extension AccountRecord {
 
 /// The few pieces of JSON output the account record needs.
 enum JSONWriter {
+    @inline(never)
     static func member(_ name: String, first: Bool = false, _ out: inout [UInt8]) {
         if !first { out.append(UInt8(ascii: ",")) }
         string(name, &out)

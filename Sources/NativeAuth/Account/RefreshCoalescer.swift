@@ -22,7 +22,7 @@ actor RefreshCoalescer {
     /// The refresh in flight for each key.
     private var flights: [String: UUID] = [:]
     /// Callers waiting for each refresh.
-    private var waiters: [UUID: [UUID: CheckedContinuation<Outcome, Never>]] = [:]
+    private var waiters: [UUID: [(id: UUID, continuation: CheckedContinuation<Outcome, Never>)]] = [:]
     /// The refreshes still waiting for the person's confirmation, with their key and task.
     private var confirming: [UUID: (key: String, task: Task<Void, Never>)] = [:]
 
@@ -88,7 +88,7 @@ actor RefreshCoalescer {
                         returning: .failure(RetrieveAccessTokenError(.cancelled, correlationId: UUID())))
                     dropIfUnwanted(refreshId)
                 } else {
-                    waiters[refreshId, default: [:]][waiterId] = continuation
+                    waiters[refreshId, default: []].append((waiterId, continuation))
                 }
             }
         } onCancel: {
@@ -97,7 +97,9 @@ actor RefreshCoalescer {
     }
 
     private func leave(_ refreshId: UUID, waiter: UUID) {
-        guard let continuation = waiters[refreshId]?.removeValue(forKey: waiter) else { return }
+        guard let index = waiters[refreshId]?.firstIndex(where: { $0.id == waiter }),
+            let continuation = waiters[refreshId]?.remove(at: index).continuation
+        else { return }
         continuation.resume(returning: .failure(RetrieveAccessTokenError(.cancelled, correlationId: UUID())))
         guard waiters[refreshId]?.isEmpty ?? true else { return }
         if confirming[refreshId] != nil { return dropIfUnwanted(refreshId) }
@@ -107,8 +109,8 @@ actor RefreshCoalescer {
     private func finish(_ refreshId: UUID, key: String, result: Outcome) {
         if flights[key] == refreshId { flights[key] = nil }
         confirming[refreshId] = nil
-        for continuation in (waiters.removeValue(forKey: refreshId) ?? [:]).values {
-            continuation.resume(returning: result)
+        for waiter in waiters.removeValue(forKey: refreshId) ?? [] {
+            waiter.continuation.resume(returning: result)
         }
     }
 }

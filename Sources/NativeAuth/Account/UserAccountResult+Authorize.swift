@@ -32,6 +32,7 @@ extension UserAccountResult {
     }
 
     /// The proof of `signer`'s key for a resource request carrying `token`.
+    @inline(never)
     private static func proof(_ signer: DPoPSigner, method: String, url: URL, token: String)
         async throws(RetrieveAccessTokenError) -> String
     {

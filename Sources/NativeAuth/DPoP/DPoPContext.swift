@@ -85,6 +85,7 @@ final class DPoPContext: Sendable {
     }
 
     /// The `DPoP` header value for a request, with the server's latest nonce.
+    @inline(never)
     func proof(
         _ key: DPoPBoundKey, method: String, url: URL, accessToken: String? = nil, now: Date
     ) async throws(DPoPFailure) -> String {

@@ -17,6 +17,7 @@ package struct DPoPProof: Sendable {
     ///   - nonce: the server's latest `DPoP-Nonce`, when it gave one (§8, §9).
     ///   - issuedAt: `iat`, in the server's time when the SDK knows its clock skew.
     ///   - jti: a unique identifier; 16 random bytes by default.
+    @inline(never)
     package static func make(
         key: any DPoPKey, method: String, url: URL, accessToken: String? = nil, nonce: String? = nil,
         issuedAt: Date, jti: String = DPoPProof.randomIdentifier()

@@ -13,6 +13,7 @@ enum DelegateDispatch {
     static func missingMethod(_ name: String) { missing = name }
 
     /// Calls `body`; returns the name of the optional method it fell through to, if any.
+    @inline(never)
     static func call(_ body: () -> Void) -> String? {
         missing = nil
         body()
@@ -59,11 +60,47 @@ extension NativeAuthError {
 /// The delegate form of an action: runs the async form, then reports its one outcome on the main
 /// actor. `deliver` calls the delegate's method for a result; when that method is an optional one
 /// the delegate left out, `fail` gets an error naming it, with the result kept in the error.
+///
+/// The report's task body is compiled once, not once per result and error type: the report is a
+/// ``DelegateReport`` whose body the task reaches through the class (see ``startReport(_:)``).
 func reportToDelegate<T: Sendable, E: DetailedError>(
     correlationId: UUID, _ action: @escaping @Sendable () async throws(E) -> T,
     deliver: @escaping @MainActor @Sendable (T) -> Void, fail: @escaping @MainActor @Sendable (E) -> Void
 ) {
-    Task {
+    startReport(TypedDelegateReport(correlationId: correlationId, action: action, deliver: deliver, fail: fail))
+}
+
+/// A delegate report waiting to run: the action, and where its outcome goes.
+class DelegateReport: @unchecked Sendable {
+    /// Runs the action and reports its outcome on the main actor.
+    func run() async {}
+}
+
+/// Starts `report` on a new task. Not inlined, and given the base class, so that the typed
+/// report's body stays one generic function rather than one copy per caller.
+@inline(never)
+func startReport(_ report: DelegateReport) {
+    Task { await report.run() }
+}
+
+/// A report of an action with result `T` and error `E`. Its fields are constants.
+private final class TypedDelegateReport<T: Sendable, E: DetailedError>: DelegateReport, @unchecked Sendable {
+    let correlationId: UUID
+    let action: @Sendable () async throws(E) -> T
+    let deliver: @MainActor @Sendable (T) -> Void
+    let fail: @MainActor @Sendable (E) -> Void
+
+    init(
+        correlationId: UUID, action: @escaping @Sendable () async throws(E) -> T,
+        deliver: @escaping @MainActor @Sendable (T) -> Void, fail: @escaping @MainActor @Sendable (E) -> Void
+    ) {
+        self.correlationId = correlationId
+        self.action = action
+        self.deliver = deliver
+        self.fail = fail
+    }
+
+    override func run() async {
         let result = await outcome(of: action)
         await MainActor.run {
             switch result {

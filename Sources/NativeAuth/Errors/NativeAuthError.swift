@@ -64,7 +64,8 @@ public struct NativeAuthErrorDetails: Sendable {
         }
     }
 
-    /// Amends a copy: errors are built once and rarely amended.
+    /// Amends a copy: errors are built once and rarely amended. Not inlined: one call per amendment.
+    @inline(never)
     private mutating func amend(
         kind: ErrorKind? = nil, stateConsumed: Bool? = nil, resetPending: Bool? = nil,
         challengeClaims: String?? = nil, browserContinuation: (any BrowserHandoff)?? = nil,

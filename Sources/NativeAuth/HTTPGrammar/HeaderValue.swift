@@ -43,6 +43,7 @@ extension StringProtocol {
     /// Whether this and `other` are the same once ASCII letters are folded to one case, as HTTP
     /// header names compare (RFC 9110 §5.1); other characters must match exactly. Unlike
     /// Foundation's `caseInsensitiveCompare`, no Unicode case folding and no bridging.
+    @inline(never)
     func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
         let lhs = utf8
         let rhs = other.utf8

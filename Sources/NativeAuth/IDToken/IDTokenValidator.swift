@@ -111,6 +111,7 @@ struct IDTokenValidator: Sendable {
         return claims
     }
 
+    @inline(never)
     static func fail(_ check: IDTokenCheck) -> WebSignInError {
         WebSignInError(.invalidIDToken(check))
     }

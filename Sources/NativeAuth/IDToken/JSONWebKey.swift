@@ -124,6 +124,7 @@ package enum JSONWebKeyRejection: Error, Hashable, Sendable, CustomStringConvert
 /// Short, printable renderings of values taken from keys and token headers, for error descriptions.
 enum LogSafe {
     /// `text` quoted, cut to 64 characters, with anything outside printable ASCII replaced by "?".
+    @inline(never)
     static func quoted(_ text: String?) -> String {
         guard let text else { return "(none)" }
         let printable = text.unicodeScalars.prefix(64).map {

@@ -64,6 +64,7 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The value written as compact JSON, object keys sorted.
+    @inline(never)
     public var description: String {
         var out: [UInt8] = []
         write(into: &out)

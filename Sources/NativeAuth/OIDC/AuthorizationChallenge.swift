@@ -113,14 +113,8 @@ struct AuthorizationChallengeRequest: Sendable {
         let correlationId = correlationId
         let response: HTTPResponse
         if let dpop {
-            response = try await dpop.send(
-                request, refused: { WebSignInError($0, correlationId: correlationId) },
-                isNonceChallenge: DPoPSigner.isTokenEndpointNonceChallenge,
-                isProofRefusal: DPoPSigner.isTokenEndpointProofRefusal
-            ) { (proved) async throws(WebSignInError) in
-                try await WebHTTP.send(
-                    proved, to: .authorizationChallenge, through: pipeline, correlationId: correlationId)
-            }
+            response = try await dpop.sendToTokenEndpoint(
+                request, to: .authorizationChallenge, through: pipeline, correlationId: correlationId)
         } else {
             response = try await WebHTTP.send(
                 request, to: .authorizationChallenge, through: pipeline, correlationId: correlationId)

@@ -87,11 +87,9 @@ extension WebTokenClient {
         }
         let response: HTTPResponse
         if let dpop {
-            response = try await dpop.send(
-                httpRequest, refused: { WebSignInError($0, correlationId: request.correlationId) },
-                isNonceChallenge: DPoPSigner.isTokenEndpointNonceChallenge,
-                isProofRefusal: DPoPSigner.isTokenEndpointProofRefusal
-            ) { (proved) async throws(WebSignInError) in try await send(proved, request.correlationId) }
+            response = try await dpop.sendToTokenEndpoint(
+                httpRequest, to: .revocation, through: pipeline, correlationId: request.correlationId,
+                failures: .revocation)
         } else {
             response = try await send(httpRequest, request.correlationId)
         }

@@ -100,6 +100,7 @@ extension WebClientAuthentication {
     }
 
     /// A POST of `form` to `url` authenticated as `clientId`, with the web client's headers.
+    @inline(never)
     func request(url: URL, form: FormBody, clientId: String, correlationId: UUID?) -> HTTPRequest {
         var headers = WebHTTP.headers(correlationId: correlationId, form: true)
         if let authorization = authorizationHeader(clientId: clientId) {

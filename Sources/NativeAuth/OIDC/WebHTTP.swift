@@ -123,3 +123,23 @@ enum WebHTTP {
         }
     }
 }
+
+extension DPoPSigner {
+    /// Sends `request` to a token-style endpoint (token, revocation, authorization challenge)
+    /// through the web client's HTTP edge, with a proof, retried on a nonce challenge or a clock skew
+    /// as `send(_:accessToken:refused:isNonceChallenge:isProofRefusal:through:)` does.
+    /// One function for the three endpoints, so the proof's loop is compiled once for them.
+    @inline(never)
+    func sendToTokenEndpoint(
+        _ request: HTTPRequest, to endpoint: RequestEndpoint, through pipeline: RequestPipeline, correlationId: UUID?,
+        failures: WebHTTP.Failures = .exchange
+    ) async throws(WebSignInError) -> HTTPResponse {
+        try await send(
+            request, refused: { WebSignInError($0, correlationId: correlationId) },
+            isNonceChallenge: Self.isTokenEndpointNonceChallenge, isProofRefusal: Self.isTokenEndpointProofRefusal
+        ) { (proved) async throws(WebSignInError) in
+            try await WebHTTP.send(
+                proved, to: endpoint, through: pipeline, correlationId: correlationId, failures: failures)
+        }
+    }
+}

@@ -226,6 +226,7 @@ struct WebTokenClient: Sendable {
     /// does, or hands back the authorization challenge the provider answered instead: an
     /// `insufficient_authorization` error answer (OAuth 2.0 for First-Party Applications §6.2),
     /// read as an authorization challenge endpoint's (its `auth_session`, its other members).
+    @inline(never)
     func refreshOrChallenge(
         _ refreshToken: Secret, clientId: String, tokenEndpoint: URL, scopes: [String]?, correlationId: UUID,
         dpop: DPoPSigner?
@@ -266,13 +267,8 @@ struct WebTokenClient: Sendable {
             correlationId: request.correlationId)
         let response: HTTPResponse
         if let dpop {
-            response = try await dpop.send(
-                httpRequest, refused: { WebSignInError($0, correlationId: request.correlationId) },
-                isNonceChallenge: DPoPSigner.isTokenEndpointNonceChallenge,
-                isProofRefusal: DPoPSigner.isTokenEndpointProofRefusal
-            ) { (proved) async throws(WebSignInError) in
-                try await WebHTTP.send(proved, to: .token, through: pipeline, correlationId: request.correlationId)
-            }
+            response = try await dpop.sendToTokenEndpoint(
+                httpRequest, to: .token, through: pipeline, correlationId: request.correlationId)
         } else {
             response = try await WebHTTP.send(
                 httpRequest, to: .token, through: pipeline, correlationId: request.correlationId)

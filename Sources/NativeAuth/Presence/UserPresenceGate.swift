@@ -34,7 +34,8 @@ final class UserPresenceGate: Sendable {
         let id: Int
         let session: String?
         var task: Task<Void, Never>?
-        var waiters: [Int: CheckedContinuation<Outcome, Never>] = [:]
+        /// In the order they came; few, so a list.
+        var waiters: [(id: Int, continuation: CheckedContinuation<Outcome, Never>)] = []
     }
 
     init(requirement: UserPresenceRequirement?, clock: any NativeAuthClock) {
@@ -78,7 +79,7 @@ final class UserPresenceGate: Sendable {
                         state.check = Check(id: id, session: session)
                         state.check?.task = Task { await self.run(id, requirement: requirement, verify: verify) }
                     }
-                    state.check?.waiters[waiter] = continuation
+                    state.check?.waiters.append((waiter, continuation))
                     return nil
                 }
                 if let answer { continuation.resume(returning: answer) }
@@ -103,7 +104,7 @@ final class UserPresenceGate: Sendable {
             guard let check = state.check, check.id == id else { return [] }
             state.check = nil
             if outcome == .confirmed, requirement.policy != .always { state.last = (now, check.session) }
-            return Array(check.waiters.values)
+            return check.waiters.map(\.continuation)
         }
         waiting.forEach { $0.resume(returning: outcome) }
     }
@@ -112,7 +113,9 @@ final class UserPresenceGate: Sendable {
     private func leave(_ waiter: Int) {
         typealias Left = (continuation: CheckedContinuation<Outcome, Never>, abandoned: Task<Void, Never>?)
         let left: Left? = state.withLock { state in
-            guard let continuation = state.check?.waiters.removeValue(forKey: waiter) else { return nil }
+            guard let index = state.check?.waiters.firstIndex(where: { $0.id == waiter }),
+                let continuation = state.check?.waiters.remove(at: index).continuation
+            else { return nil }
             guard state.check?.waiters.isEmpty == true else { return (continuation, nil) }
             defer { state.check = nil }
             return (continuation, state.check?.task)

@@ -20,6 +20,7 @@ public final class ResetPasswordCodeRequiredState: CodeRequiredState {
     ///
     /// - Returns: the state to submit the new password on.
     /// - Throws: ``VerifyCodeError``; a wrong or empty code leaves this state usable.
+    @inline(never)
     public func submitCode(_ code: String) async throws(VerifyCodeError) -> ResetPasswordRequiredState {
         try await codeCore.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
             try await codeCore.engine.resetPassword.submitCode(code, action: action)
@@ -30,6 +31,7 @@ public final class ResetPasswordCodeRequiredState: CodeRequiredState {
     ///
     /// - Returns: a fresh state for the new code; this one is spent.
     /// - Throws: ``ResendCodeError``.
+    @inline(never)
     public func resendCode() async throws(ResendCodeError) -> ResetPasswordCodeRequiredState {
         ResetPasswordCodeRequiredState(
             codeCore: try await codeCore.resend(as: ResendCodeError.self) { action throws(FlowError) in
@@ -116,6 +118,7 @@ public final class SignInAfterResetPasswordState: Sendable, CustomStringConverti
     ///   - claims: an OIDC claims request (JSON) to send with the token request.
     /// - Throws: ``SignInAfterResetPasswordError``; ``SignInAfterResetPasswordError/isSignInUnavailable``
     ///   when the server gave no token to continue with (see ``isSignInAvailable``).
+    @inline(never)
     public func signIn(scopes: [String] = [], claims: String?) async throws(SignInAfterResetPasswordError)
         -> SignInResult
     {

@@ -48,6 +48,7 @@ public final class MFARequiredState: CodeRequiredState {
     ///
     /// - Returns: where sign-in goes next.
     /// - Throws: ``MFASubmitChallengeError``; a wrong code leaves this state usable.
+    @inline(never)
     public func submitChallenge(_ code: String) async throws(MFASubmitChallengeError) -> SignInResult {
         try await codeCore.submit(code, as: MFASubmitChallengeError.self) { code, action throws(FlowError) in
             try await codeCore.engine.signIn.submitCode(code, factor: .second, action: action)

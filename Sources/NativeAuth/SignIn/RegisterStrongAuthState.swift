@@ -31,6 +31,7 @@ public final class RegisterStrongAuthState: Sendable, CustomStringConvertible {
     }
 
     /// Registers `contact` for `method` with the token of `core`'s state.
+    @inline(never)
     static func challenge(
         _ method: AuthMethod, contact: String, on core: StateCore, methods: [AuthMethod], engine: StepEngine
     ) async throws(RegisterStrongAuthChallengeError) -> RegisterStrongAuthChallengeResult {
@@ -88,6 +89,7 @@ public final class RegisterStrongAuthVerificationRequiredState: Sendable, Custom
     /// Submits the code sent to the contact; on success the method is registered and sign-in goes on.
     ///
     /// - Throws: ``RegisterStrongAuthSubmitChallengeError``; a wrong code leaves this state usable.
+    @inline(never)
     public func submitChallenge(_ code: String) async throws(RegisterStrongAuthSubmitChallengeError) -> SignInResult {
         typealias Failure = RegisterStrongAuthSubmitChallengeError
         return try await codeCore.submit(code, as: Failure.self) { code, action throws(FlowError) in

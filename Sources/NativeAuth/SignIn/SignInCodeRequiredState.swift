@@ -21,6 +21,7 @@ public final class SignInCodeRequiredState: CodeRequiredState {
     /// - Returns: where sign-in goes next: signed in, or a second factor or method registration.
     /// - Throws: ``VerifyCodeError``. A wrong or empty code (``VerifyCodeError/isInvalidCode``)
     ///   leaves this state usable, so the user can try again.
+    @inline(never)
     public func submitCode(_ code: String) async throws(VerifyCodeError) -> SignInResult {
         try await codeCore.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
             try await codeCore.engine.signIn.submitCode(code, factor: .first, action: action)
@@ -31,6 +32,7 @@ public final class SignInCodeRequiredState: CodeRequiredState {
     ///
     /// - Returns: a fresh state for the new code; this one is spent.
     /// - Throws: ``ResendCodeError``.
+    @inline(never)
     public func resendCode() async throws(ResendCodeError) -> SignInCodeRequiredState {
         SignInCodeRequiredState(
             codeCore: try await codeCore.resend(as: ResendCodeError.self) { action throws(FlowError) in

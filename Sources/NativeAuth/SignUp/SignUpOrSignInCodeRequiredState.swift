@@ -13,6 +13,7 @@ public final class SignUpOrSignInCodeRequiredState: CodeRequiredState {
 
     init(_ path: Path) { self.path = path }
 
+    @inline(never)
     var codeCore: CodeStateCore {
         switch path {
         case .signIn(let state): state.codeCore
@@ -47,6 +48,7 @@ public final class SignUpOrSignInCodeRequiredState: CodeRequiredState {
     ///   leaves this state usable. When the account was created but signing in failed, the state
     ///   is spent and the account exists: start ``NativeAuthClient/signUpOrSignIn(_:)`` again and
     ///   it signs the user in.
+    @inline(never)
     public func submitCode(_ code: String) async throws(VerifyCodeError) -> SignUpOrSignInResult {
         switch path {
         case .signIn(let state):
@@ -78,6 +80,7 @@ public final class SignUpOrSignInCodeRequiredState: CodeRequiredState {
     ///
     /// - Returns: a fresh state for the new code; this one is spent.
     /// - Throws: ``ResendCodeError``.
+    @inline(never)
     public func resendCode() async throws(ResendCodeError) -> SignUpOrSignInCodeRequiredState {
         switch path {
         case .signIn(let state):

@@ -20,6 +20,7 @@ public final class SignUpCodeRequiredState: CodeRequiredState {
     ///
     /// - Returns: the user was created, or the password or attributes the server wants next.
     /// - Throws: ``VerifyCodeError``; a wrong or empty code leaves this state usable.
+    @inline(never)
     public func submitCode(_ code: String) async throws(VerifyCodeError) -> SignUpResult {
         try await codeCore.submit(code, as: VerifyCodeError.self) { code, action throws(FlowError) in
             try await codeCore.engine.signUp.submitCode(code, action: action)
@@ -30,6 +31,7 @@ public final class SignUpCodeRequiredState: CodeRequiredState {
     ///
     /// - Returns: a fresh state for the new code; this one is spent.
     /// - Throws: ``ResendCodeError``.
+    @inline(never)
     public func resendCode() async throws(ResendCodeError) -> SignUpCodeRequiredState {
         SignUpCodeRequiredState(
             codeCore: try await codeCore.resend(as: ResendCodeError.self) { action throws(FlowError) in
@@ -141,6 +143,7 @@ public final class SignInAfterSignUpState: Sendable, CustomStringConvertible {
     ///     authentication context the resource asks for.
     /// - Throws: ``SignInAfterSignUpError``; ``SignInAfterSignUpError/isSignInUnavailable`` when
     ///   the server gave no token to continue with (see ``isSignInAvailable``).
+    @inline(never)
     public func signIn(scopes: [String] = [], claims: String?) async throws(SignInAfterSignUpError) -> SignInResult {
         try await base.signIn(scopes: scopes, claims: claims, as: SignInAfterSignUpError.self)
     }

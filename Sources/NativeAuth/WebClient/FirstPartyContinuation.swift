@@ -88,6 +88,7 @@ extension WebAuthClient {
     ///   (sign in with ``signInFirstParty(_:)``); ``WebSignInError/isInvalidIDToken`` when the
     ///   provider signed another user in (``IDTokenCheck/subject``) or did not meet the step-up
     ///   (``IDTokenCheck/authTime``, ``IDTokenCheck/authenticationContext``): nothing is stored.
+    @inline(never)
     public func signInFirstParty(
         continuing account: UserAccountResult, stepUp: StepUpChallenge? = nil, password: String? = nil,
         scopes: [String]? = nil, additionalParameters: [String: String] = [:]
@@ -177,11 +178,10 @@ extension WebAuthClient {
             record?.dpopKey == nil
             ? try await provider.newDPoPKey(metadata, correlationId: correlationId)
             : try await provider.key(forStoredKey: record?.dpopKey, correlationId: correlationId)
-        var signIn = FirstPartySignIn(
+        let signIn = FirstPartySignIn(
             site: site, metadata: metadata, endpoint: endpoint, pkce: PKCE(), scopes: parameters.scopes,
-            username: parameters.username, correlationId: correlationId, dpopKey: key)
-        signIn.subject = record?.claims.subject
-        signIn.stepUp = stepUp
+            username: parameters.username, correlationId: correlationId, dpopKey: key,
+            subject: record?.claims.subject, stepUp: stepUp)
         let authSession = record?.authSession.map(Secret.init)
         let request = AuthorizationChallengeRequest.initial(
             endpoint: endpoint, clientId: clientId, scopes: parameters.scopeList, pkce: signIn.pkce,
@@ -236,11 +236,11 @@ extension WebRefreshRedeemer {
             } catch {
                 return Self.retrieveError(error, correlationId: correlationId)
             }
-            var signIn = FirstPartySignIn(
+            let signIn = FirstPartySignIn(
                 site: WebSignInSite(provider: provider, accounts: accounts, redirectURI: redirectURI),
                 metadata: metadata, endpoint: metadata.authorizationChallengeEndpoint, pkce: PKCE(),
-                scopes: account.signInScopes, username: account.username, correlationId: correlationId, dpopKey: key)
-            signIn.subject = account.claims.subject
+                scopes: account.signInScopes, username: account.username, correlationId: correlationId, dpopKey: key,
+                subject: account.claims.subject)
             if signIn.endpoint == nil {
                 continuation = .browserRequired(
                     FirstPartyBrowserRequiredState(signIn: signIn, requestURI: nil, message: description))

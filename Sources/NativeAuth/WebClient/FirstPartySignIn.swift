@@ -6,7 +6,7 @@ import Foundation
 /// It reads each answer of the authorization challenge endpoint into the next result, redeems an
 /// authorization code through the browser sign-in's own path (``WebProvider/redeem(_:redirectURI:verifier:nonce:maxAge:metadata:correlationId:dpopKey:subject:acrValues:)``)
 /// and stores the account as a browser sign-in does.
-struct FirstPartySignIn: Sendable {
+final class FirstPartySignIn: Sendable {
     /// Where the sign-in happens and its account is kept.
     let site: WebSignInSite
     let metadata: ProviderMetadata
@@ -21,11 +21,28 @@ struct FirstPartySignIn: Sendable {
     let dpopKey: DPoPBoundKey?
     /// The `sub` of the account the sign-in continues (a step-up, or a refresh's challenge): the
     /// new ID token must carry it. `nil` for a new sign-in.
-    var subject: String? = nil
+    let subject: String?
     /// The resource's requirements a step-up carries (RFC 9470): sent with the first request, and
     /// the new ID token is checked against them (`auth_time` with `max_age`, `acr`). `nil` for
     /// any other sign-in.
-    var stepUp: StepUpChallenge? = nil
+    let stepUp: StepUpChallenge?
+
+    init(
+        site: WebSignInSite, metadata: ProviderMetadata, endpoint: URL?, pkce: PKCE, scopes: [String],
+        username: String, correlationId: UUID, dpopKey: DPoPBoundKey?, subject: String? = nil,
+        stepUp: StepUpChallenge? = nil
+    ) {
+        self.site = site
+        self.metadata = metadata
+        self.endpoint = endpoint
+        self.pkce = pkce
+        self.scopes = scopes
+        self.username = username
+        self.correlationId = correlationId
+        self.dpopKey = dpopKey
+        self.subject = subject
+        self.stepUp = stepUp
+    }
 
     /// What one request led to.
     enum Step: Sendable {

@@ -133,6 +133,7 @@ final class WebProvider: Sendable {
     }
 
     /// Checks an ID token of this provider.
+    @inline(never)
     func validate(_ idToken: Secret, metadata: ProviderMetadata, expecting: IDTokenValidator.Expectations)
         async throws(WebSignInError) -> Claims
     {
@@ -197,6 +198,7 @@ final class WebProvider: Sendable {
     ///   - subject: the `sub` the ID token must carry: the account's, for a sign-in that continues it.
     ///   - acrValues: a step-up's `acr_values`, which the ID token's `acr` must be one of when it
     ///     has one; empty for no check.
+    @inline(never)
     func redeem(
         _ code: Secret, redirectURI: URL?, verifier: Secret, nonce: Secret?, maxAge: Int?, metadata: ProviderMetadata,
         correlationId: UUID, dpopKey key: DPoPBoundKey?, subject: String? = nil, acrValues: [String] = []
