@@ -41,6 +41,7 @@ struct FlowContext: Sendable {
 
     /// The error for an outcome of `call` the step cannot go on with: the server error it carries,
     /// or an unexpected answer naming what came.
+    @inline(never)
     func unexpected(_ outcome: StepOutcome, of call: WireCall) -> FlowError {
         FlowError(Self.failure(for: outcome), from: call.endpoint, correlationId: correlationId)
     }
@@ -75,6 +76,7 @@ struct FlowContext: Sendable {
         try ClaimsRequest.validated(claims, correlationId: correlationId, as: FlowError.self)
     }
 
+    @inline(never)
     func fail(_ kind: ErrorKind, note: String) -> FlowError {
         client.log(.debug, "request not sent: invalid input", ["reason": note], correlationId: correlationId)
         return FlowError(kind, correlationId: correlationId, note: note)
@@ -117,6 +119,7 @@ struct FlowError: DetailedError {
     }
 
     /// A failed call to `endpoint`, its server error (if any) not named yet.
+    @inline(never)
     init(_ failure: WireFailure, from endpoint: Endpoint, correlationId: UUID) {
         details = NativeAuthErrorDetails(failure, correlationId: correlationId, naming: .none)
         if case .server = failure { answeredBy = .v1(endpoint) } else { answeredBy = nil }

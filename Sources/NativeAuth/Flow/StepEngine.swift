@@ -42,6 +42,7 @@ struct V2StepContext: Sendable {
     static func enrollRelation(_ methodId: String) -> String { "enroll:\(methodId)" }
 
     /// The link of `relation`; a missing one is an unexpected answer, and nothing is sent.
+    @inline(never)
     func link(_ relation: String, flow: FlowContext) throws(FlowError) -> V2Link {
         guard let link = links[relation] else {
             throw flow.unexpectedV2(missing: "_links.\(relation)")
@@ -51,6 +52,7 @@ struct V2StepContext: Sendable {
 
     /// The link of a method the state offered under `relation(id)`; a method the server did not
     /// offer is refused before anything is sent, and the state stays usable.
+    @inline(never)
     func link(of method: AuthMethod, _ relation: (String) -> String, flow: FlowContext) throws(FlowError) -> V2Link {
         guard let link = links[relation(method.id)] else {
             throw flow.fail(.invalidArgument, note: "The server did not offer this method; nothing was sent.")

@@ -25,11 +25,13 @@ extension FlowContext {
     }
 
     /// Sends `call` and reads what the server wants next.
+    @inline(never)
     func interact(_ call: V2Call) async throws(FlowError) -> V2Interaction { try interaction(try await v2(call)) }
 
     /// Starts authorization, then the journey of `relation`, whose link `pick` takes from the
     /// start answer and `call` follows with the start's token. A start answer without the link
     /// is `missing`, or an unexpected answer.
+    @inline(never)
     func startJourney(
         _ relation: String, link pick: (V2StartAnswer) -> String?, missing: FlowError? = nil,
         call: (V2Link, Secret) -> V2Call

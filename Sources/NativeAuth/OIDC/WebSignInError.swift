@@ -304,6 +304,7 @@ extension WebSignInError.DiscoveryProblem {
 
 extension WebSignInError {
     /// An error for a parameter the caller got wrong; `note` names it.
+    @inline(never)
     static func invalidParameters(_ note: String, correlationId: UUID? = nil) -> WebSignInError {
         WebSignInError(.invalidParameters, note: note, correlationId: correlationId)
     }

@@ -110,6 +110,7 @@ struct SignInStepsV2: SignInSteps {
 
     /// Follows a first factor's `challenge` link and goes on with the answer. A password `verify`
     /// keeps the `recover` link the method had where it was offered, when its own answer has none.
+    @inline(never)
     private static func follow(
         _ method: AuthMethod, links: V2StepContext, token: Secret, recover: String?, flow: FlowContext, choice: Choice
     ) async throws(FlowError) -> SignInStartResult {

@@ -8,11 +8,13 @@ struct FormBody: Sendable, Equatable {
         lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
     }
 
+    @inline(never)
     mutating func add(_ name: String, _ value: String?) {
         guard let value else { return }
         fields.append((name, value))
     }
 
+    @inline(never)
     mutating func add(_ name: String, secret: Secret?) {
         add(name, secret?.reveal)
     }

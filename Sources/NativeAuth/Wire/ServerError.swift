@@ -36,6 +36,7 @@ struct ServerError: Sendable, Equatable {
     static let maximumClaimsLength = 16 * 1024
 
     /// Server text cut to ``maximumTextLength`` characters.
+    @inline(never)
     static func capped(_ text: String) -> String {
         text.count <= maximumTextLength ? text : String(text.prefix(maximumTextLength)) + "…"
     }

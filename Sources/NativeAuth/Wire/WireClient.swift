@@ -56,6 +56,7 @@ struct WireClient: Sendable {
     /// Sends `request` through the pipeline: the native API's one edge, where a request that got
     /// no answer the SDK can read becomes a ``WireFailure``, for V1 and V2 alike. `fields` are the
     /// names (never the values) of the body's fields, for the log.
+    @inline(never)
     func send(
         _ request: HTTPRequest, to endpoint: RequestEndpoint, readOnly: Bool, fields: [String], correlationId: UUID
     ) async throws(WireFailure) -> HTTPResponse {

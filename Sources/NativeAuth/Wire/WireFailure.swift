@@ -37,6 +37,7 @@ struct UnexpectedAnswer: Sendable, Equatable {
     /// The `Retry-After` header of a 429 or 503, as it came.
     var retryAfterHeader: String?
 
+    @inline(never)
     init(status: Int? = nil, contentType: String? = nil, problem: Problem, bodyLength: Int = 0) {
         self.status = status
         self.contentType = contentType

@@ -151,7 +151,7 @@ enum V2AnswerKind: Sendable, Equatable {
 }
 
 /// A V2 request body: its bytes, and its field names for logs.
-struct V2Body: Sendable, Equatable {
+struct V2Body: Sendable {
     let data: Data
     let contentType: String
     let fieldNames: [String]
