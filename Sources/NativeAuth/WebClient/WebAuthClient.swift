@@ -65,8 +65,13 @@ public final class WebAuthClient: Sendable {
     ///
     /// - Parameters:
     ///   - metadata: the provider's issuer and endpoints.
-    ///   - clientId, redirectURI, transport, credentialStore, configuration: as for
+    ///   - clientId: the app's client id, as for
     ///     ``init(issuer:clientId:redirectURI:transport:credentialStore:configuration:)``.
+    ///   - redirectURI: where the provider sends the browser back, as for that initializer.
+    ///   - transport: sends the requests; `URLSessionTransport` by default.
+    ///   - credentialStore: where the account is kept; the platform's default store by default.
+    ///   - configuration: the refresh margin, clock, logger and client authentication; the
+    ///     defaults by default.
     /// - Throws: ``WebSignInError/isInvalidParameters`` for an issuer that is not an absolute
     ///   `https` URL (`http` on a loopback host) without query, an endpoint that is not `https`
     ///   (`http` on a loopback host only), or an unusable client id or redirect URI.
