@@ -148,14 +148,15 @@ final class SequenceRunner {
         return problems
     }
 
-    /// The action's outcome; when it has not ended within `TestBounds.wait`, its task is cancelled
-    /// and the outcome is an unknown one, which fails the step.
+    /// The action's outcome; when it has not ended within `TestBounds.lowPriorityWait` (the suite
+    /// runs at low priority), its task is cancelled and the outcome is an unknown one, which fails
+    /// the step.
     private static func outcome(of task: Task<FlowOutcome, Never>) async -> FlowOutcome {
         let ended = Latch<FlowOutcome>()
         Task { ended.fulfill(await task.value) }
-        if let observed = await ended.outcome().value { return observed }
+        if let observed = await ended.outcome(within: TestBounds.lowPriorityWait).value { return observed }
         task.cancel()
-        return .unknown("the action did not end within \(TestBounds.text(TestBounds.wait))")
+        return .unknown("the action did not end within \(TestBounds.text(TestBounds.lowPriorityWait))")
     }
 
     /// Starts the action on its own task, so the test can overlap or cancel it.
