@@ -131,7 +131,9 @@ struct FlowError: DetailedError {
     /// wrong password.
     init(_ failure: WireFailure, asked: String, correlationId: UUID) {
         guard case .server(let error) = failure else {
-            self.init(failure, from: .token, correlationId: correlationId)
+            self.init(
+                details: NativeAuthErrorDetails(failure, correlationId: correlationId, serverKind: nil), answeredBy: nil
+            )
             return
         }
         self.init(
