@@ -59,6 +59,7 @@ extension EmulatorControlAPI {
             "dpopProofLifetime": .double(settings.dpopProofLifetime),
             "authorizationChallengeEndpoint": .bool(settings.authorizationChallengeEndpoint),
             "authorizationChallengeIdentifierFirst": .bool(settings.authorizationChallengeIdentifierFirst),
+            "discoveryDocuments": .string(settings.discoveryDocuments.rawValue),
             "nativeAuthV2": .bool(settings.nativeAuthV2),
             "nativeAuthV2FirstFactorChoice": .bool(settings.nativeAuthV2FirstFactorChoice),
             "nativeAuthV2PasswordRecovery": .bool(settings.nativeAuthV2PasswordRecovery),

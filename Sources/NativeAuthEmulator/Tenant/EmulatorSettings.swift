@@ -42,6 +42,24 @@ public struct EmulatorSettings: Sendable, Equatable {
         case required
     }
 
+    /// The metadata documents the tenant publishes for OpenID Connect and OAuth clients.
+    public enum DiscoveryDocuments: String, Sendable, Equatable, CaseIterable {
+        /// The OpenID Connect discovery document at `{issuer}/.well-known/openid-configuration`
+        /// (``EmulatorEndpoint/openIDConfiguration``), as Entra; no RFC 8414 document.
+        case openIDConnect
+        /// Only RFC 8414 authorization server metadata, at
+        /// `/.well-known/oauth-authorization-server/{tenantId}/v2.0` (the well-known segment
+        /// between the host and the issuer's path, RFC 8414 §3), as a first-party-only
+        /// authorization server publishes it: the same members as the OpenID document but for
+        /// `authorization_endpoint`, `end_session_endpoint` and the pushed authorization request
+        /// endpoint, which it does not serve. The OpenID document's path answers 404.
+        case authorizationServerOnly
+        /// The RFC 8414 document as for ``authorizationServerOnly``, with an OpenID document of
+        /// another issuer (`https://{host}/`, as a host's root document) at the OpenID path, which
+        /// a client must not take for the tenant's.
+        case foreignOpenIDDocument
+    }
+
     /// Whether, and how, the tenant takes DPoP proofs (RFC 9449) with the token requests of browser
     /// sign-ins and at its protected resource.
     public enum DPoPMode: String, Sendable, Equatable, CaseIterable {
@@ -155,6 +173,9 @@ public struct EmulatorSettings: Sendable, Equatable {
     /// such endpoint: its native authentication is the API of Docs/Protocol.md and
     /// Docs/NativeAuthV2Protocol.md. When `false`, the path answers 404.
     public var authorizationChallengeEndpoint: Bool = false
+    /// The metadata documents the tenant publishes; ``DiscoveryDocuments/openIDConnect`` (Entra's)
+    /// by default.
+    public var discoveryDocuments: DiscoveryDocuments = .openIDConnect
     /// Whether that endpoint speaks an identifier-first profile: a first request with the username
     /// of a password user and no `password` is answered `403` `insufficient_authorization` with an
     /// `auth_session` and `password_required: true` (a member of the tenant's own profile, named

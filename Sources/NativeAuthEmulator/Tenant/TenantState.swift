@@ -72,8 +72,11 @@ struct TenantState: Sendable {
         receivedRequests.append(request)
         let now = serverNow
         let correlationId = request.header("client-request-id")
+        if let metadata = authorizationServerMetadata(request, now: now, publicOrigin: publicOrigin) {
+            return .response(metadata)
+        }
         guard let endpoint = route(request) else {
-            return .response(notFound(request, now: now, correlationId: correlationId))
+            return .response(notFound(request, now: now, correlationId: correlationId, publicOrigin: publicOrigin))
         }
         let call = Call(
             request: request, endpoint: endpoint, now: now, correlationId: correlationId, publicOrigin: publicOrigin)
@@ -265,10 +268,21 @@ struct TenantState: Sendable {
         return response
     }
 
-    func notFound(_ request: HTTPRequest, now: Date, correlationId: String?) -> HTTPResponse {
+    /// `404`, naming the request as the client sent it: on `publicOrigin` (the server's origin)
+    /// when it came through an ``EmulatorServer``.
+    func notFound(_ request: HTTPRequest, now: Date, correlationId: String?, publicOrigin: String? = nil)
+        -> HTTPResponse
+    {
+        var target = request.url.absoluteString
+        if let publicOrigin, var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) {
+            components.scheme = nil
+            components.host = nil
+            components.port = nil
+            target = publicOrigin + (components.string ?? request.url.path)
+        }
         let body: JSONObject = [
             "error": "not_found",
-            "error_description": .string("No endpoint answers \(request.method) \(request.url.absoluteString)."),
+            "error_description": .string("No endpoint answers \(request.method) \(target)."),
         ]
         return HTTPResponse(statusCode: 404, headers: headers(now: now, correlationId: correlationId), body: body.data)
     }

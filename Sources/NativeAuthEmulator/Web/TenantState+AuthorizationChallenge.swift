@@ -66,7 +66,9 @@ extension TenantState {
     /// `POST oauth2/v2.0/first-party/authorize-challenge`: 404 while the setting is off.
     mutating func authorizationChallenge(_ incoming: Call) -> HTTPResponse {
         guard settings.authorizationChallengeEndpoint else {
-            return notFound(incoming.request, now: incoming.now, correlationId: incoming.correlationId)
+            return notFound(
+                incoming.request, now: incoming.now, correlationId: incoming.correlationId,
+                publicOrigin: incoming.publicOrigin)
         }
         var call = incoming
         let response: HTTPResponse

@@ -99,7 +99,17 @@ extension TenantState {
 
     mutating func webResponse(_ call: Call) -> HTTPResponse {
         switch call.endpoint {
-        case .openIDConfiguration: return document(discoveryDocument(call), call: call)
+        case .openIDConfiguration:
+            switch settings.discoveryDocuments {
+            case .openIDConnect: return document(discoveryDocument(call), call: call)
+            case .authorizationServerOnly:
+                return notFound(
+                    call.request, now: call.now, correlationId: call.correlationId, publicOrigin: call.publicOrigin)
+            case .foreignOpenIDDocument:
+                var foreign = discoveryDocument(call)
+                foreign["issuer"] = .string("https://\(environment.host)/")
+                return document(foreign, call: call)
+            }
         case .keys:
             let key = EmulatorSigningKey.test.jwk(issuer: issuer)
             return document(["keys": .array([.object(key)])], call: call)
@@ -166,6 +176,32 @@ extension TenantState {
             document["dpop_signing_alg_values_supported"] = .array(DPoPPublicKey.supportedAlgorithms.map(JSON.string))
         }
         return document
+    }
+
+    /// `GET /.well-known/oauth-authorization-server/{tenant}/v2.0` (RFC 8414 §3), when
+    /// ``EmulatorSettings/discoveryDocuments`` publishes it: the discovery document without what a
+    /// first-party-only authorization server does not serve (the authorization, end-session and
+    /// pushed request endpoints). `nil` for any other request, which is then routed as usual.
+    func authorizationServerMetadata(_ request: HTTPRequest, now: Date, publicOrigin: String?) -> HTTPResponse? {
+        guard settings.discoveryDocuments != .openIDConnect, request.method.uppercased() == "GET",
+            request.url.scheme?.lowercased() == "https", request.url.host?.lowercased() == environment.host
+        else { return nil }
+        let path = request.url.path.lowercased()
+        let wellKnown = "/.well-known/oauth-authorization-server/"
+        guard environment.tenantPaths.contains(where: { path == wellKnown + $0.lowercased() + "/v2.0" }) else {
+            return nil
+        }
+        let call = Call(
+            request: request, endpoint: .openIDConfiguration, now: now,
+            correlationId: request.header("client-request-id"), publicOrigin: publicOrigin)
+        var metadata = discoveryDocument(call)
+        for name in [
+            "authorization_endpoint", "end_session_endpoint", "pushed_authorization_request_endpoint",
+            "require_pushed_authorization_requests", "http_logout_supported", "frontchannel_logout_supported",
+        ] {
+            metadata[name] = nil
+        }
+        return document(metadata, call: call)
     }
 
     private func document(_ body: JSONObject, call: Call) -> HTTPResponse {

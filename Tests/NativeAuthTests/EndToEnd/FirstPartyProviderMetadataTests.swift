@@ -5,62 +5,6 @@ import Testing
 
 @testable import NativeAuth
 
-/// The emulated tenant behind an authorization server that publishes only RFC 8414 metadata
-/// (`https://host/.well-known/oauth-authorization-server{path}`, §3), built from the tenant's own
-/// document without `authorization_endpoint`, `end_session_endpoint` or the pushed request endpoint:
-/// a first-party-only deployment. Its OpenID document is missing, or is another issuer's (a host's
-/// root document). Every other request goes to the tenant; this transport keeps them all.
-final class AuthorizationServerOnlyTenant: HTTPTransport, Sendable {
-    enum OpenIDDocument: Sendable {
-        case missing
-        case otherIssuer
-    }
-
-    static let otherIssuer = "https://login.example.org/another"
-
-    let tenant: EmulatedTenant
-    let openID: OpenIDDocument
-    private let received = LockedValue<[HTTPRequest]>([])
-
-    init(tenant: EmulatedTenant, openID: OpenIDDocument) {
-        self.tenant = tenant
-        self.openID = openID
-    }
-
-    /// Every request, as `METHOD /path`.
-    var paths: [String] { received.current.map { "\($0.method) \($0.url.path)" } }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        received.withLock { $0.append(request) }
-        let path = request.url.path
-        if path.hasSuffix("/.well-known/openid-configuration") {
-            guard case .otherIssuer = openID else { return HTTPResponse(statusCode: 404) }
-            return try await document { $0["issuer"] = Self.otherIssuer }
-        }
-        if path.hasPrefix("/.well-known/oauth-authorization-server/") {
-            return try await document { members in
-                for name in ["authorization_endpoint", "end_session_endpoint", "pushed_authorization_request_endpoint"]
-                {
-                    members[name] = nil
-                }
-            }
-        }
-        return try await tenant.send(request)
-    }
-
-    /// The tenant's discovery document, changed by `change`.
-    private func document(_ change: (inout [String: Any]) -> Void) async throws -> HTTPResponse {
-        let answer = try await tenant.send(HTTPRequest(method: "GET", url: tenant.url(for: .openIDConfiguration)))
-        guard var members = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any] else {
-            throw TestFailure("the tenant's document is not an object")
-        }
-        change(&members)
-        return HTTPResponse(
-            statusCode: 200, headers: ["Content-Type": "application/json"],
-            body: try JSONSerialization.data(withJSONObject: members))
-    }
-}
-
 @Suite(
     "First-party sign-in at an authorization server: RFC 8414 metadata, the app's own metadata", .timeLimit(.minutes(1))
 )
@@ -71,13 +15,18 @@ struct FirstPartyProviderMetadataTests {
     var rfc8414Path: String { "GET /.well-known/oauth-authorization-server" + tenant.issuer.path }
     var emulatedPaths: [String] { [fixture.challengePath, fixture.tokenPath, fixture.keysPath] }
 
+    /// The tenant publishing `documents`.
+    func publishing(_ documents: EmulatorSettings.DiscoveryDocuments) -> EmulatedTenant {
+        tenant.configure { $0.discoveryDocuments = documents }
+        return tenant
+    }
+
     @Test func aFirstPartyOnlyServerWithOnlyRFC8414MetadataSignsInAndRefusesTheBrowser() async throws {
-        let server = AuthorizationServerOnlyTenant(tenant: tenant, openID: .missing)
-        let client = try fixture.client(transport: server)
+        let client = try fixture.client(transport: publishing(.authorizationServerOnly))
         let result = try await client.signInFirstParty(username: "ada@example.com", password: EmulatorHarness.password)
         guard case .completed(let account) = result else { throw TestFailure("expected a sign-in, got \(result)") }
         #expect(account.account.username == "ada@example.com")
-        #expect(server.paths == [openIDPath, rfc8414Path] + emulatedPaths)
+        #expect(fixture.paths == [openIDPath, rfc8414Path] + emulatedPaths)
 
         // No authorization endpoint: a browser sign-in is a typed refusal, with nothing sent.
         let browser = EmulatedBrowser(tenant: tenant, password: EmulatorHarness.password)
@@ -85,7 +34,7 @@ struct FirstPartyProviderMetadataTests {
             try await client.signIn(WebSignInParameters(), using: browser)
         }
         #expect(refused.isUnsupported, "\(refused)")
-        #expect(server.paths.count == 5)
+        #expect(fixture.paths.count == 5)
         // And so is a redirect_to_web the provider answers, which can only go on in a browser.
         guard
             case .browserRequired(let state) = try await client.signInFirstParty(
@@ -93,15 +42,35 @@ struct FirstPartyProviderMetadataTests {
         else { throw TestFailure("expected the browser") }
         let web = try await #require(throws: WebSignInError.self) { try await state.continueInBrowser(using: browser) }
         #expect(web.isUnsupported, "\(web)")
-        #expect(server.paths.count == 6, "the challenge request only")
+        #expect(fixture.paths.count == 6, "the challenge request only")
     }
 
     @Test func anOpenIDDocumentOfAnotherIssuerFallsBackToTheServersRFC8414Metadata() async throws {
-        let server = AuthorizationServerOnlyTenant(tenant: tenant, openID: .otherIssuer)
-        let client = try fixture.client(transport: server)
+        let client = try fixture.client(transport: publishing(.foreignOpenIDDocument))
         let result = try await client.signInFirstParty(username: "ada@example.com", password: EmulatorHarness.password)
         guard case .completed = result else { throw TestFailure("expected a sign-in, got \(result)") }
-        #expect(server.paths == [openIDPath, rfc8414Path] + emulatedPaths)
+        #expect(fixture.paths == [openIDPath, rfc8414Path] + emulatedPaths)
+    }
+
+    @Test func theTenantsMetadataDocumentsAreWhatTheSettingSays() async throws {
+        let openID = HTTPRequest(method: "GET", url: tenant.url(for: .openIDConfiguration))
+        let rfc8414 = HTTPRequest(
+            method: "GET", url: try #require(URL(string: "https://\(tenant.issuer.host ?? "")" + rfc8414Path.dropFirst(4))))
+        #expect(try await tenant.send(rfc8414).statusCode == 404, "Entra's shape: no RFC 8414 document")
+
+        _ = publishing(.authorizationServerOnly)
+        #expect(try await tenant.send(openID).statusCode == 404)
+        let metadata = try #require(try JSONValue.parse(try await tenant.send(rfc8414).body).objectValue)
+        #expect(metadata["issuer"]?.stringValue == tenant.issuerIdentifier)
+        #expect(metadata["authorization_challenge_endpoint"] != nil && metadata["token_endpoint"] != nil)
+        for absent in ["authorization_endpoint", "end_session_endpoint", "pushed_authorization_request_endpoint"] {
+            #expect(metadata[absent] == nil, "\(absent)")
+        }
+
+        _ = publishing(.foreignOpenIDDocument)
+        let foreign = try #require(try JSONValue.parse(try await tenant.send(openID).body).objectValue)
+        #expect(foreign["issuer"]?.stringValue == "https://\(tenant.authority.host ?? "")/")
+        #expect(try await tenant.send(rfc8414).statusCode == 200)
     }
 
     /// The tenant's issuer and endpoints, as an app that knows them would write them.
