@@ -12,7 +12,8 @@ extension TenantState {
         guard settings.nativeAuthV2, call.endpoint != .v2PasswordRecover || settings.nativeAuthV2PasswordRecovery,
             call.endpoint != .v2MethodRiskVerify || settings.nativeAuthV2SMSRiskVerification
         else {
-            return notFound(call.request, now: call.now, correlationId: call.correlationId, publicOrigin: call.publicOrigin)
+            return notFound(
+                call.request, now: call.now, correlationId: call.correlationId, publicOrigin: call.publicOrigin)
         }
         if call.endpoint == .authorizeChallenge {
             do throws(APIError) {

@@ -17,7 +17,8 @@ extension TenantState {
         switch call.endpoint {
         case .v2SignUpStart:
             guard settings.signUpEnabled else {
-                return notFound(call.request, now: call.now, correlationId: call.correlationId, publicOrigin: call.publicOrigin)
+                return notFound(
+                    call.request, now: call.now, correlationId: call.correlationId, publicOrigin: call.publicOrigin)
             }
             answer = try v2SignUpStart(call, body: body)
         case .v2SignUpSubmitAttributes:

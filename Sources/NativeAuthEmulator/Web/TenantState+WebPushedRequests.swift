@@ -35,7 +35,8 @@ extension TenantState {
     /// served (`404`) while the setting is off.
     mutating func pushAuthorizationRequest(_ call: Call) -> HTTPResponse {
         guard settings.pushedAuthorizationRequests != .off else {
-            return notFound(call.request, now: call.now, correlationId: call.correlationId, publicOrigin: call.publicOrigin)
+            return notFound(
+                call.request, now: call.now, correlationId: call.correlationId, publicOrigin: call.publicOrigin)
         }
         do throws(APIError) {
             let form = try Self.pushedForm(of: call.request)

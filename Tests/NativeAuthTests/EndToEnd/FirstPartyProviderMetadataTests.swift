@@ -55,7 +55,8 @@ struct FirstPartyProviderMetadataTests {
     @Test func theTenantsMetadataDocumentsAreWhatTheSettingSays() async throws {
         let openID = HTTPRequest(method: "GET", url: tenant.url(for: .openIDConfiguration))
         let rfc8414 = HTTPRequest(
-            method: "GET", url: try #require(URL(string: "https://\(tenant.issuer.host ?? "")" + rfc8414Path.dropFirst(4))))
+            method: "GET",
+            url: try #require(URL(string: "https://\(tenant.issuer.host ?? "")" + rfc8414Path.dropFirst(4))))
         #expect(try await tenant.send(rfc8414).statusCode == 404, "Entra's shape: no RFC 8414 document")
 
         _ = publishing(.authorizationServerOnly)
