@@ -95,6 +95,18 @@ struct ServerReferenceDocTests {
         await served.server.stop()
     }
 
+    @Test("a path no endpoint answers is a 404 naming the URL the client used, not the tenant's own origin")
+    func notFoundNamesTheClientsURL() async throws {
+        let served = try ServedTenant()
+        let url = try #require(URL(string: served.server.authority.absoluteString + "/no/such/path?x=1"))
+        let response = try await served.transport.send(HTTPRequest(method: "GET", url: url))
+        await served.server.stop()
+        #expect(response.statusCode == 404)
+        let body = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+        #expect(body["error"] as? String == "not_found")
+        #expect(body["error_description"] as? String == "No endpoint answers GET \(url.absoluteString).")
+    }
+
     @Test("every EmulatorSettings property is in GET /info and in the page's settings table")
     func everySetting() async throws {
         let names = Mirror(reflecting: EmulatorSettings()).children.compactMap(\.label)
