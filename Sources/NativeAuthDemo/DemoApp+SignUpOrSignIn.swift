@@ -32,6 +32,10 @@ extension DemoApp {
             finishSignIn(try await steps.enterPassword(state))
         case .attributesInvalid(let names):
             Terminal.say("❌ The server refused these attributes: \(names.joined(separator: ", ")).")
+        case .newUserPasswordRequired(let state):
+            Terminal.say("📝 \(username) is new here.")
+            finishSignIn(
+                try await SignUpSteps.continueFrom(SignUpResult.passwordRequired(state), scopes: scopes, then: steps))
         @unknown default:
             Terminal.say("The server asked for a step this demo does not know; please start again.")
         }

@@ -24,6 +24,10 @@ func signUpOrSignIn(client: NativeAuthClient) async throws -> UserAccountResult?
     case .attributesInvalid(let names):
         print("Please check: \(names.joined(separator: ", ")).")
         return nil
+    case .newUserPasswordRequired(let next):
+        // A new user, and the server wants the password before the code: the sign-up screens.
+        guard let created = try await continueSignUp(.passwordRequired(next)) else { return nil }
+        return try await signInNewUser(created)
     @unknown default:
         return nil
     }

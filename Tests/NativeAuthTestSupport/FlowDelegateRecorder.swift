@@ -206,6 +206,9 @@ public final class FlowDelegateRecorder: SignInStartDelegate, SignInVerifyCodeDe
     public func onSignUpOrSignInAttributesInvalid(attributeNames: [String]) {
         record(.attributesInvalid(attributeNames))
     }
+    public func onSignUpOrSignInNewUserPasswordRequiredBeforeCode(newState: SignUpPasswordRequiredState) {
+        record(.state(.signUpPassword(newState)))
+    }
     public func onSignUpOrSignInVerifyCodeError(error: VerifyCodeError, newState: SignUpOrSignInCodeRequiredState?) {
         self.error(error, newState)
     }

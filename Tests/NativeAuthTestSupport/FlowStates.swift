@@ -404,6 +404,7 @@ extension FlowOutcome {
         case .codeRequired(let state, let sentTo, _, _): (.state(.signUpOrSignInCode(state)), [sentTo])
         case .passwordRequired(let state): (.state(.signInPassword(state)), [])
         case .attributesInvalid(let names): (.attributesInvalid(names), names)
+        case .newUserPasswordRequired(let state): (.state(.signUpPassword(state)), [])
         @unknown default: (.unknown("\(result)"), [])
         }
     }

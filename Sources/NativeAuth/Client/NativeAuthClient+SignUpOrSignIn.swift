@@ -43,6 +43,8 @@ extension NativeAuthClient {
                 delegate.onSignUpOrSignInPasswordRequired(newState: state)
             case .attributesInvalid(let names):
                 delegate.onSignUpOrSignInAttributesInvalid(attributeNames: names)
+            case .newUserPasswordRequired(let state):
+                delegate.onSignUpOrSignInNewUserPasswordRequiredBeforeCode(newState: state)
             }
         } fail: { error in
             delegate.onSignUpOrSignInStartError(error: error)

@@ -13,6 +13,9 @@ public protocol SignUpOrSignInStartDelegate: AnyObject, Sendable {
     func onSignUpOrSignInPasswordRequired(newState: SignInPasswordRequiredState)
     /// The user is new and the server refused the named attribute values. Optional.
     func onSignUpOrSignInAttributesInvalid(attributeNames: [String])
+    /// The user is new and the server asks for the password before the code; continue the
+    /// sign-up on `newState`. Optional.
+    func onSignUpOrSignInNewUserPasswordRequiredBeforeCode(newState: SignUpPasswordRequiredState)
 }
 
 extension SignUpOrSignInStartDelegate {
@@ -29,6 +32,10 @@ extension SignUpOrSignInStartDelegate {
     /// Optional; when left out, ``onSignUpOrSignInStartError(error:)`` reports it.
     public func onSignUpOrSignInAttributesInvalid(attributeNames: [String]) {
         DelegateDispatch.missingMethod("onSignUpOrSignInAttributesInvalid(attributeNames:)")
+    }
+    /// Optional; when left out, ``onSignUpOrSignInStartError(error:)`` reports it.
+    public func onSignUpOrSignInNewUserPasswordRequiredBeforeCode(newState: SignUpPasswordRequiredState) {
+        DelegateDispatch.missingMethod("onSignUpOrSignInNewUserPasswordRequiredBeforeCode(newState:)")
     }
 }
 

@@ -62,11 +62,9 @@ enum SignUpOrSignInFlow {
             return .codeRequired(next, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
         case .attributesInvalid(let names):
             return .attributesInvalid(names)
-        case .passwordRequired:
-            // The one code screen of sign-up-or-sign-in cannot come first; sign-up itself can.
-            throw FlowError(
-                .unexpectedResponse, correlationId: flow.correlationId,
-                note: "The server asks a new user's password before the code: sign the user up with signUp(_:).")
+        case .passwordRequired(let state):
+            // The password before the code: the sign-up goes on on its own states.
+            return .newUserPasswordRequired(state)
         }
     }
 

@@ -13,6 +13,11 @@ public enum SignUpOrSignInStartResult: Sendable {
     /// The user is new and the server refused some attribute values; the names are given. Start
     /// again with corrected values.
     case attributesInvalid([String])
+    /// The user is new and the server asks for the password before it sends the code (a V2
+    /// server may). Continue on the sign-up state: its ``SignUpPasswordRequiredState/submitPassword(_:)``
+    /// leads to ``SignUpResult/codeRequired(_:sentTo:channelTargetType:codeLength:)``, and the
+    /// sign-up's ``SignUpResult/completed(_:)`` signs the user in.
+    case newUserPasswordRequired(SignUpPasswordRequiredState)
 }
 
 /// Where the code submitted on a ``SignUpOrSignInCodeRequiredState`` leads.

@@ -86,6 +86,30 @@ struct ServerDrivenV2Tests {
         #expect(lastBody.contains("\"password\""))
     }
 
+    // The same server through sign-up-or-sign-in: a new user gets the sign-up password state,
+    // where the one code screen of sign-up-or-sign-in cannot come first.
+    @Test func signUpOrSignInGivesANewUserThePasswordStateWhenItComesFirst() async throws {
+        let harness = EmulatorHarness()
+        harness.tenant.configure { $0.nativeAuthV2SignUpPasswordBeforeCode = true }
+        let username = try await overHTTP(harness) { client in
+            let start = try await client.signUpOrSignIn(SignUpOrSignInParameters(username: lin))
+            guard case .newUserPasswordRequired(let password) = start else {
+                throw TestFailure("expected the new user's password state, got \(start)")
+            }
+            #expect(harness.tenant.outbox.isEmpty, "no code before the password")
+            guard case .codeRequired(let code, _, _, _) = try await password.submitPassword(EmulatorHarness.password)
+            else { throw TestFailure("expected the code after the password") }
+            guard case .completed(let created) = try await code.submitCode(harness.code(for: lin)) else {
+                throw TestFailure("expected the user created")
+            }
+            guard case .completed(let account) = try await created.signIn() else {
+                throw TestFailure("expected signed in")
+            }
+            return account.account.username
+        }
+        #expect(username == lin)
+    }
+
     // The same server, with the password given up front: the code at once, as over V1.
     @Test func aPasswordGivenUpFrontGoesStraightToTheCode() async throws {
         let harness = EmulatorHarness()
