@@ -18,7 +18,8 @@ extension ClientCore {
         if let cached = browserProvider.current { return cached }
         let provider = try WebProvider(
             issuer: webIssuer, clientId: configuration.clientId, pipeline: wire.pipeline.with(retry: .never),
-            clock: configuration.clock, tokenEndpointQuery: sliceQuery)
+            clock: ServerTimeClock.resolve(configuration.clock, transport: wire.pipeline.transport),
+            tokenEndpointQuery: sliceQuery)
         return browserProvider.withLock { cached in
             if let cached { return cached }
             cached = provider

@@ -126,6 +126,19 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
         return copy
     }
 
+    /// This error with `extra` after its note.
+    func adding(note extra: String) -> WebSignInError {
+        let old = box.fields
+        var copy = self
+        copy.box = Box(
+            Fields(
+                code: old.code, note: old.note.map { $0 + " " + extra } ?? extra, serverError: old.serverError,
+                serverErrorDescription: old.serverErrorDescription, serverErrorURI: old.serverErrorURI,
+                httpStatusCode: old.httpStatusCode, correlationId: old.correlationId,
+                underlyingError: old.underlyingError, endpoint: old.endpoint))
+        return copy
+    }
+
     // MARK: Questions
 
     /// The sign-in was cancelled: the calling task was cancelled, or the user closed the browser.

@@ -108,14 +108,15 @@ public final class WebAuthClient: Sendable {
         self.redirectURI = redirectURI
         let log = pipeline.log
         let dpop = configuration.dpop.map { DPoPContext(provider: $0.keyProvider) }
+        let clock = ServerTimeClock.resolve(configuration.clock, transport: pipeline.transport)
         let provider = WebProvider(
-            discovery: discovery, clientId: clientId, pipeline: pipeline, clock: configuration.clock,
+            discovery: discovery, clientId: clientId, pipeline: pipeline, clock: clock,
             authentication: configuration.clientAuthentication,
             pushedAuthorization: configuration.pushedAuthorizationRequests, dpop: dpop)
         self.provider = provider
         let link = WebAccountsLink()
         accounts = AccountManager(
-            clientId: clientId, clock: configuration.clock, margin: configuration.tokenRefreshMargin,
+            clientId: clientId, clock: clock, margin: configuration.tokenRefreshMargin,
             userPresence: configuration.userPresence,
             store: credentialStore ?? PlatformCredentialStore.make(applicationName: nil),
             redeemer: WebRefreshRedeemer(provider: provider, redirectURI: redirectURI, link: link), log: log,
@@ -166,7 +167,9 @@ public final class WebAuthClient: Sendable {
 public struct WebAuthConfiguration: Sendable {
     /// How long before its expiry a cached access token stops being handed out (default 300 s).
     public var tokenRefreshMargin: TimeInterval = 300
-    /// The clock for token expiry and the ID token's times; the system clock by default.
+    /// The clock for token expiry and the ID token's times; the system clock by default. Left
+    /// so, a client whose transport keeps its server's time (``ServerClockTransport``: an
+    /// in-process emulated tenant) reads that time instead.
     public var clock: any NativeAuthClock = SystemClock()
     /// Whether the stored refresh token is released only after the person confirms their presence,
     /// and how long a confirmation lasts; `nil` (the default) asks nothing. See

@@ -20,6 +20,10 @@ final class WebProvider: Sendable {
     /// The provider's clock minus ours, from the `Date` header of its last token answer, when
     /// within ``maximumClockCorrection``; 0 otherwise.
     private let skew = Locked<TimeInterval>(0)
+    /// The provider's clock minus ours when the last `Date` header was further off than
+    /// ``maximumClockCorrection``, so that an error a time check then fails with can say why;
+    /// `nil` when it was within.
+    private let uncorrected = Locked<TimeInterval?>(nil)
 
     /// The largest difference between the provider's clock and ours that the ID token checks
     /// correct. A `Date` header further off (a clock set wrong, or an answer held back or forged)
@@ -111,12 +115,41 @@ final class WebProvider: Sendable {
         let measured = date.timeIntervalSince(clock.now())
         guard abs(measured) <= Self.maximumClockCorrection else {
             skew.withLock { $0 = 0 }
+            uncorrected.withLock { $0 = measured.isFinite ? measured : nil }
             log(
                 .warning, "provider's clock is too far from ours; ID tokens are checked on the local clock",
                 ["seconds": measured.isFinite ? "\(Int(measured))" : "?"])
             return
         }
         skew.withLock { $0 = measured }
+        uncorrected.withLock { $0 = nil }
+    }
+
+    /// `error`, with a note saying how far the provider's clock is from the client's when a time
+    /// check failed (an ID token's times, a refused DPoP proof) after the provider's `Date` was
+    /// too far off to correct: the usual cause is a clock set wrong, on the device or in
+    /// ``WebAuthConfiguration/clock``.
+    func explainingClock(_ error: WebSignInError) -> WebSignInError {
+        switch error.code {
+        case .invalidIDToken(.expired), .invalidIDToken(.issuedInFuture), .invalidIDToken(.notYetValid),
+            .invalidIDToken(.authTime), .proofOfPossession(.proofRefused):
+            guard let difference = uncorrected.current else { return error }
+            return error.adding(note: Self.clockNote(difference))
+        default:
+            return error
+        }
+    }
+
+    /// "The provider's clock (its `Date` header) is about 2 days ahead of this client's …".
+    static func clockNote(_ difference: TimeInterval) -> String {
+        let seconds = abs(difference)
+        let (amount, unit): (Double, String) =
+            seconds >= 172_800
+            ? (seconds / 86_400, "days") : seconds >= 7_200 ? (seconds / 3_600, "hours") : (seconds / 60, "minutes")
+        let side = difference > 0 ? "ahead of" : "behind"
+        return "The provider's clock (its Date header) is about \(Int(amount.rounded())) \(unit) \(side) this "
+            + "client's: set the device's time, or the clock in WebAuthConfiguration (an in-process emulator's "
+            + "transport gives its own when the configuration keeps the system clock)."
     }
 
     /// The key cache for the provider's `jwks_uri`.
@@ -138,7 +171,11 @@ final class WebProvider: Sendable {
         async throws(WebSignInError) -> Claims
     {
         let validator = IDTokenValidator(issuer: metadata.issuer, clientId: clientId)
-        return try await validator.validate(idToken, keys: try keyCache(metadata), expecting: expecting)
+        do {
+            return try await validator.validate(idToken, keys: try keyCache(metadata), expecting: expecting)
+        } catch {
+            throw explainingClock(error)
+        }
     }
 
     /// Runs an authorization request through `agent`, pushed first when the policy says so, and
@@ -203,13 +240,18 @@ final class WebProvider: Sendable {
         _ code: Secret, redirectURI: URL?, verifier: Secret, nonce: Secret?, maxAge: Int?, metadata: ProviderMetadata,
         correlationId: UUID, dpopKey key: DPoPBoundKey?, subject: String? = nil, acrValues: [String] = []
     ) async throws(WebSignInError) -> (WebTokenAnswer, Claims) {
-        let answer = try await tokens.send(
-            WebTokenRequest(
-                tokenEndpoint: SliceConfig.appending(tokenEndpointQuery, to: metadata.tokenEndpoint),
-                clientId: clientId,
-                grant: .authorizationCode(code: code, redirectURI: redirectURI, verifier: verifier),
-                correlationId: correlationId),
-            dpop: key.flatMap { key in dpop.map { signer(key, context: $0) } })
+        let answer: WebTokenAnswer
+        do {
+            answer = try await tokens.send(
+                WebTokenRequest(
+                    tokenEndpoint: SliceConfig.appending(tokenEndpointQuery, to: metadata.tokenEndpoint),
+                    clientId: clientId,
+                    grant: .authorizationCode(code: code, redirectURI: redirectURI, verifier: verifier),
+                    correlationId: correlationId),
+                dpop: key.flatMap { key in dpop.map { signer(key, context: $0) } })
+        } catch {
+            throw explainingClock(error)
+        }
         noteServerDate(answer.serverDate)
         guard let idToken = answer.idToken else {
             throw WebSignInError(.invalidIDToken(.missing), correlationId: correlationId)

@@ -10,6 +10,11 @@ extension EmulatedTenant {
         state.withLock { $0.environment.clock }
     }
 
+    /// The tenant's ``clock``: a `WebAuthClient` on the system clock reads the tenant's time from
+    /// it, so its ID-token and DPoP time checks agree with the tenant's whatever time a
+    /// ``ManualClock`` was set to.
+    public var serverClock: any NativeAuthClock { clock }
+
     /// Forgets everything the tenant holds but its settings: users, refresh tokens, flows under
     /// way, the ``outbox``, ``receivedRequests`` and forced answers. The tenant is then as it was
     /// created, with the ``settings`` it has now.

@@ -35,7 +35,7 @@ public import NativeAuth
 ///
 /// All methods are safe to call from any task: the tenant's state sits behind one lock, and each
 /// request is answered as one atomic step.
-public final class EmulatedTenant: HTTPTransport, Sendable {
+public final class EmulatedTenant: ServerClockTransport, Sendable {
     /// The tenant's subdomain, as in `https://{subdomain}.ciamlogin.com`.
     public let tenantSubdomain: String
     /// The client id of the one app registered in the tenant; any other `client_id` is refused

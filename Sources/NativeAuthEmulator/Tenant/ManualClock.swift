@@ -52,7 +52,11 @@ public final class ManualClock: NativeAuthClock, Sendable {
 
     private let state: Locked<State>
 
-    /// Creates a clock that reads `now` until it is moved.
+    /// Creates a clock that reads `now` until it is moved: by default 2027-01-15 08:00:00 UTC
+    /// (1,800,000,000 seconds after 1970), the same on every machine, so a test's times are too.
+    /// A `WebAuthClient` left on the system clock reads an in-process tenant's time from it
+    /// (`ServerClockTransport`); a client over HTTP must be given the clock, or a server that
+    /// runs on the system clock.
     public init(now: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
         state = Locked(State(now: now))
     }
