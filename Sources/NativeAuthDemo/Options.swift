@@ -1,5 +1,6 @@
 import Foundation
 import NativeAuth
+import NativeAuthEmulator
 
 /// What the command line asks for.
 enum Options: Equatable {
@@ -32,6 +33,9 @@ enum Options: Equatable {
         var tenant = "demo"
         /// The client id of the app registered in the tenant.
         var clientId = "emulator-client-id"
+        /// The tenant settings to change, in order: each a JSON object member (`"dpop":"required"`)
+        /// that ``EmulatorSettings/apply(json:)`` takes.
+        var settings: [String] = []
     }
 
     /// Where the demo keeps the signed-in account (and, on the emulator, the tenant's users and
@@ -52,7 +56,8 @@ enum Options: Equatable {
                nativeauth web --issuer URL --client-id ID [--scope SCOPE]... [--port N | --device]
                               [--data-dir DIR | --in-memory]
                nativeauth serve [--port N] [--seed FILE] [--latency MS] [--manual-clock]
-                                [--tenant NAME] [--client-id ID]
+                                [--tenant NAME] [--client-id ID] [--par MODE] [--dpop MODE]
+                                [--setting NAME=VALUE]...
                nativeauth --help
 
         An interactive demo of native authentication with Microsoft Entra External ID.
@@ -97,7 +102,11 @@ enum Options: Equatable {
         Sign-up asks for a displayName and a country: two capital letters, such as GB ([A-Z]{2}).
         --latency MS delays every answer; --manual-clock runs the tenant on a clock that only the
         control API moves; --tenant and --client-id name the tenant (default demo) and its app
-        (emulator-client-id).
+        (emulator-client-id). --par and --dpop turn on pushed authorization requests and DPoP
+        (MODE: offered or required; off by default, as Entra); --setting NAME=VALUE changes any
+        other tenant setting (repeat it for more; VALUE is JSON, or text taken as a string, such as
+        --setting authorizationChallengeEndpoint=true or --setting redirectURIs='["app:/cb"]'),
+        as PATCH /emulator/v1/settings does while it runs.
         """
 
     /// Why the command line could not be understood.
@@ -262,10 +271,41 @@ enum Options: Equatable {
                     throw Invalid(reason: "--client-id needs a value of printable characters without spaces.")
                 }
                 options.clientId = id
+            case "--par":
+                options.settings.append(try setting("pushedAuthorizationRequests", try value(), option: name))
+            case "--dpop":
+                options.settings.append(try setting("dpop", try value(), option: name))
+            case "--setting":
+                let change = try value()
+                guard let equals = change.firstIndex(of: "=") else {
+                    throw Invalid(reason: "--setting needs NAME=VALUE, such as --setting dpop=required.")
+                }
+                options.settings.append(
+                    try setting(String(change[..<equals]), String(change[change.index(after: equals)...]), option: name)
+                )
             default: throw Invalid(reason: "Unknown argument '\(argument)' for serve.")
             }
         }
         return .serve(options)
+    }
+
+    /// The JSON member that sets the tenant setting `name` to `value` (JSON, or else text taken
+    /// as a string), checked against the emulator's settings.
+    static func setting(_ name: String, _ value: String, option: String) throws(Invalid) -> String {
+        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            throw Invalid(reason: "\(option): '\(name)' is not a setting name (GET /emulator/v1/settings lists them).")
+        }
+        var scratch = EmulatorSettings()
+        let literal = "\"\(name)\":\(value)"
+        if (try? scratch.apply(json: "{\(literal)}")) != nil { return literal }
+        let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let text = "\"\(name)\":\"\(escaped)\""
+        do {
+            try scratch.apply(json: "{\(text)}")
+        } catch {
+            throw Invalid(reason: "\(option): \(error.message)")
+        }
+        return text
     }
 
     /// `--data-dir DIR` or `--in-memory`, refused when the other one (or the same one) came before:

@@ -28,6 +28,16 @@ enum ServeCommand {
                 return 1
             }
         }
+        if !options.settings.isEmpty {
+            var settings = tenant.settings
+            do {
+                try settings.apply(json: "{" + options.settings.joined(separator: ",") + "}")
+            } catch {
+                Terminal.sayError("nativeauth serve: \(error.message)")
+                return 1
+            }
+            tenant.settings = settings
+        }
 
         var configuration = EmulatorServer.Configuration()
         configuration.port = options.port ?? 0
@@ -82,6 +92,10 @@ enum ServeCommand {
             "  issuer:      \(server.tenant.issuerIdentifier) (the iss of ID tokens)",
         ]
         if options.manualClock { lines.append("  clock:       manual (POST \(server.controlURL.path)/clock/advance)") }
+        if !options.settings.isEmpty {
+            lines.append(
+                "  settings:    {\(options.settings.joined(separator: ","))} (GET \(server.controlURL.path)/settings)")
+        }
         if options.latencyMilliseconds > 0 {
             lines.append("  latency:     \(options.latencyMilliseconds) ms per answer")
         }

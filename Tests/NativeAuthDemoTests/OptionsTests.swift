@@ -1,5 +1,7 @@
 import Foundation
 import NativeAuth
+import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuthDemo
@@ -99,6 +101,13 @@ struct OptionsTests {
                 ["serve", "--port", "1", "--seed", "/tmp/s.json", "--latency", "5", "--manual-clock", "--tenant", "t"],
                 ["--seed", "--latency", "--manual-clock", "--tenant"]
             ),
+            (
+                [
+                    "serve", "--par", "required", "--dpop", "offered", "--setting",
+                    "authorizationChallengeEndpoint=true",
+                ],
+                ["--par", "--dpop", "--setting"]
+            ),
         ])
     func usageListsEveryOption(arguments: [String], names: [String]) throws {
         _ = try Options.parse(arguments)  // the parser knows them
@@ -140,5 +149,35 @@ struct OptionsTests {
     func singleLabelAccepted() throws {
         _ = try Options.parse(["--authority", Self.authority, "--client-id", "id"])
         _ = try Options.parse(["--authority", "https://login.contoso.com/tenant-id", "--client-id", "id"])
+    }
+
+    @Test("serve's --par, --dpop and --setting become tenant settings, checked before the server starts")
+    func serveSettings() throws {
+        let options = try Options.parse([
+            "serve", "--par", "required", "--dpop=offered", "--setting", "authorizationChallengeEndpoint=true",
+            "--setting", #"redirectURIs=["app:/cb"]"#, "--setting", "resetJobOutcome=fail",
+        ])
+        guard case .serve(let serve) = options else { throw TestFailure("expected serve, got \(options)") }
+        #expect(
+            serve.settings == [
+                #""pushedAuthorizationRequests":"required""#, #""dpop":"offered""#,
+                #""authorizationChallengeEndpoint":true"#, #""redirectURIs":["app:/cb"]"#,
+                #""resetJobOutcome":"fail""#,
+            ])
+        var settings = EmulatorSettings()
+        try settings.apply(json: "{" + serve.settings.joined(separator: ",") + "}")
+        #expect(settings.pushedAuthorizationRequests == .required && settings.dpop == .offered)
+        #expect(settings.authorizationChallengeEndpoint && settings.redirectURIs == ["app:/cb"])
+
+        for (arguments, message) in [
+            (["serve", "--par", "sometimes"], #"one of "off", "offered", "required""#),
+            (["serve", "--setting", "codeLength=abc"], "whole number"),
+            (["serve", "--setting", "noSuchThing=1"], "There is no setting noSuchThing"),
+            (["serve", "--setting", "codeLength"], "NAME=VALUE"),
+            (["serve", "--setting", "code-length=8"], "is not a setting name"),
+        ] {
+            let error = try #require(throws: Options.Invalid.self) { try Options.parse(arguments) }
+            #expect(error.reason.contains(message), "\(arguments): \(error.reason)")
+        }
     }
 }

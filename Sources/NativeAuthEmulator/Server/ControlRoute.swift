@@ -9,6 +9,7 @@ enum ControlRoute: CaseIterable, Sendable {
     case listCodes, lastCode
     case force
     case readClock, advanceClock
+    case readSettings, changeSettings
     case reset
     case readSnapshot, putSnapshot, postSnapshot
 
@@ -16,6 +17,7 @@ enum ControlRoute: CaseIterable, Sendable {
         switch self {
         case .createUser, .challengeNextRefresh, .force, .advanceClock, .reset, .postSnapshot: "POST"
         case .deleteUser: "DELETE"
+        case .changeSettings: "PATCH"
         case .putSnapshot: "PUT"
         default: "GET"
         }
@@ -34,6 +36,7 @@ enum ControlRoute: CaseIterable, Sendable {
         case .force: ["force"]
         case .readClock: ["clock"]
         case .advanceClock: ["clock", "advance"]
+        case .readSettings, .changeSettings: ["settings"]
         case .reset: ["reset"]
         case .readSnapshot, .putSnapshot, .postSnapshot: ["snapshot"]
         }

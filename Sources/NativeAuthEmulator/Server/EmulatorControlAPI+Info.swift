@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 import NativeAuth
 
 /// `GET /info`: what a client needs to reach the tenant, and the tenant's settings.
@@ -18,6 +19,22 @@ extension EmulatorControlAPI {
             "manualClock": .bool(tenant.clock is ManualClock),
             "settings": .object(Self.settingsObject(tenant.settings)),
         ]
+    }
+
+    /// `PATCH /settings`: the settings its JSON object names change, all or none (a `400` names
+    /// the one refused); the answer is every setting, as `GET /settings` gives them.
+    func changeSettings(_ request: LoopbackHTTPRequest) throws(Failure) -> LoopbackHTTPResponse {
+        let changes = try ControlFields(request: request).object
+        var refusal: EmulatorSettingsError?
+        tenant.configure { settings in
+            do throws(EmulatorSettingsError) {
+                try settings.apply(changes)
+            } catch {
+                refusal = error
+            }
+        }
+        if let refusal { throw .badRequest(refusal.message) }
+        return Self.json(200, Self.settingsObject(tenant.settings))
     }
 
     /// Every ``EmulatorSettings`` property under its Swift name; times in seconds, sets sorted.

@@ -91,6 +91,8 @@ struct EmulatorControlAPI: Sendable {
         case .force: return try force(request)
         case .readClock: return Self.json(200, clockObject)
         case .advanceClock: return try advanceClock(request)
+        case .readSettings: return Self.json(200, Self.settingsObject(tenant.settings))
+        case .changeSettings: return try changeSettings(request)
         case .reset: return reset()
         case .readSnapshot: return snapshot()
         case .putSnapshot, .postSnapshot: return try restore(request)
