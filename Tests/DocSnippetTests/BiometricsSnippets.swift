@@ -67,6 +67,29 @@ final class OrdersScreen: CredentialsDelegate {
 }
 // snippet: end
 
+// snippet: biometrics-emulated-person
+@Test(.timeLimit(.minutes(1)))
+func aCancelledFaceIDPromptKeepsTheAccount() async throws {
+    let tenant = EmulatedTenant()
+    tenant.addUser(EmulatedUser(username: "ada@example.com", password: "Analytical-Engine-1843"))
+    let person = EmulatedPresenceChecker([.refuse(.cancelled)])  // then confirms
+    var configuration = try NativeAuthConfiguration(clientId: tenant.clientId, authority: tenant.authority)
+    configuration.userPresence = UserPresenceRequirement(policy: .always, reason: "Unlock", checker: person)
+    let client = NativeAuthClient(
+        configuration: configuration, transport: tenant, credentialStore: InMemoryCredentialStore())
+    let start = try await client.signIn(SignInParameters(username: "ada@example.com", password: "Analytical-Engine-1843"))
+    guard case .completed(let account) = start else { throw UnexpectedSampleOutcome(description: "\(start)") }
+
+    let refused = await #expect(throws: RetrieveAccessTokenError.self) {
+        try await account.getAccessToken(forceRefresh: true)
+    }
+    #expect(refused?.isUserPresenceCancelled == true)
+    #expect(try await client.currentAccount() != nil)  // the account is kept
+    _ = try await account.getAccessToken(forceRefresh: true)  // confirmed this time
+    #expect(person.calls == 2)
+}
+// snippet: end
+
 @Suite(.timeLimit(.minutes(1)))
 struct BiometricsSnippetTests {
     /// A client on an emulated tenant whose refreshes ask `checker`, with ada@example.com signed in.
@@ -103,7 +126,7 @@ struct BiometricsSnippetTests {
     }
 
     @Test func aCancelledPromptGivesNoTokenAndKeepsTheAccount() async throws {
-        let checker = ScriptedPresenceChecker([.refused(.cancelled)])
+        let checker = EmulatedPresenceChecker([.refuse(.cancelled)])
         let (client, _, account) = try await signedIn(policy: .always, checker: checker)
         #expect(try await ordersToken(account) == nil)
         #expect(try await client.currentAccount() != nil)
@@ -111,8 +134,8 @@ struct BiometricsSnippetTests {
     }
 
     @Test func aChangeOfTheEnrolledBiometrySignsOutInTheSample() async throws {
-        let checker = ScriptedPresenceChecker([
-            .confirmed(biometryState: Data("enrolled-1".utf8)), .confirmed(biometryState: Data("enrolled-2".utf8)),
+        let checker = EmulatedPresenceChecker([
+            .confirm(biometryState: Data("enrolled-1".utf8)), .confirm(biometryState: Data("enrolled-2".utf8)),
         ])
         let (client, clock, account) = try await signedIn(policy: .always, checker: checker)
         #expect(try await ordersToken(account) != nil)
@@ -123,7 +146,7 @@ struct BiometricsSnippetTests {
 
     @MainActor
     @Test func theDelegateScreenAsksAgainAfterACancelledPrompt() async throws {
-        let checker = ScriptedPresenceChecker([.refused(.cancelled), .refused(.lockedOut)])
+        let checker = EmulatedPresenceChecker([.refuse(.cancelled), .refuse(.lockedOut)])
         let (_, clock, account) = try await signedIn(policy: .always, checker: checker)
         clock.advance(by: 3_600)  // the cached token expired: loading refreshes, and asks
         let screen = OrdersScreen()
