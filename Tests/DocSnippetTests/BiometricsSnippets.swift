@@ -77,7 +77,8 @@ func aCancelledFaceIDPromptKeepsTheAccount() async throws {
     configuration.userPresence = UserPresenceRequirement(policy: .always, reason: "Unlock", checker: person)
     let client = NativeAuthClient(
         configuration: configuration, transport: tenant, credentialStore: InMemoryCredentialStore())
-    let start = try await client.signIn(SignInParameters(username: "ada@example.com", password: "Analytical-Engine-1843"))
+    let start = try await client.signIn(
+        SignInParameters(username: "ada@example.com", password: "Analytical-Engine-1843"))
     guard case .completed(let account) = start else { throw UnexpectedSampleOutcome(description: "\(start)") }
 
     let refused = await #expect(throws: RetrieveAccessTokenError.self) {

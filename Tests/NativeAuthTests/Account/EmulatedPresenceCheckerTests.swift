@@ -13,7 +13,8 @@ struct EmulatedPresenceCheckerTests {
 
     /// Ada, signed in on a client whose refreshes ask `person` every time.
     func signedIn(asking person: EmulatedPresenceChecker) async throws -> UserAccountResult {
-        var configuration = try NativeAuthConfiguration(clientId: harness.tenant.clientId, authority: harness.tenant.authority)
+        var configuration = try NativeAuthConfiguration(
+            clientId: harness.tenant.clientId, authority: harness.tenant.authority)
         configuration.clock = harness.clock
         configuration.userPresence = UserPresenceRequirement(policy: .always, reason: "Unlock", checker: person)
         let client = NativeAuthClient(
