@@ -53,6 +53,29 @@ func greeting(client: NativeAuthClient) async -> String {
 }
 // snippet: end
 
+// snippet: sessions-changes
+/// The root of an app that does not use SwiftUI: shows the sign-in screen or the signed-in app as
+/// the session changes, until `stop()` (when the screen goes away).
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@MainActor
+final class RootScreen {
+    private var following: Task<Void, Never>?
+    private let show: @MainActor (UserAccountResult?) -> Void  // nil: the sign-in screen
+
+    init(show: @escaping @MainActor (UserAccountResult?) -> Void) { self.show = show }
+
+    func follow(_ session: AuthSession) {
+        following = Task { [show] in
+            for await state in session.changes() where !state.isRestoring {
+                show(state.account)
+            }
+        }
+    }
+
+    func stop() { following?.cancel() }
+}
+// snippet: end
+
 // snippet: sessions-follow
 /// Follows the session until the returned task is cancelled.
 func followSession(of client: NativeAuthClient) -> Task<Void, Never> {
@@ -245,6 +268,23 @@ struct SessionsSnippetTests {
         #expect(await greeting(client: client) == "Please sign in")
         _ = try await client.signIn(SignInParameters(username: "ada@example.com", password: "Analytical-Engine-1843"))
         #expect(await greeting(client: client) == "Welcome back, ada@example.com")
+    }
+
+    @MainActor
+    @Test func theRootScreenFollowsTheSessionsChanges() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else { return }
+        let (client, _, _) = try makeClient()
+        let (shown, showing) = AsyncStream.makeStream(of: String.self)
+        let root = RootScreen { account in showing.yield(account?.account.username ?? "sign-in") }
+        let session = AuthSession(client: client)
+        root.follow(session)
+        var screens = shown.makeAsyncIterator()
+        #expect(await screens.next(isolation: #isolation) == "sign-in")
+        _ = try await client.signIn(SignInParameters(username: "ada@example.com", password: "Analytical-Engine-1843"))
+        #expect(await screens.next(isolation: #isolation) == "ada@example.com")
+        await session.signOut()
+        #expect(await screens.next(isolation: #isolation) == "sign-in")
+        root.stop()
     }
 
     @Test func authorizesAURLRequest() async throws {

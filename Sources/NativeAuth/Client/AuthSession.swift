@@ -43,6 +43,8 @@ public final class AuthSession {
     @ObservationIgnored private let readAccount: @Sendable () async throws(CredentialStoreError) -> UserAccountResult?
     /// Follows the client's session events; cancelled when the session goes away.
     @ObservationIgnored private let listener = Listener()
+    /// The streams of ``changes()``; finished when the session goes away.
+    @ObservationIgnored private let watchers = Watchers()
 
     /// A session model following `client`.
     public convenience init(client: NativeAuthClient) {
@@ -76,6 +78,12 @@ public final class AuthSession {
     /// Reads the stored account again (at launch this happens by itself): after a ``storeError``,
     /// for example once the device is unlocked. Sends no request.
     public func restore() async {
+        await reload()
+        publish()
+    }
+
+    /// Reads the stored account into ``account``.
+    private func reload() async {
         do {
             let restored = try await readAccount()
             account = restored
@@ -103,6 +111,7 @@ public final class AuthSession {
         guard let account else { return nil }
         let result = await account.signOut()
         if self.account?.account == account.account { self.account = nil }
+        publish()
         return result
     }
 
@@ -111,12 +120,59 @@ public final class AuthSession {
         switch event {
         case .signedIn:
             // The account as the client now holds it (from memory: no request).
-            await restore()
+            await reload()
         case .tokenRefreshed:
             break
         case .signedOut(let signedOut, _):
             if account?.account == signedOut { account = nil }
         }
+        publish()
+    }
+
+    /// The session's state at one moment, as ``changes()`` reports it.
+    public struct Snapshot: Sendable {
+        /// ``AuthSession/account`` at that moment.
+        public let account: UserAccountResult?
+        /// ``AuthSession/isRestoring`` at that moment.
+        public let isRestoring: Bool
+        /// ``AuthSession/lastEvent`` at that moment.
+        public let lastEvent: SessionEvent?
+        /// ``AuthSession/storeError`` at that moment.
+        public let storeError: CredentialStoreError?
+
+        /// Whether an account was signed in.
+        public var isSignedIn: Bool { account != nil }
+    }
+
+    /// The session's state now.
+    public var snapshot: Snapshot {
+        Snapshot(account: account, isRestoring: isRestoring, lastEvent: lastEvent, storeError: storeError)
+    }
+
+    /// The session's state now, then again after each change (a restore, a sign-in, a refresh,
+    /// a sign-out), for code that does not use SwiftUI or Observation: a UIKit controller, a
+    /// command-line tool.
+    ///
+    /// ```swift
+    /// for await state in session.changes() {
+    ///     show(state.account)  // nil: the sign-in screen
+    /// }
+    /// ```
+    ///
+    /// A reader that falls behind gets the newest state (the client's `sessionEvents()` gives
+    /// every event). The sequence ends when the task reading it is cancelled, or when the session
+    /// goes away; until then it does not end, so read it in a task the app cancels (a view
+    /// controller's, say).
+    public func changes() -> AsyncStream<Snapshot> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Snapshot.self, bufferingPolicy: .bufferingNewest(1))
+        continuation.yield(snapshot)
+        watchers.add(continuation)
+        return stream
+    }
+
+    /// Sends the state to every reader of ``changes()``.
+    private func publish() {
+        watchers.send(snapshot)
     }
 
     /// Owns the task that follows the events, and cancels it when the session goes away.
@@ -128,5 +184,29 @@ public final class AuthSession {
         }
 
         deinit { task.current?.cancel() }
+    }
+
+    /// The continuations of ``changes()``: each removed when its reader stops, all finished when
+    /// the session goes away.
+    private final class Watchers: Sendable {
+        private let continuations = Locked<[Int: AsyncStream<Snapshot>.Continuation]>([:])
+        private let next = Locked(0)
+
+        func add(_ continuation: AsyncStream<Snapshot>.Continuation) {
+            let id = next.withLock { value -> Int in
+                defer { value += 1 }
+                return value
+            }
+            continuations.withLock { $0[id] = continuation }
+            continuation.onTermination = { [weak self] _ in
+                self?.continuations.withLock { _ = $0.removeValue(forKey: id) }
+            }
+        }
+
+        func send(_ snapshot: Snapshot) {
+            for continuation in continuations.current.values { continuation.yield(snapshot) }
+        }
+
+        deinit { continuations.current.values.forEach { $0.finish() } }
     }
 }
