@@ -213,6 +213,11 @@ public protocol NativeAuthError: Error, LocalizedError, CustomStringConvertible,
 }
 
 extension NativeAuthError {
+    /// The error that caused this one (``NativeAuthErrorDetails/underlyingError``), such as the
+    /// transport's `URLError`: the same question a ``WebSignInError`` answers, so one pattern
+    /// reads both.
+    public var underlyingError: (any Error)? { details.underlyingError }
+
     /// The server cannot continue natively: fall back to a browser-based sign-in
     /// (``NativeAuthErrorDetails/redirectReason`` says why).
     public var isBrowserRequired: Bool { details.kind == .browserRequired }
