@@ -71,6 +71,26 @@ struct LoopbackUserAgentTests {
         #expect(CallbackURLMatcher.matches(callback, redirectURI: redirectURI))
     }
 
+    @Test("one agent serves a second sign-in on the same redirect URI, after the first closed its socket")
+    func secondSignIn() async throws {
+        let agent = LoopbackUserAgent { url in
+            guard
+                let port = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+                    .first(where: { $0.name == "port" })?.value.flatMap(UInt16.init),
+                let code = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+                    .first(where: { $0.name == "code" })?.value
+            else { throw RawFailure("no port or code in \(url)") }
+            _ = try await RawHTTP.get(port: port, "/callback?code=\(code)")
+        }
+        let redirectURI = try agent.prepare()
+        let port = try port(of: redirectURI)
+        for code in ["first", "second"] {
+            let url = try #require(URL(string: "https://login.example.com/authorize?port=\(port)&code=\(code)"))
+            let callback = try await agent.authorize(url: url, redirectURI: redirectURI)
+            #expect(callback.absoluteString == redirectURI.absoluteString + "?code=\(code)")
+        }
+    }
+
     @Test("the success page is served with safe headers and the connection is closed")
     func successPage() async throws {
         let (agent, opened) = agentWithSignal()
