@@ -9,6 +9,10 @@
     /// `kSecAttrService` and the key as `kSecAttrAccount`, in the data protection keychain (on macOS
     /// too, through `kSecUseDataProtectionKeychain`). Items are not synchronised through iCloud.
     ///
+    /// On macOS, a process the data protection keychain refuses for want of an entitlement (an
+    /// unsigned command-line tool: `errSecMissingEntitlement`) has its items kept in the
+    /// file-based login keychain instead, unless the store was given an ``accessGroup``.
+    ///
     /// A keychain that cannot be read, such as a device still locked after a restart, throws a
     /// ``KeychainError``: it never reads as "nothing stored", so the SDK never mistakes it for a
     /// sign-out. Keychain calls run on a background dispatch queue, not on the Swift concurrency
@@ -63,8 +67,8 @@
         /// - Throws: ``KeychainError`` for any other outcome, including a locked device
         ///   (``KeychainError/isInteractionNotAllowed``).
         public func data(forKey key: String) async throws -> Data? {
-            try await onKeychainQueue {
-                var query = self.query(forKey: key)
+            try await onKeychainQueue { dataProtection in
+                var query = self.query(forKey: key, dataProtection: dataProtection)
                 query[kSecReturnData as String] = true
                 query[kSecMatchLimit as String] = kSecMatchLimitOne
                 var result: CFTypeRef?
@@ -87,8 +91,8 @@
         ///
         /// - Throws: ``KeychainError`` when the keychain refuses.
         public func setData(_ data: Data, forKey key: String) async throws {
-            try await onKeychainQueue {
-                let query = self.query(forKey: key)
+            try await onKeychainQueue { dataProtection in
+                let query = self.query(forKey: key, dataProtection: dataProtection)
                 let attributes: [String: Any] = [
                     kSecValueData as String: data,
                     kSecAttrAccessible as String: self.accessibility.rawValue,
@@ -113,34 +117,45 @@
         ///
         /// - Throws: ``KeychainError`` when the keychain refuses.
         public func removeData(forKey key: String) async throws {
-            try await onKeychainQueue {
-                let status = SecItemDelete(self.query(forKey: key) as CFDictionary)
+            try await onKeychainQueue { dataProtection in
+                let status = SecItemDelete(self.query(forKey: key, dataProtection: dataProtection) as CFDictionary)
                 guard status == errSecSuccess || status == errSecItemNotFound else {
                     throw KeychainError(status: status, operation: "SecItemDelete")
                 }
             }
         }
 
-        /// The attributes that identify the item for `key`.
-        private func query(forKey key: String) -> [String: Any] {
+        /// The attributes that identify the item for `key`, in the data protection keychain or, on
+        /// macOS, the file-based one.
+        private func query(forKey key: String, dataProtection: Bool) -> [String: Any] {
             var query: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,
                 kSecAttrService as String: service,
                 kSecAttrAccount as String: key,
             ]
             if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
-            #if os(macOS)
-                query[kSecUseDataProtectionKeychain as String] = true
-            #endif
+            if KeychainFallback.hasFileBasedKeychain {
+                query[kSecUseDataProtectionKeychain as String] = dataProtection
+            }
             return query
         }
 
-        /// Runs `body` on a background queue: keychain calls wait on a system service.
+        /// Runs `body` on a background queue (keychain calls wait on a system service), on the
+        /// data protection keychain, and on macOS once more on the file-based keychain when the
+        /// first refuses the process for want of an entitlement (``KeychainFallback``).
         private func onKeychainQueue<Value: Sendable>(
-            _ body: @escaping @Sendable () throws -> Value
+            _ body: @escaping @Sendable (_ dataProtection: Bool) throws -> Value
         ) async throws -> Value {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
-                DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try body() }) }
+            let allowed = KeychainFallback.hasFileBasedKeychain && accessGroup == nil
+            return try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<Value, any Error>) in
+                DispatchQueue.global(qos: .userInitiated).async {
+                    continuation.resume(
+                        with: Result {
+                            try KeychainFallback.run(
+                                allowed: allowed, status: { ($0 as? KeychainError)?.status }, body)
+                        })
+                }
             }
         }
     }
