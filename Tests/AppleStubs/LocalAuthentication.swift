@@ -93,6 +93,39 @@ open class LAContext: NSObject {
     /// evaluation succeeds (deprecated in iOS 18, see the file's notes).
     /// https://developer.apple.com/documentation/localauthentication/lacontext/evaluatedpolicydomainstate
     open var evaluatedPolicyDomainState: Data? { fatalError("stub") }
+
+    /// The authentication domain's state (iOS 18.0+, macOS 15.0+, visionOS 2.0+, Mac Catalyst 18.0+).
+    /// https://developer.apple.com/documentation/localauthentication/lacontext/domainstate
+    @available(iOS 18.0, macOS 15.0, visionOS 2.0, *)
+    @available(tvOS, unavailable)
+    @available(watchOS, unavailable)
+    open var domainState: LADomainState { fatalError("stub") }
+}
+
+/// The authentication domain's state (iOS 18.0+, macOS 15.0+, visionOS 2.0+).
+/// https://developer.apple.com/documentation/localauthentication/ladomainstate
+@available(iOS 18.0, macOS 15.0, visionOS 2.0, *)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
+open class LADomainState: NSObject {
+    /// The biometry's state.
+    /// https://developer.apple.com/documentation/localauthentication/ladomainstate/biometry
+    open var biometry: LADomainStateBiometry { fatalError("stub") }
+}
+
+/// The biometry's state: `stateHash` changes when the enrolled biometry changes, `nil` when none is
+/// enrolled (iOS 18.0+, macOS 15.0+, visionOS 2.0+).
+/// https://developer.apple.com/documentation/localauthentication/ladomainstatebiometry
+@available(iOS 18.0, macOS 15.0, visionOS 2.0, *)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
+open class LADomainStateBiometry: NSObject {
+    /// The biometry type available on the device.
+    /// https://developer.apple.com/documentation/localauthentication/ladomainstatebiometry/biometrytype
+    open var biometryType: LABiometryType { fatalError("stub") }
+    /// State hash data for the available biometry type; `nil` if no biometry entities are enrolled.
+    /// https://developer.apple.com/documentation/localauthentication/ladomainstatebiometry/statehash
+    open var stateHash: Data? { fatalError("stub") }
 }
 
 /// The domain of LocalAuthentication's errors.

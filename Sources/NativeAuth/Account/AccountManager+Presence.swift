@@ -7,8 +7,8 @@ extension AccountManager {
     /// as the error that ends the refresh, or `nil` to go on.
     nonisolated func confirmPresence(session: String?) -> @Sendable () async -> RetrieveAccessTokenError? {
         { [presence] in
-            let outcome = await presence.confirm(session: session) { confirmation in
-                await self.acceptBiometryState(confirmation.biometryState, session: session)
+            let outcome = await presence.confirm(session: session) { confirmation, ownerConfirmed in
+                await self.acceptBiometryState(confirmation, session: session, ownerConfirmed: ownerConfirmed)
             }
             switch outcome {
             case .confirmed: return nil
@@ -19,19 +19,34 @@ extension AccountManager {
     }
 
     /// Checks a new confirmation's biometry state against the one the session keeps: the first
-    /// one reported is kept (and stored at once); a different one later is refused until a new
-    /// sign-in starts a new session. A checker that reports none is not checked.
-    func acceptBiometryState(_ state: Data?, session: String?) async -> UserPresenceError? {
-        guard let state, !state.isEmpty, let current = record, current.session == session else { return nil }
+    /// one reported is kept (and stored at once), with the system version it came with. A
+    /// different one later, reported with the same system version, is refused until a new sign-in
+    /// starts a new session; with another version (an OS update may change the state by itself,
+    /// and a state kept before versions were kept has none), it counts once the device owner has
+    /// confirmed with their credential, and becomes the session's. A checker that reports no
+    /// state is not checked.
+    func acceptBiometryState(_ confirmation: UserPresenceConfirmation, session: String?, ownerConfirmed: Bool) async
+        -> UserPresenceGate.Verdict
+    {
+        guard let state = confirmation.biometryState, !state.isEmpty, let current = record, current.session == session
+        else { return .accepted }
+        let version = confirmation.systemVersion
         if let kept = current.biometryState {
-            guard kept == state else {
+            if kept == state {
+                guard current.biometrySystemVersion != version, version != nil else { return .accepted }
+            } else if current.biometrySystemVersion == version {
                 log(.warning, "enrolled biometry changed; refresh refused")
-                return .biometryChanged
+                return .refused(.biometryChanged)
+            } else if !ownerConfirmed {
+                log(.info, "biometry state changed with the system version; asking the device owner")
+                return .ownerConfirmationNeeded
+            } else {
+                log(.info, "the device owner confirmed; the new biometry state is the session's")
             }
-            return nil
         }
         record?.biometryState = state
+        record?.biometrySystemVersion = version
         if let updated = record { await save(updated) }
-        return nil
+        return .accepted
     }
 }

@@ -41,6 +41,10 @@ extension AccountRecord {
             JSONWriter.member("biometryState", &out)
             JSONWriter.string(biometryState.base64EncodedString(), &out)
         }
+        if let biometrySystemVersion {
+            JSONWriter.member("biometrySystemVersion", &out)
+            JSONWriter.string(biometrySystemVersion, &out)
+        }
         if let authSession {
             JSONWriter.member("authSession", &out)
             JSONWriter.string(authSession, &out)
@@ -189,6 +193,7 @@ extension AccountRecord {
         version = try fields.int("version")
         session = try fields.optionalString("session")
         biometryState = try fields.optionalData("biometryState")
+        biometrySystemVersion = try fields.optionalString("biometrySystemVersion")
         dpopKey = try fields.optionalData("dpopKey")
         authSession = try fields.optionalString("authSession")
     }

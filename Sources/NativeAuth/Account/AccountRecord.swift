@@ -35,6 +35,10 @@ struct AccountRecord: Codable, Sendable, Equatable {
     /// (``UserPresenceConfirmation/biometryState``): a later confirmation reporting another state
     /// is refused. `nil` until then, and in every record written before there was one.
     var biometryState: Data?
+    /// What produced ``biometryState`` (``UserPresenceConfirmation/systemVersion``), when the
+    /// checker reported it: another version with another state is an OS update to confirm, not a
+    /// change of the enrolled biometry to refuse.
+    var biometrySystemVersion: String?
     /// The `auth_session` a first-party provider gave with the account's tokens (OAuth 2.0 for
     /// First-Party Applications §6.1), sent with the account's later requests to its authorization
     /// challenge endpoint (§5.3.1). A secret, like the refresh token. `nil` for every other
@@ -81,7 +85,7 @@ struct AccountRecord: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case version, identifier, username, idToken, refreshToken, signInScopes, accessTokens, session, biometryState
-        case dpopKey, authSession
+        case dpopKey, authSession, biometrySystemVersion
     }
 
     init(from decoder: any Decoder) throws {
@@ -97,6 +101,7 @@ struct AccountRecord: Codable, Sendable, Equatable {
         session = try container.decodeIfPresent(String.self, forKey: .session)
         dpopKey = try container.decodeIfPresent(Data.self, forKey: .dpopKey)
         biometryState = try container.decodeIfPresent(Data.self, forKey: .biometryState)
+        biometrySystemVersion = try container.decodeIfPresent(String.self, forKey: .biometrySystemVersion)
         authSession = try container.decodeIfPresent(String.self, forKey: .authSession)
     }
 

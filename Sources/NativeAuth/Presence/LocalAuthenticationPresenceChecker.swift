@@ -12,6 +12,13 @@
 // - evaluatedPolicyDomainState (non-nil after a biometric evaluation succeeds; compare successive
 //   values to detect a change of the enrolled biometrics):
 //   https://developer.apple.com/documentation/localauthentication/lacontext/evaluatedpolicydomainstate
+//   Deprecated in iOS 18, macOS 15 and visionOS 2, whose header warns that it "can change
+//   exceptionally between major OS versions even if the state of biometry has not changed", for
+//   domainState.biometry.stateHash (LADomainStateBiometry, iOS 18.0+, macOS 15.0+, visionOS 2.0+):
+//   https://developer.apple.com/documentation/localauthentication/ladomainstatebiometry/statehash
+//   The newer value is used where it exists; each confirmation names the OS version and the call
+//   its state was read with (systemVersion), so the account manager asks the device owner, rather
+//   than refusing, when the state changes with either.
 #if canImport(LocalAuthentication) && !os(tvOS) && !os(watchOS)
     import Foundation
     import LocalAuthentication
@@ -33,9 +40,20 @@
 
         /// Shows the system prompt with `reason`; cancelling the calling task ends it.
         public func confirmPresence(reason: String) async throws(UserPresenceError) -> UserPresenceConfirmation {
+            try await evaluate(allowsPasscode ? .deviceOwnerAuthentication : .deviceOwnerAuthenticationWithBiometrics,
+                reason: reason)
+        }
+
+        /// Shows the system prompt with `reason` for the device owner's credential: biometry or the
+        /// device passcode (`.deviceOwnerAuthentication`), whatever ``allowsPasscode`` says.
+        public func confirmOwner(reason: String) async throws(UserPresenceError) -> UserPresenceConfirmation {
+            try await evaluate(.deviceOwnerAuthentication, reason: reason)
+        }
+
+        private func evaluate(_ policy: LAPolicy, reason: String) async throws(UserPresenceError)
+            -> UserPresenceConfirmation
+        {
             let context = ContextBox(LAContext())
-            let policy: LAPolicy =
-                allowsPasscode ? .deviceOwnerAuthentication : .deviceOwnerAuthenticationWithBiometrics
             let failure: UserPresenceError? = await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<UserPresenceError?, Never>) in
                     context.context.evaluatePolicy(policy, localizedReason: reason) { success, error in
@@ -50,7 +68,15 @@
                 context.context.invalidate()
             }
             if let failure { throw failure }
-            return UserPresenceConfirmation(biometryState: context.context.evaluatedPolicyDomainState)
+            let system = ProcessInfo.processInfo.operatingSystemVersionString
+            if #available(iOS 18.0, macOS 15.0, visionOS 2.0, *) {
+                return UserPresenceConfirmation(
+                    biometryState: context.context.domainState.biometry.stateHash,
+                    systemVersion: system + "; domainState")
+            }
+            return UserPresenceConfirmation(
+                biometryState: context.context.evaluatedPolicyDomainState,
+                systemVersion: system + "; evaluatedPolicyDomainState")
         }
     }
 

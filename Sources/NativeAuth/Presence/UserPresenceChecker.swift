@@ -26,6 +26,23 @@ public protocol UserPresenceChecker: Sendable {
     /// - Throws: ``UserPresenceError`` saying why there is no confirmation; it never signs the
     ///   user out.
     func confirmPresence(reason: String) async throws(UserPresenceError) -> UserPresenceConfirmation
+
+    /// Asks the device owner to confirm with their own credential (the device passcode, or the
+    /// app's own), showing `reason`: after a confirmation whose biometry state differs from the
+    /// session's, reported with another ``UserPresenceConfirmation/systemVersion`` than the one the
+    /// session kept. An operating system update may change the state without anyone enrolling a
+    /// face or a finger; the owner's credential tells the two apart, and the new state is then kept.
+    /// The default asks ``confirmPresence(reason:)`` again.
+    ///
+    /// - Throws: ``UserPresenceError``; the refresh is then refused, and the next one asks again.
+    func confirmOwner(reason: String) async throws(UserPresenceError) -> UserPresenceConfirmation
+}
+
+extension UserPresenceChecker {
+    /// Asks ``confirmPresence(reason:)`` again: a checker with no separate owner credential.
+    public func confirmOwner(reason: String) async throws(UserPresenceError) -> UserPresenceConfirmation {
+        try await confirmPresence(reason: reason)
+    }
 }
 
 /// A person's confirmation, as a ``UserPresenceChecker`` reports it.
@@ -42,6 +59,21 @@ public struct UserPresenceConfirmation: Sendable, Equatable, CustomStringConvert
     /// A confirmation; `biometryState` as LocalAuthentication's `evaluatedPolicyDomainState`
     /// gives it, or `nil`.
     public init(biometryState: Data? = nil) { self.biometryState = biometryState }
+
+    /// What produced ``biometryState``: the operating system's version (and, for
+    /// LocalAuthentication, the call it was read with), when the checker reports it; `nil`
+    /// otherwise. A biometry state that differs from the session's is refused
+    /// (``UserPresenceError/biometryChanged``) when it comes with the same `systemVersion` as the
+    /// session's; with another one (an OS update, which may change the state by itself), the
+    /// device owner is asked to confirm with their credential
+    /// (``UserPresenceChecker/confirmOwner(reason:)``) and the new state is kept.
+    public var systemVersion: String?
+
+    /// A confirmation with the biometry state and what produced it.
+    public init(biometryState: Data?, systemVersion: String?) {
+        self.biometryState = biometryState
+        self.systemVersion = systemVersion
+    }
 
     /// Whether a biometry state is known; not the state itself.
     public var description: String {

@@ -15,8 +15,20 @@ final class UserPresenceGate: Sendable {
         case cancelled
     }
 
-    /// Checks a new confirmation before it counts; a problem refuses it (the biometry changed).
-    typealias Verify = @Sendable (UserPresenceConfirmation) async -> UserPresenceError?
+    /// What a new confirmation's check decided.
+    enum Verdict: Sendable, Equatable {
+        /// It counts.
+        case accepted
+        /// It is refused (the enrolled biometry changed).
+        case refused(UserPresenceError)
+        /// Its biometry state changed together with the system: it counts once the device owner
+        /// confirms with their credential.
+        case ownerConfirmationNeeded
+    }
+
+    /// Checks a new confirmation before it counts; `ownerConfirmed` says the device owner has
+    /// confirmed with their credential since.
+    typealias Verify = @Sendable (UserPresenceConfirmation, _ ownerConfirmed: Bool) async -> Verdict
 
     let requirement: UserPresenceRequirement?
     private let clock: any NativeAuthClock
@@ -94,7 +106,16 @@ final class UserPresenceGate: Sendable {
         do {
             let confirmation = try await requirement.checker.confirmPresence(reason: requirement.reason)
             outcome = .confirmed
-            if !Task.isCancelled, let problem = await verify(confirmation) { outcome = .refused(problem) }
+            var verdict = Task.isCancelled ? .accepted : await verify(confirmation, false)
+            if verdict == .ownerConfirmationNeeded, !Task.isCancelled {
+                _ = try await requirement.checker.confirmOwner(reason: requirement.reason)
+                verdict = Task.isCancelled ? .accepted : await verify(confirmation, true)
+            }
+            switch verdict {
+            case .accepted: break
+            case .refused(let problem): outcome = .refused(problem)
+            case .ownerConfirmationNeeded: outcome = .refused(.biometryChanged)
+            }
         } catch {
             outcome = .refused(error)
         }

@@ -20,8 +20,10 @@ public final class EmulatedPresenceChecker: UserPresenceChecker, Sendable {
     /// What the person does when asked.
     public enum Answer: Sendable {
         /// Confirms; `biometryState` stands for the enrolled biometrics (change it between answers
-        /// to play a face or finger added), `nil` when the checker cannot tell.
-        case confirm(biometryState: Data? = nil)
+        /// to play a face or finger added), `nil` when the checker cannot tell; `systemVersion`
+        /// for the operating system that produced it (change it with the state to play an OS
+        /// update: the SDK then asks ``EmulatedPresenceChecker/confirmOwner(reason:)``).
+        case confirm(biometryState: Data? = nil, systemVersion: String? = nil)
         /// Does not confirm, for the reason given (cancelled, locked out, …).
         case refuse(UserPresenceError)
     }
@@ -35,6 +37,7 @@ public final class EmulatedPresenceChecker: UserPresenceChecker, Sendable {
     private struct State {
         var script: [Answer]
         var calls = 0
+        var ownerCalls = 0
         var reasons: [String] = []
         var holding = false
         var nextId = 0
@@ -57,8 +60,12 @@ public final class EmulatedPresenceChecker: UserPresenceChecker, Sendable {
     /// Adds an answer after those scripted.
     public func then(_ answer: Answer) { state.withLock { $0.script.append(answer) } }
 
-    /// How many times the SDK asked.
+    /// How many times the SDK asked, for the person's presence and for the owner's credential.
     public var calls: Int { state.current.calls }
+
+    /// How many of ``calls`` asked for the device owner's credential
+    /// (``confirmOwner(reason:)``).
+    public var ownerCalls: Int { state.current.ownerCalls }
 
     /// The reasons the SDK showed, in order.
     public var reasons: [String] { state.current.reasons }
@@ -110,8 +117,19 @@ public final class EmulatedPresenceChecker: UserPresenceChecker, Sendable {
 
     /// Answers with the next scripted answer, after a ``hold()`` once released.
     public func confirmPresence(reason: String) async throws(UserPresenceError) -> UserPresenceConfirmation {
+        try await answer(reason: reason, owner: false)
+    }
+
+    /// Answers as ``confirmPresence(reason:)`` does, counted in ``ownerCalls`` too: the owner's
+    /// credential after the biometry state changed with the system version.
+    public func confirmOwner(reason: String) async throws(UserPresenceError) -> UserPresenceConfirmation {
+        try await answer(reason: reason, owner: true)
+    }
+
+    private func answer(reason: String, owner: Bool) async throws(UserPresenceError) -> UserPresenceConfirmation {
         let (id, ready) = state.withLock { state -> (Int?, [CheckedContinuation<Void, Never>]) in
             state.calls += 1
+            if owner { state.ownerCalls += 1 }
             state.reasons.append(reason)
             guard state.holding else { return (nil, []) }
             let id = state.nextId
@@ -126,7 +144,8 @@ public final class EmulatedPresenceChecker: UserPresenceChecker, Sendable {
         if let id, await !released(id) { throw .cancelled }
         let answer = state.withLock { state in state.script.isEmpty ? otherwise : state.script.removeFirst() }
         switch answer {
-        case .confirm(let biometryState): return UserPresenceConfirmation(biometryState: biometryState)
+        case .confirm(let biometryState, let systemVersion):
+            return UserPresenceConfirmation(biometryState: biometryState, systemVersion: systemVersion)
         case .refuse(let error): throw error
         }
     }
