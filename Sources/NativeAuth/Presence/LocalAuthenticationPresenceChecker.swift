@@ -40,7 +40,8 @@
 
         /// Shows the system prompt with `reason`; cancelling the calling task ends it.
         public func confirmPresence(reason: String) async throws(UserPresenceError) -> UserPresenceConfirmation {
-            try await evaluate(allowsPasscode ? .deviceOwnerAuthentication : .deviceOwnerAuthenticationWithBiometrics,
+            try await evaluate(
+                allowsPasscode ? .deviceOwnerAuthentication : .deviceOwnerAuthenticationWithBiometrics,
                 reason: reason)
         }
 

@@ -101,7 +101,8 @@ struct BiometryOSUpdateTests {
             clientId: harness.tenant.clientId, authority: harness.tenant.authority)
         configuration.clock = harness.clock
         configuration.userPresence = UserPresenceRequirement(policy: .always, reason: "Unlock", checker: after)
-        let restarted = NativeAuthClient(configuration: configuration, transport: harness.tenant, credentialStore: store)
+        let restarted = NativeAuthClient(
+            configuration: configuration, transport: harness.tenant, credentialStore: store)
         let restored = try #require(try await restarted.currentAccount())
         _ = try await restored.getAccessToken(forceRefresh: true)
         #expect(after.ownerCalls == 1)
