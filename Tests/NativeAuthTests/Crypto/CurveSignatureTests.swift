@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthCrypto
@@ -183,6 +184,40 @@ struct CurveSignatureTests {
         let rs256Key = try rsaKey(n: SignatureFixtures.opensslModulus)
         #expect(throws: RSASignatureError.encodingMismatch) {
             try RSAPSSSignature.verifySHA256(signature: rs256.signature, message: rs256.signingInput, key: rs256Key)
+        }
+    }
+}
+
+@Suite("Crypto: PS256 signing", .timeLimit(.minutes(1)))
+struct PSSSigningTests {
+    @Test("EMSA-PSS encoding opens back to its salt and hash; signatures verify and differ by salt")
+    func pssSigning() throws {
+        // The encoding alone: verification of an encoding made here accepts it, and no other hash.
+        let hash = SHA256.hash(Array("message".utf8))
+        let salt = [UInt8](repeating: 7, count: 32)
+        let encoded = try #require(RSAPrivateKey.pssEncoding(messageHash: hash, salt: salt, emBits: 2047))
+        #expect(encoded.count == 256)
+        #expect(encoded.last == 0xbc)
+        #expect(RSAPSSSignature.isConsistent(encoded: encoded, emBits: 2047, messageHash: hash))
+        #expect(!RSAPSSSignature.isConsistent(encoded: encoded, emBits: 2047, messageHash: SHA256.hash([1])))
+        #expect(RSAPrivateKey.pssEncoding(messageHash: hash, salt: salt, emBits: 8 * 65) == nil)
+        // Signing with the OpenSSL fixture key and a seeded generator: PSS, not PKCS #1 v1.5.
+        let key = try RSAPrivateKey(pkcs1DER: bytes(hex: PrivateKeyFixtures.opensslPKCS1DER))
+        var generator = SplitMix64(seed: 7)
+        let message = Array("DPoP proof signing input".utf8)
+        let first = try key.signPSSSHA256(message, using: &generator)
+        let second = try key.signPSSSHA256(message, using: &generator)
+        #expect(first != second)
+        for signature in [first, second] {
+            #expect(throws: Never.self) {
+                try RSAPSSSignature.verifySHA256(signature: signature, message: message, key: key.publicKey)
+            }
+            #expect(
+                PortableSignatureVerifier().isValidSignature(
+                    signature, of: message, algorithm: .ps256, key: .rsa(key.publicKey)))
+            #expect(
+                !PortableSignatureVerifier().isValidSignature(
+                    signature, of: message, algorithm: .rs256, key: .rsa(key.publicKey)))
         }
     }
 }
