@@ -5,7 +5,8 @@ import Testing
 @testable import AuthCrypto
 @testable import NativeAuth
 
-@Suite("Crypto: SHA-512, Ed25519 and P-256 by published vectors and hostile input", .timeLimit(.minutes(1)))
+@Suite(
+    "Crypto: SHA-512, Ed25519 and P-256 by published vectors and hostile input", .timeLimit(.minutes(2)), .lowPriority)
 struct CurveSignatureTests {
     @Test("SHA-512 gives the FIPS 180-4 / RFC 6234 example digests")
     func sha512() {
