@@ -31,7 +31,8 @@ let package = Package(
             swiftSettings: strict),
         // A lock and a deadline heap, shared by the SDK and the loopback server.
         .target(name: "AuthSupport", swiftSettings: strict),
-        // SHA-256 and RSA signature verification, written for platforms without a crypto library.
+        // SHA-256, SHA-512 and signature verification (RS256, PS256, ES256, EdDSA), written for
+        // platforms without a crypto library; Apple's frameworks do the checks where they exist.
         .target(name: "AuthCrypto", swiftSettings: strict),
         // The HTTP/1.1 server on 127.0.0.1 under the loopback browser agent and the emulator's server.
         .target(name: "LoopbackHTTP", dependencies: ["AuthSupport"], swiftSettings: strict),

@@ -22,7 +22,9 @@
 // --key-set, only the worst key set within the SDK's bounds (also part of the full run). With
 // --rsa, the portable RSA private key: 2048-bit key generation (N seeds, --runs N), RS256 signing and a
 // whole DPoP proof. With --protocols, only the SDK's sign-in over native authentication V2 against
-// its sign-in over V1 (ProtocolComparison.swift; also part of the full run).
+// its sign-in over V1 (ProtocolComparison.swift; also part of the full run). With --algorithms, only
+// ID token verification with each algorithm: RS256, PS256, ES256 and EdDSA (also part of the full
+// run; --signatures N each).
 
 import Foundation
 import NativeAuth
@@ -50,6 +52,7 @@ struct Options {
     var keySet = false
     var rsa = false
     var protocols = false
+    var algorithms = false
     var runs = 21
 
     init(_ arguments: [String]) {
@@ -64,6 +67,7 @@ struct Options {
             case "--key-set": keySet = true
             case "--rsa": rsa = true
             case "--protocols": protocols = true
+            case "--algorithms": algorithms = true
             case "--runs": runs = max(1, iterator.next().flatMap(Int.init) ?? runs)
             case "--clients": clients = max(1, iterator.next().flatMap(Int.init) ?? clients)
             case "--seconds": seconds = max(0.5, iterator.next().flatMap(Double.init) ?? seconds)
@@ -223,6 +227,17 @@ let options = Options(Array(CommandLine.arguments.dropFirst()))
 if let count = options.holdIdle {
     IdleConnections.hold(count: max(0, count), port: options.port)
 }
+if options.algorithms {
+    do {
+        let (verify, _) = try measureSignatures(options.signatures)
+        print(verify.line("RS256 ID token verification, 2048-bit key"))
+        try SignatureAlgorithms.run(signatures: options.signatures)
+        exit(0)
+    } catch {
+        print("benchmark failed: \(error)")
+        exit(1)
+    }
+}
 if options.keySet {
     do {
         print(
@@ -304,6 +319,7 @@ do {
 
     let (verify, parse) = try measureSignatures(options.signatures)
     print(verify.line("RS256 ID token verification, 2048-bit key"))
+    try SignatureAlgorithms.run(signatures: options.signatures)
     print(parse.line("JWK Set parse, one 2048-bit key"))
     print(
         try measureWorstKeySet(rounds: 9).line(

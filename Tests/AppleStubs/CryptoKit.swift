@@ -1,5 +1,6 @@
 // A stand-in for Apple's CryptoKit, for Scripts/apple-typecheck.sh only: the P-256 signing keys (in
-// software and in the Secure Enclave) that a DPoP key provider uses, with the Swift signatures
+// software and in the Secure Enclave) that a DPoP key provider uses, the P-256 and Ed25519 public
+// keys that ID token signatures are verified with, with the Swift signatures
 // developer.apple.com shows (each declaration cites its page). Nothing here runs: the bodies trap.
 //
 // Modelling notes:
@@ -83,6 +84,30 @@ public enum P256: Sendable {
 
             /// The DER encoding. https://developer.apple.com/documentation/cryptokit/p256/signing/ecdsasignature/derrepresentation
             public var derRepresentation: Data { fatalError("stub") }
+        }
+    }
+}
+
+/// Curve25519: Ed25519 signatures. https://developer.apple.com/documentation/cryptokit/curve25519
+public enum Curve25519: Sendable {
+    /// Ed25519 signing and verification. https://developer.apple.com/documentation/cryptokit/curve25519/signing
+    public enum Signing: Sendable {
+        /// A public key for verifying Ed25519 signatures (Sendable on its page).
+        /// https://developer.apple.com/documentation/cryptokit/curve25519/signing/publickey
+        public struct PublicKey: Sendable {
+            /// A key from its 32-byte encoding.
+            /// https://developer.apple.com/documentation/cryptokit/curve25519/signing/publickey/init(rawrepresentation:)
+            public init<D: ContiguousBytes>(rawRepresentation: D) throws { fatalError("stub") }
+
+            /// The key's 32-byte encoding.
+            /// https://developer.apple.com/documentation/cryptokit/curve25519/signing/publickey/rawrepresentation
+            public var rawRepresentation: Data { fatalError("stub") }
+
+            /// Whether `signature` is an EdDSA signature of `data` by this key.
+            /// https://developer.apple.com/documentation/cryptokit/curve25519/signing/publickey/isvalidsignature(_:for:)
+            public func isValidSignature<S: DataProtocol, D: DataProtocol>(_ signature: S, for data: D) -> Bool {
+                fatalError("stub")
+            }
         }
     }
 }

@@ -194,6 +194,10 @@ public struct SecKeyAlgorithm: Hashable, RawRepresentable, @unchecked Sendable {
     /// https://developer.apple.com/documentation/security/seckeyalgorithm/rsasignaturemessagepkcs1v15sha256
     public static let rsaSignatureMessagePKCS1v15SHA256 = SecKeyAlgorithm(
         rawValue: "algid:sign:RSA:message-PKCS1v15:SHA256")
+
+    /// RSASSA-PSS over SHA-256 of the message (MGF1 with SHA-256, a salt as long as the digest).
+    /// https://developer.apple.com/documentation/security/seckeyalgorithm/rsasignaturemessagepsssha256
+    public static let rsaSignatureMessagePSSSHA256 = SecKeyAlgorithm(rawValue: "algid:sign:RSA:message-PSS:SHA256")
 }
 
 /// Restores a key from its external representation (PKCS #1 for RSA).

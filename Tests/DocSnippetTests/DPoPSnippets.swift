@@ -13,7 +13,7 @@ import Testing
 // snippet: dpop-configure
 func makeDPoPClient(transport: any HTTPTransport) throws -> WebAuthClient {
     var configuration = WebAuthConfiguration()
-    configuration.dpop = DPoPConfiguration()  // the platform's keys: the Secure Enclave, or the SDK's RS256 keys
+    configuration.dpop = DPoPConfiguration()  // the platform's keys: the Secure Enclave, or the SDK's RSA keys
     return try WebAuthClient(
         issuer: URL(string: "https://login.example.com")!, clientId: "web-app",
         redirectURI: URL(string: "com.example.app:/callback")!, transport: transport,

@@ -14,8 +14,8 @@ public protocol DPoPKey: Sendable {
     /// with `n` and `e`, or `kty` `EC` with `crv`, `x` and `y`. Never a private member.
     var publicJWK: [String: String] { get }
     /// Signs `input`, the JWS signing input (`BASE64URL(header) || '.' || BASE64URL(payload)`),
-    /// and returns the JWS signature: for RS256 the RSASSA-PKCS1-v1_5 signature, for ES256 the
-    /// 64-byte `R || S` (RFC 7518 §3.4), not DER.
+    /// and returns the JWS signature: for RS256 the RSASSA-PKCS1-v1_5 signature, for PS256 the
+    /// RSASSA-PSS one, for ES256 the 64-byte `R || S` (RFC 7518 §3.4), not DER.
     func sign(_ input: Data) async throws -> Data
 }
 
@@ -51,7 +51,7 @@ public struct DPoPConfiguration: Sendable {
 
     /// DPoP with `keyProvider`'s keys; by default the platform's (``PlatformDPoPKeyProvider``:
     /// a P-256 key in the Secure Enclave where there is one, else a software P-256 key on Apple
-    /// platforms; an RS256 key made by the SDK elsewhere).
+    /// platforms; a PS256 or RS256 key made by the SDK elsewhere).
     public init(keyProvider: any DPoPKeyProvider = PlatformDPoPKeyProvider.make()) {
         self.keyProvider = keyProvider
     }

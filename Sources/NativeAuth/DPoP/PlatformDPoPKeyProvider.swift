@@ -3,7 +3,7 @@ import Foundation
 /// The DPoP keys a ``DPoPConfiguration`` uses by default.
 public enum PlatformDPoPKeyProvider: Sendable {
     /// On Apple platforms ES256 keys from CryptoKit (`CryptoKitDPoPKeyProvider`: the Secure
-    /// Enclave where there is one); elsewhere RS256 keys made by the SDK
+    /// Enclave where there is one); elsewhere PS256 or RS256 keys made by the SDK
     /// (``SoftwareDPoPKeyProvider``).
     public static func make() -> any DPoPKeyProvider {
         #if canImport(CryptoKit)

@@ -3,8 +3,10 @@ import Foundation
 
 /// Checks the signature of an ID token (a compact JWS, RFC 7515 §7.1) against the issuer's keys.
 ///
-/// Only RS256 is accepted, whatever the header says otherwise: `none`, HMAC (where a public key
-/// could be misused as the secret), ECDSA and PSS are all refused. Keys come only from the key set,
+/// RS256, PS256, ES256 and EdDSA (Ed25519) are accepted, and only with a key published for the
+/// algorithm: the header's `alg` must be one the named key allows (its `alg`, or what its `kty`
+/// and `crv` sign with), so a token cannot choose how its key is used. `none` and HMAC (where a
+/// public key could be misused as the secret) are always refused. Keys come only from the key set,
 /// never from the token (`jwk`, `jku`, `x5u` and `x5c` header members are ignored). Claims are not
 /// checked here; read them from the returned, verified payload. Package access, with the key set
 /// and the errors it throws, so the benchmark harness can time it.
@@ -24,15 +26,15 @@ package enum IDTokenSignature {
         }
     }
 
-    /// Verifies `token` with the RS256 key from `keys` that its header names.
+    /// Verifies `token` with the key from `keys` that its header names.
     ///
     /// The key is the one whose `kid` equals the header's `kid`; a token without `kid` uses the only
     /// key of a one-key set. Several keys with the same `kid` are each tried, up to
-    /// ``JSONWebKeySet/maximumKeysPerID``.
+    /// ``JSONWebKeySet/maximumKeysPerID``; each only if it allows the header's algorithm.
     /// - Throws: `JWSVerificationError` naming the failed check; on `.unknownKeyID`, fetch the
     ///   JWK Set again (once) and retry.
     package static func verify(
-        _ token: String, keys: JSONWebKeySet, verifier: any RS256Verifier = .platformDefault
+        _ token: String, keys: JSONWebKeySet, verifier: any SignatureVerifier = .platformDefault
     ) throws(JWSVerificationError) -> Verified {
         let segments = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard segments.count == 3 else { throw .malformed(.segmentCount) }
@@ -42,8 +44,8 @@ package enum IDTokenSignature {
         else {
             throw .malformed(.headerNotJSONObject)
         }
-        guard let algorithm = header["alg"]?.stringValue else { throw .malformed(.algorithmMissing) }
-        guard algorithm == "RS256" else { throw .unsupportedAlgorithm(algorithm) }
+        guard let algorithmName = header["alg"]?.stringValue else { throw .malformed(.algorithmMissing) }
+        guard let algorithm = JWSAlgorithm(joseName: algorithmName) else { throw .unsupportedAlgorithm(algorithmName) }
         guard header["crit"] == nil else { throw .unsupportedCriticalHeader }
         let keyID: String?
         switch header["kid"] {
@@ -59,13 +61,18 @@ package enum IDTokenSignature {
         let candidates = try candidateKeys(for: keyID, in: keys)
         // The signing input is the ASCII text of the first two segments, dot included.
         let signingInput = Array(token.utf8.prefix(segments[0].count + 1 + segments[1].count))
-        for key in candidates {
-            // RFC 8017 §8.2.2 step 1, checked here whichever verifier runs.
-            guard let publicKey = key.publicKey, signature.count == publicKey.modulusByteCount else { continue }
-            if verifier.isValidSignature(signature, of: signingInput, key: publicKey) {
+        var anyKeyAllows = false
+        for key in candidates where key.algorithms.contains(algorithm) {
+            anyKeyAllows = true
+            // The signature's length (RFC 8017 §8.2.2 step 1 for RSA; 64 bytes for ES256 and
+            // EdDSA), checked here whichever verifier runs.
+            guard let verificationKey = key.verificationKey, signature.count == verificationKey.signatureLength
+            else { continue }
+            if verifier.isValidSignature(signature, of: signingInput, algorithm: algorithm, key: verificationKey) {
                 return Verified(header: header, payload: Data(payload), keyID: key.keyID)
             }
         }
+        guard anyKeyAllows else { throw .algorithmNotAllowedByKey(algorithmName) }
         throw .badSignature
     }
 

@@ -1,7 +1,7 @@
 import AuthCrypto
 import Foundation
 
-/// Checks an ID token from a web provider (OpenID Connect Core §3.1.3.7): its RS256 signature
+/// Checks an ID token from a web provider (OpenID Connect Core §3.1.3.7): its signature
 /// against the provider's keys, then `iss`, `aud` (and `azp` when there are several audiences),
 /// `exp`, `iat` and `nbf` on the provider's clock, `auth_time` when `max_age` was asked for, `acr`
 /// against a step-up's `acr_values`, `nonce`, `sub` (present, and unchanged on a refresh) and `at_hash` when present. Every failure
@@ -43,7 +43,8 @@ struct IDTokenValidator: Sendable {
             verified = try await keys.verify(idToken.reveal)
         } catch let error as JWSVerificationError {
             switch error {
-            case .unsupportedAlgorithm, .unsupportedCriticalHeader: throw Self.fail(.algorithm)
+            case .unsupportedAlgorithm, .algorithmNotAllowedByKey, .unsupportedCriticalHeader:
+                throw Self.fail(.algorithm)
             case .malformed: throw Self.fail(.malformed)
             case .unknownKeyID, .keyUnsuitable, .badSignature:
                 // Why: a 1024-bit key and a bad signature must not read the same to an app.

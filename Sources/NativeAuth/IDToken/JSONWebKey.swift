@@ -1,62 +1,95 @@
-package import AuthCrypto
+import AuthCrypto
 import AuthSupport
 import Foundation
 
-/// An RSA key from a JWK Set (RFC 7517) that may check RS256 signatures.
+/// A public key from a JWK Set (RFC 7517) that may check signatures, with the algorithms it is
+/// published for: the key decides the algorithm, never the token alone.
 ///
-/// Only keys that can do that are built: `kty` "RSA"; `use`, when present, "sig"; `key_ops`, when
-/// present, including "verify"; `alg`, when present, "RS256"; `n` and `e` base64url and acceptable
-/// to `RSAPublicKey` (2048 to 8192 bits, odd; an odd exponent above 2^16 and below 2^256). Private
-/// members, if a careless set has them, are ignored.
+/// Only keys that can check a signature are built. Every kind: `use`, when present, "sig";
+/// `key_ops`, when present, including "verify". Then by `kty`:
+/// - "RSA": `n` and `e` acceptable to `RSAPublicKey` (2048 to 8192 bits, odd; an odd exponent of at
+///   least 3 and below 2^256); `alg` "RS256" or "PS256", or absent for both.
+/// - "EC": `crv` "P-256", `x` and `y` 32 bytes each, below the field prime, a point on the curve
+///   (`P256PublicKey`); `alg` "ES256" or absent.
+/// - "OKP": `crv` "Ed25519", `x` the 32-byte encoding of a curve point (`Ed25519PublicKey`); `alg`
+///   "EdDSA" (or its fully specified name "Ed25519") or absent.
 ///
-/// Reading a key checks only sizes and parities; the expensive part (the modulus's Montgomery
-/// form) is done the first time a token names the key, so a key set full of keys no token uses
-/// costs little.
+/// Private members, if a careless set has them, are ignored.
+///
+/// Reading an RSA key checks only sizes and parities; the expensive part (the modulus's
+/// Montgomery form) is done the first time a token names the key, so a key set full of keys no
+/// token uses costs little. An EC or OKP key is checked in full when read: a few field
+/// operations for P-256, one exponentiation of 256-bit numbers (microseconds) for Ed25519.
 struct JSONWebKey: Sendable, Hashable {
+    /// What the key is, checked.
+    enum Material: Sendable, Hashable {
+        /// The modulus and exponent, big-endian, without leading zeros (checked, not prepared).
+        case rsa(modulus: [UInt8], exponent: [UInt8])
+        /// A P-256 point.
+        case p256(P256PublicKey)
+        /// An Ed25519 point.
+        case ed25519(Ed25519PublicKey)
+    }
+
     /// The `kid` member, which tokens name in their header.
     let keyID: String?
-    /// The modulus and exponent, big-endian, as the set gave them (checked, not prepared).
-    let modulus: [UInt8]
-    let exponent: [UInt8]
-    /// The prepared key, made on first use and shared by copies of this key.
+    /// The key itself.
+    let material: Material
+    /// The algorithms the key may verify: its `alg`, or every algorithm its type signs with.
+    let algorithms: Set<JWSAlgorithm>
+    /// The prepared RSA key, made on first use and shared by copies of this key.
     private let prepared: Locked<RSAPublicKey?>
 
-    /// A key from its parts, for callers that already hold them.
-    init(keyID: String?, publicKey: RSAPublicKey) {
+    /// An RSA key from its parts, for callers that already hold them; `algorithms` defaults to
+    /// both RSA algorithms.
+    init(keyID: String?, publicKey: RSAPublicKey, algorithms: Set<JWSAlgorithm> = [.rs256, .ps256]) {
         self.keyID = keyID
-        modulus = publicKey.modulus.modulus.bigEndianBytes
-        exponent = publicKey.exponent.bigEndianBytes
+        material = .rsa(modulus: publicKey.modulusBytes, exponent: publicKey.exponentBytes)
+        self.algorithms = algorithms
         prepared = Locked(publicKey)
     }
 
-    /// The public key, prepared on first use; `nil` only if the checked bytes cannot be prepared.
+    /// The RSA public key, prepared on first use; `nil` for other kinds, or if the checked bytes
+    /// cannot be prepared.
     var publicKey: RSAPublicKey? {
+        guard case .rsa(let modulus, let exponent) = material else { return nil }
         if let key = prepared.current { return key }
         guard let key = try? RSAPublicKey(modulus: modulus, exponent: exponent) else { return nil }
         prepared.withLock { $0 = key }
         return key
     }
 
-    /// Whether the key was prepared (a token named it).
-    var isPrepared: Bool { prepared.current != nil }
+    /// The key to verify with, prepared when it is RSA; `nil` only if RSA bytes cannot be prepared.
+    var verificationKey: SignatureVerificationKey? {
+        switch material {
+        case .rsa: publicKey.map(SignatureVerificationKey.rsa)
+        case .p256(let key): .p256(key)
+        case .ed25519(let key): .ed25519(key)
+        }
+    }
+
+    /// Whether the RSA key was prepared (a token named it); `true` for other kinds.
+    var isPrepared: Bool {
+        guard case .rsa = material else { return true }
+        return prepared.current != nil
+    }
 
     static func == (lhs: JSONWebKey, rhs: JSONWebKey) -> Bool {
-        lhs.keyID == rhs.keyID && lhs.modulus == rhs.modulus && lhs.exponent == rhs.exponent
+        lhs.keyID == rhs.keyID && lhs.material == rhs.material && lhs.algorithms == rhs.algorithms
     }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(keyID)
-        hasher.combine(modulus)
-        hasher.combine(exponent)
+        hasher.combine(material)
     }
 
     /// Reads one member of a JWK Set's `keys` array.
-    /// - Throws: `JSONWebKeyRejection` naming why the key cannot check RS256 signatures.
+    /// - Throws: `JSONWebKeyRejection` naming why the key cannot check signatures.
     init(_ value: JSONValue) throws(JSONWebKeyRejection) {
         guard case .object(let members) = value else { throw .notAnObject }
         if let kid = members["kid"], kid.stringValue == nil { throw .invalidParameter("kid") }
         let keyType = members["kty"]?.stringValue
-        guard keyType == "RSA" else { throw .unsupportedKeyType(keyType) }
+        guard let keyType, ["RSA", "EC", "OKP"].contains(keyType) else { throw .unsupportedKeyType(keyType) }
         if let use = members["use"] {
             guard let text = use.stringValue else { throw .invalidParameter("use") }
             guard text == "sig" else { throw .unsupportedUse(text) }
@@ -65,71 +98,70 @@ struct JSONWebKey: Sendable, Hashable {
             guard let list = operations.arrayValue else { throw .invalidParameter("key_ops") }
             guard list.contains(.string("verify")) else { throw .notForVerification }
         }
+        let typeAlgorithms: Set<JWSAlgorithm>
+        switch keyType {
+        case "RSA":
+            typeAlgorithms = [.rs256, .ps256]
+            material = try Self.rsa(members)
+        case "EC":
+            typeAlgorithms = [.es256]
+            material = .p256(try Self.p256(members))
+        default:
+            typeAlgorithms = [.edDSA]
+            material = .ed25519(try Self.ed25519(members))
+        }
         if let algorithm = members["alg"] {
             guard let text = algorithm.stringValue else { throw .invalidParameter("alg") }
-            guard text == "RS256" else { throw .unsupportedAlgorithm(text) }
+            guard let named = JWSAlgorithm(joseName: text), typeAlgorithms.contains(named) else {
+                throw .unsupportedAlgorithm(text)
+            }
+            algorithms = [named]
+        } else {
+            algorithms = typeAlgorithms
         }
-        guard let modulus = members["n"]?.stringValue.flatMap(Base64URL.decode), !modulus.isEmpty else {
-            throw .invalidParameter("n")
-        }
-        guard let exponent = members["e"]?.stringValue.flatMap(Base64URL.decode), !exponent.isEmpty else {
-            throw .invalidParameter("e")
-        }
+        prepared = Locked(nil)
+        keyID = members["kid"]?.stringValue
+    }
+
+    private static func rsa(_ members: [String: JSONValue]) throws(JSONWebKeyRejection) -> Material {
+        let modulus = try bytes("n", of: members)
+        let exponent = try bytes("e", of: members)
         do {
             try RSAPublicKey.check(modulus: modulus, exponent: exponent)
         } catch {
             throw .unsuitableKey(error)
         }
-        self.modulus = Array(modulus.drop { $0 == 0 })
-        self.exponent = Array(exponent.drop { $0 == 0 })
-        prepared = Locked(nil)
-        keyID = members["kid"]?.stringValue
+        return .rsa(modulus: Array(modulus.drop { $0 == 0 }), exponent: Array(exponent.drop { $0 == 0 }))
     }
-}
 
-/// Why a JWK Set member was skipped.
-package enum JSONWebKeyRejection: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The member is not a JSON object.
-    case notAnObject
-    /// `kty` is missing or not "RSA" (the value is kept).
-    case unsupportedKeyType(String?)
-    /// `use` is not "sig" (for example "enc").
-    case unsupportedUse(String)
-    /// `key_ops` does not include "verify".
-    case notForVerification
-    /// `alg` names an algorithm other than RS256.
-    case unsupportedAlgorithm(String)
-    /// A member is missing, of the wrong JSON type, or not base64url (the member's name is kept).
-    case invalidParameter(String)
-    /// `n` and `e` decode but do not make an acceptable RSA key.
-    case unsuitableKey(RSAKeyError)
-    /// The set holds more keys than the SDK reads (``JSONWebKeySet/maximumKeys``); this one was not read.
-    case beyondLimit
-
-    package var description: String {
-        switch self {
-        case .notAnObject: "key is not a JSON object"
-        case .unsupportedKeyType(let type): "key type \(LogSafe.quoted(type)) is not RSA"
-        case .unsupportedUse(let use): "key use \(LogSafe.quoted(use)) is not sig"
-        case .notForVerification: "key operations do not include verify"
-        case .unsupportedAlgorithm(let algorithm): "key algorithm \(LogSafe.quoted(algorithm)) is not RS256"
-        case .invalidParameter(let name): "key member \(LogSafe.quoted(name)) is missing or invalid"
-        case .unsuitableKey(let error): error.description
-        case .beyondLimit:
-            "key is beyond the first \(JSONWebKeySet.maximumKeys) keys of the set, which are all the SDK reads"
+    private static func p256(_ members: [String: JSONValue]) throws(JSONWebKeyRejection) -> P256PublicKey {
+        let curve = members["crv"]?.stringValue
+        guard curve == "P-256" else { throw .unsupportedCurve(curve) }
+        let x = try bytes("x", of: members)
+        let y = try bytes("y", of: members)
+        do {
+            return try P256PublicKey(x: x, y: y)
+        } catch {
+            throw .unsuitableCurveKey(error)
         }
     }
-}
 
-/// Short, printable renderings of values taken from keys and token headers, for error descriptions.
-enum LogSafe {
-    /// `text` quoted, cut to 64 characters, with anything outside printable ASCII replaced by "?".
-    @inline(never)
-    static func quoted(_ text: String?) -> String {
-        guard let text else { return "(none)" }
-        let printable = text.unicodeScalars.prefix(64).map {
-            $0.isASCII && $0.value >= 0x20 && $0.value < 0x7f ? Character($0) : "?"
+    private static func ed25519(_ members: [String: JSONValue]) throws(JSONWebKeyRejection) -> Ed25519PublicKey {
+        let curve = members["crv"]?.stringValue
+        guard curve == "Ed25519" else { throw .unsupportedCurve(curve) }
+        let x = try bytes("x", of: members)
+        do {
+            return try Ed25519PublicKey(x)
+        } catch {
+            throw .unsuitableCurveKey(error)
         }
-        return "\"" + String(printable) + (text.unicodeScalars.count > 64 ? "…" : "") + "\""
+    }
+
+    /// The base64url member `name`, decoded; never empty.
+    private static func bytes(_ name: String, of members: [String: JSONValue]) throws(JSONWebKeyRejection) -> Data {
+        guard let value = members[name]?.stringValue.flatMap(Base64URL.decode), !value.isEmpty else {
+            throw .invalidParameter(name)
+        }
+        return value
     }
 }

@@ -1,9 +1,9 @@
 package import Foundation
 
-/// The RS256 keys of a JWK Set document (`{"keys":[...]}`, RFC 7517 §5), with the members that
+/// The signature-checking keys of a JWK Set document (`{"keys":[...]}`, RFC 7517 §5), with the members that
 /// were skipped and why, so a token naming a skipped key gets a precise error.
 package struct JSONWebKeySet: Sendable {
-    /// A member of `keys` that cannot check RS256 signatures.
+    /// A member of `keys` that cannot check signatures.
     struct SkippedKey: Sendable, Hashable {
         /// Its `kid`, when it had a string one.
         let keyID: String?
@@ -32,7 +32,7 @@ package struct JSONWebKeySet: Sendable {
     /// The most keys with one `kid` tried for one token.
     static let maximumKeysPerID = 4
 
-    /// The keys that can check RS256 signatures, in document order.
+    /// The keys that can check signatures, in document order.
     let keys: [JSONWebKey]
     /// The members that cannot, in document order.
     let skipped: [SkippedKey]

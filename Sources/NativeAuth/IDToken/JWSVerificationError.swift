@@ -20,14 +20,18 @@ package enum JWSVerificationError: Error, Hashable, Sendable, CustomStringConver
 
     /// The token cannot be read.
     case malformed(Malformation)
-    /// The header's `alg` is not RS256 (`none`, HS256, ES256, PS256, ...): the value is kept.
+    /// The header's `alg` is not one the SDK verifies (RS256, PS256, ES256, EdDSA): `none`, HS256,
+    /// RS384, ... The value is kept.
     case unsupportedAlgorithm(String)
+    /// The header's `alg` is one the SDK verifies, but the key the token names is published for
+    /// another (an RS256 key named by a PS256 token, an EC key by an RS256 token). The value is kept.
+    case algorithmNotAllowedByKey(String)
     /// The header has `crit`, naming extensions this verifier does not implement.
     case unsupportedCriticalHeader
     /// No key in the set has this `kid` (or, without a `kid`, the set does not hold exactly one
     /// key). The caller may fetch the JWK Set again, once, and retry.
     case unknownKeyID(String?)
-    /// The key the token names is in the set but cannot check RS256 signatures.
+    /// The key the token names is in the set but cannot check signatures.
     case keyUnsuitable(JSONWebKeyRejection)
     /// The signature does not verify with the named key.
     case badSignature
@@ -35,7 +39,10 @@ package enum JWSVerificationError: Error, Hashable, Sendable, CustomStringConver
     package var description: String {
         switch self {
         case .malformed(let malformation): "token is malformed: \(malformation)"
-        case .unsupportedAlgorithm(let algorithm): "token algorithm \(LogSafe.quoted(algorithm)) is not RS256"
+        case .unsupportedAlgorithm(let algorithm):
+            "token algorithm \(LogSafe.quoted(algorithm)) is not RS256, PS256, ES256 or EdDSA"
+        case .algorithmNotAllowedByKey(let algorithm):
+            "token algorithm \(LogSafe.quoted(algorithm)) is not one its signing key is published for"
         case .unsupportedCriticalHeader: "token header has critical extensions that are not supported"
         case .unknownKeyID(let keyID): "no signing key for key ID \(LogSafe.quoted(keyID))"
         case .keyUnsuitable(let reason): "the token's signing key is unusable: \(reason)"

@@ -1,39 +1,35 @@
 import AuthCrypto
 import Foundation
 
-#if canImport(CryptoKit)
-    import CryptoKit
-#endif
-
 /// The public key of a DPoP proof, from its `jwk` header (RFC 9449 §4.2; RFC 7517), read and checked
 /// by the emulator itself: the key the proof's signature must verify with (§4.3 step 6), with no
 /// private member (step 7), and whose JWK thumbprint (RFC 7638) is the `jkt` the tenant binds tokens
 /// to (§6.1).
 ///
-/// RS256 (RSASSA-PKCS1-v1_5 with SHA-256, RFC 7518 §3.3) is checked everywhere, with the encoding and
-/// comparison written here and only the modular exponentiation taken from `AuthCrypto`; ES256
-/// (RFC 7518 §3.4) only where CryptoKit is, on Apple platforms.
+/// RS256 (RSASSA-PKCS1-v1_5 with SHA-256, RFC 7518 §3.3) is checked with the encoding and comparison
+/// written here and only the modular exponentiation taken from `AuthCrypto`. PS256 (RFC 7518 §3.5),
+/// ES256 (§3.4) and EdDSA with Ed25519 (RFC 8037 §3.1) are checked by `AuthCrypto`'s verifiers, on
+/// every platform; none of that code makes proofs, so the client's signing is still checked by
+/// code it does not share.
 struct DPoPPublicKey: Sendable {
     enum Material: Sendable {
         /// `kty` `RSA`: the modulus and the public exponent, big-endian, without leading zero bytes.
         case rsa(modulus: [UInt8], exponent: [UInt8])
-        /// `kty` `EC`, `crv` `P-256`: the two coordinates, 32 bytes each.
-        case p256(x: [UInt8], y: [UInt8])
+        /// `kty` `EC`, `crv` `P-256`: a point on the curve.
+        case p256(P256PublicKey)
+        /// `kty` `OKP`, `crv` `Ed25519`: a point on the curve.
+        case ed25519(Ed25519PublicKey)
     }
 
     let material: Material
+    /// The proof's `alg`, which the key was read for.
+    let algorithm: String
     /// The JWK SHA-256 thumbprint (RFC 7638 §3), base64url: the `jkt` of RFC 9449 §6.1.
     let thumbprint: String
 
     /// The `alg` values the tenant verifies, as its discovery document lists them
     /// (`dpop_signing_alg_values_supported`, RFC 9449 §5.1).
-    static var supportedAlgorithms: [String] {
-        #if canImport(CryptoKit)
-            ["RS256", "ES256"]
-        #else
-            ["RS256"]
-        #endif
-    }
+    static let supportedAlgorithms = ["RS256", "PS256", "ES256", "EdDSA"]
 
     /// JOSE algorithms that are symmetric (RFC 7518 §3.2): never acceptable for a proof (§4.2).
     static let symmetricAlgorithms: Set<String> = ["HS256", "HS384", "HS512"]
@@ -52,8 +48,9 @@ struct DPoPPublicKey: Sendable {
         for member in Self.privateMembers where jwk[member] != nil {
             throw .invalid("The jwk header holds a private key member; a proof carries the public key only.")
         }
+        self.algorithm = algorithm
         switch (algorithm, jwk["kty"]) {
-        case ("RS256", .string("RSA")?):
+        case ("RS256", .string("RSA")?), ("PS256", .string("RSA")?):
             let n = try Self.member("n", of: jwk)
             let e = try Self.member("e", of: jwk)
             let modulus = Self.trimmed(try Self.bytes(n, "n"))
@@ -77,29 +74,42 @@ struct DPoPPublicKey: Sendable {
             guard xBytes.count == 32, yBytes.count == 32 else {
                 throw .invalid("The jwk's P-256 coordinates are not 32 bytes each.")
             }
-            material = .p256(x: xBytes, y: yBytes)
+            guard let point = try? P256PublicKey(x: xBytes, y: yBytes) else {
+                throw .invalid("The jwk's x and y are not a point of P-256.")
+            }
+            material = .p256(point)
             thumbprint = Self.thumbprint(["crv": "P-256", "kty": "EC", "x": .string(x), "y": .string(y)])
+        case ("EdDSA", .string("OKP")?):
+            guard jwk["crv"] == .string("Ed25519") else {
+                throw .invalid("The jwk of an EdDSA proof is not on Ed25519.")
+            }
+            let x = try Self.member("x", of: jwk)
+            guard let point = try? Ed25519PublicKey(try Self.bytes(x, "x")) else {
+                throw .invalid("The jwk's x is not the encoding of an Ed25519 point.")
+            }
+            material = .ed25519(point)
+            // RFC 8037 §2: an OKP key's required members are crv, kty and x.
+            thumbprint = Self.thumbprint(["crv": "Ed25519", "kty": "OKP", "x": .string(x)])
         default:
-            throw .invalid("The jwk is not a key of the proof's alg (RSA for RS256, EC P-256 for ES256).")
+            throw .invalid(
+                "The jwk is not a key of the proof's alg (RSA for RS256 and PS256, EC P-256 for ES256,"
+                    + " OKP Ed25519 for EdDSA).")
         }
     }
 
     /// Whether `signature` is this key's signature of `input` (the JWS signing input).
     func verifies(_ signature: [UInt8], of input: [UInt8]) -> Bool {
         switch material {
+        case .rsa(let modulus, let exponent) where algorithm == "PS256":
+            guard let key = try? RSAPublicKey(modulus: modulus, exponent: exponent) else { return false }
+            return (try? RSAPSSSignature.verifySHA256(signature: signature, message: input, key: key)) != nil
         case .rsa(let modulus, let exponent):
             return Self.verifyRS256(signature, of: input, modulus: modulus, exponent: exponent)
-        case .p256(let x, let y):
-            #if canImport(CryptoKit)
-                // RFC 7518 §3.4: the signature is R ‖ S, 32 bytes each, not DER.
-                guard let key = try? P256.Signing.PublicKey(rawRepresentation: x + y),
-                    let value = try? P256.Signing.ECDSASignature(rawRepresentation: signature)
-                else { return false }
-                return key.isValidSignature(value, for: input)
-            #else
-                _ = (x, y)
-                return false
-            #endif
+        case .p256(let key):
+            // RFC 7518 §3.4: the signature is R ‖ S, 32 bytes each, not DER.
+            return ECDSAP256.isValidSignature(signature, of: input, key: key)
+        case .ed25519(let key):
+            return Ed25519.isValidSignature(signature, of: input, key: key)
         }
     }
 

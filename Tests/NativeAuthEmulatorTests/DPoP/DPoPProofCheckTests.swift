@@ -73,7 +73,8 @@ struct DPoPProofCheckTests {
         // Step 5: an asymmetric algorithm the tenant verifies.
         .proof("alg none", says: "not signed (alg none)") { $0.header["alg"] = "none" },
         .proof("alg HS256", says: "alg is symmetric") { $0.header["alg"] = "HS256" },
-        .proof("alg PS256", says: "alg is not supported") { $0.header["alg"] = "PS256" },
+        .proof("alg PS384", says: "alg is not supported") { $0.header["alg"] = "PS384" },
+        .proof("alg PS256 on an RS256 signature", says: "does not verify") { $0.header["alg"] = "PS256" },
         .proof("no alg", says: "no alg") { $0.header["alg"] = nil },
         .proof("a crit header", says: "crit") { $0.header["crit"] = ["exp"] },
         // Step 6: the signature verifies with the jwk.

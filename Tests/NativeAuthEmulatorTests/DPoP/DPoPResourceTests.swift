@@ -29,7 +29,7 @@ struct DPoPResourceTests {
         #expect(me.status == 401)
         #expect(me.error == "invalid_token")
         #expect(me.challenge.hasPrefix(#"DPoP error="invalid_token", error_description="The access token is bound"#))
-        #expect(me.challenge.hasSuffix(#"algs="RS256""#) || me.challenge.hasSuffix(#"algs="RS256 ES256""#))
+        #expect(me.challenge.hasSuffix(#"algs="RS256 PS256 ES256 EdDSA""#))
         // With a proof alongside, still refused: the scheme is what counts.
         let withProof = try await harness.me(
             authorization: "Bearer \(token)", headers: ["DPoP": harness.resourceProof(token).jwt])

@@ -22,11 +22,7 @@ struct DPoPTokenEndpointTests {
             if mode == .off {
                 #expect(algorithms == nil)
             } else {
-                #if canImport(CryptoKit)
-                    #expect(algorithms == ["RS256", "ES256"])
-                #else
-                    #expect(algorithms == ["RS256"])
-                #endif
+                #expect(algorithms == ["RS256", "PS256", "ES256", "EdDSA"])
             }
         }
     }

@@ -155,3 +155,36 @@ enum SignatureFixtures {
         "XUMLwTm1YNPtuiASzuJAT1FHokijscy4B9Xiy9H1JJ5Q-_oirnYo2edLzAJ6yLPhXpVQBFcZODu05sfCaNEcVXhKw",
     ].joined()
 }
+
+/// Published and independently produced tokens for the algorithms beside RS256.
+enum AlgorithmFixtures {
+    /// RFC 7515 appendix A.3: the ES256 example key (public part) and token.
+    static let rfc7515ES256X = "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU"
+    static let rfc7515ES256Y = "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"
+    static let rfc7515ES256Token =
+        "eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ"
+        + ".DtEhU3ljbEg8L38VWAfUAqOyKAM6-Xx-F4GawxaepmXFCgfTjDxw5djxLa8ISlSApmWQxfKTUJqPP3-Kg6NU1Q"
+
+    /// RFC 8037 appendix A.4: the Ed25519 example key (public part, A.2) and token.
+    static let rfc8037X = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"
+    static let rfc8037Token =
+        "eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc"
+        + ".hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg"
+
+    /// A PS256 ID token signed by OpenSSL 3.0 (`openssl dgst -sha256 -sigopt rsa_padding_mode:pss
+    /// -sigopt rsa_pss_saltlen:32`) with a fresh 2048-bit key, whose modulus this is; kid
+    /// "openssl-ps256".
+    static let opensslPS256Modulus =
+        "qJQt8UN07IvuIfwcMlMoQiFFEehlKN1jvpb2C2tIfwzRjBYPGj9qj5GccS8FRBkeuRNSLZNNAUjmOAZR5RLMF93jEoJeigVKpwIFASs2V06lU5my"
+        + "35U8SmytrwWznUt-eq1DkiWbzdQio087DaFXvhat9i38Yfi_bQy5MnHJGtudw4afLKDNtjg2Z0SzQ4AUNZ4HcL0eLxDGAcNEvBURF9NyiTnUgN"
+        + "USJEItIOx0Spbtj90AeHeWVuklZqd6gv-JS_5uITeYRaE-IPVSVL-pAeKbayH7ZxS5QTw0pRSVvjOv5vInzn9h2OHYsDx3s5s8Mff7qrDGkFBE"
+        + "oF6Sq_nBJQ"
+    static let opensslPS256Token =
+        "eyJhbGciOiJQUzI1NiIsImtpZCI6Im9wZW5zc2wtcHMyNTYiLCJ0eXAiOiJKV1QifQ"
+        + ".eyJpc3MiOiJodHRwczovL2lzc3Vlci5leGFtcGxlIiwic3ViIjoiMjQ4Mjg5NzYxMDAxIiwiYXVkIjoiY2xpZW50LTEiLCJub25jZSI6Im4tMF"
+        + "M2X1d6QTJNaiIsImV4cCI6MjAwMDAwMDAwMCwiaWF0IjoxNzAwMDAwMDAwfQ"
+        + ".JL_iZ564QkBDgZrmFed8VpnJUCEoDinrtzFuPwh6ePOILR4ldlv6h2MoJhxykpT7P2xIFv0toyeSqCT6vFW7OqMBPBQwBfYNAPYyOQbqZ-qGrq"
+        + "oWoF3mwAbIH1Z8ft-3EJ9IZGYPF9mB8NzUr4tj9I-VocI2lp9kZOphI2N4CPm6eyi65XG2hGQi7I1aCfXfT-6ReR9OPeNDrN-I1Ok3h-mXyZ-M"
+        + "GmZYZMEpWhSW7FhYK_Y8gu-lia_894MUDYTPuHhQElybZJEck4HuUPrkAK4bpzHQpKwrymGTTAb9_PxFUl6tf5cA2MGPi2CUK4Z55ZZOCdMLh0A"
+        + "zEg7ke0AUig"
+}

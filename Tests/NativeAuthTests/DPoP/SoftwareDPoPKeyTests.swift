@@ -4,11 +4,11 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("The SDK's own DPoP keys (RS256)", .timeLimit(.minutes(2)), .lowPriority)
+@Suite("The SDK's own DPoP keys (PS256 and RS256)", .timeLimit(.minutes(2)), .lowPriority)
 struct SoftwareDPoPKeyTests {
     @Test func aNewKeySignsProofsTheServerCanCheckAndComesBackFromItsStoredForm() async throws {
         let provider = SoftwareDPoPKeyProvider()
-        #expect(provider.supportedAlgorithms == ["RS256"])
+        #expect(provider.supportedAlgorithms == ["PS256", "RS256"])
         let (key, stored) = try await provider.makeKey(algorithm: "RS256")
         #expect(key.algorithm == "RS256")
         #expect(Set(key.publicJWK.keys) == ["kty", "n", "e"])
@@ -39,6 +39,27 @@ struct SoftwareDPoPKeyTests {
         var dumped = ""
         dump(key, to: &dumped)
         #expect(!dumped.contains(key.publicJWK["n"] ?? "-"))
+
+        // The same key stored as a PS256 key (no second key generation): PSS signatures, a new
+        // salt each time, that the server's check takes.
+        let pss = try await provider.restoreKey(from: SoftwareDPoPKeyProvider.pssMarker + stored)
+        #expect(pss.algorithm == "PS256")
+        #expect(pss.publicJWK == key.publicJWK)
+        #expect(String(describing: pss) == "DPoPKey(PS256, 2048 bits)")
+        let first = Array(try await pss.sign(input))
+        let second = Array(try await pss.sign(input))
+        #expect(first != second, "PS256 salts are random")
+        for signature in [first, second] {
+            try RSAPSSSignature.verifySHA256(signature: signature, message: Array(input), key: publicKey)
+            #expect(throws: RSASignatureError.self) {
+                try RSASignature.verifySHA256(signature: signature, message: Array(input), key: publicKey)
+            }
+        }
+        let psProof = try await DPoPProof.make(
+            key: pss, method: "GET", url: URL(string: "https://server.example.com/api")!, issuedAt: Date())
+        let psHeader = try JSONValue.parse(
+            try #require(Base64URL.decode(String(psProof.jwt.split(separator: ".")[0]))))
+        #expect(psHeader["alg"]?.stringValue == "PS256")
     }
 
     @Test func otherAlgorithmsAndUnreadableStoredFormsAreTypedErrors() async {

@@ -6,23 +6,28 @@ import Testing
 
 @testable import NativeAuth
 
-/// The SDK's RS256 keys, without the cost of generating them in a debug build: each new key is
-/// the next of two fixed 2048-bit keys (RFC 7515 A.2's and one made by OpenSSL). It records deletions.
+/// The SDK's RSA keys (RS256, or PS256 when made with `pss`), without the cost of generating them
+/// in a debug build: each new key is the next of two fixed 2048-bit keys (RFC 7515 A.2's and one
+/// made by OpenSSL). It records deletions.
 final class FixtureKeyProvider: DPoPKeyProvider {
     let deleted = LockedValue<Int>(0)
     let made = LockedValue<Int>(0)
     private let software = SoftwareDPoPKeyProvider()
+    private let pss: Bool
     static let keys: [Data] = [PrivateKeyFixtures.rfc7515PKCS1DER, PrivateKeyFixtures.opensslPKCS1DER].map {
         Data(WebTestSigner.bytes($0))
     }
 
-    var supportedAlgorithms: [String] { ["RS256"] }
+    init(pss: Bool = false) { self.pss = pss }
+
+    var supportedAlgorithms: [String] { pss ? ["PS256", "RS256"] : ["RS256"] }
 
     func makeKey(algorithm: String) async throws -> (key: any DPoPKey, storedForm: Data) {
-        let stored = Self.keys[
+        let der = Self.keys[
             made.withLock {
                 $0 += 1; return ($0 - 1) % 2
             }]
+        let stored = algorithm == "PS256" ? SoftwareDPoPKeyProvider.pssMarker + der : der
         return (try await software.restoreKey(from: stored), stored)
     }
 
@@ -82,6 +87,24 @@ struct DPoPEmulatorTests {
             let proofs = tenant.receivedRequests.compactMap { $0.header("DPoP") }
             #expect(proofs.contains { $0.split(separator: ".").count == 3 })
         }
+    }
+
+    @Test func aPS256KeyIsPreferredAndItsProofsAreTakenByTheTenant() async throws {
+        tenant.configure { $0.dpop = .required }
+        var configuration = WebAuthConfiguration()
+        configuration.clock = harness.clock
+        configuration.dpop = DPoPConfiguration(keyProvider: FixtureKeyProvider(pss: true))
+        let client = try WebAuthClient(
+            issuer: tenant.issuer, clientId: tenant.clientId, redirectURI: Self.redirect, transport: tenant,
+            credentialStore: store, configuration: configuration)
+        let account = try await signIn(client)
+        let me = try await account.send(HTTPRequest(method: "GET", url: resource))
+        #expect(me.statusCode == 200, "\(String(decoding: me.body, as: UTF8.self))")
+        let headers = tenant.receivedRequests.compactMap { $0.header("DPoP") }.map {
+            String(decoding: Base64URL.decode(String($0.split(separator: ".")[0])) ?? Data(), as: UTF8.self)
+        }
+        #expect(!headers.isEmpty)
+        #expect(headers.allSatisfy { $0.contains(#""alg":"PS256""#) })
     }
 
     @Test func aRestoredSessionStillProvesPossessionAndSignOutDeletesTheKey() async throws {

@@ -43,15 +43,15 @@ struct JSONWebKeySetTests {
         #expect(set.keys[1].publicKey?.modulusBitWidth == 2048)
     }
 
-    @Test("Keys that cannot check RS256 are skipped, each with its reason")
+    @Test("Keys that cannot check signatures are skipped, each with its reason")
     func skipsUnsuitableKeys() throws {
         let set = try JWKSFixtures.set([
-            #"{"kty":"EC","kid":"ec","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}"#,
+            #"{"kty":"EC","kid":"ec","crv":"P-384","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}"#,
             #"{"kty":"oct","kid":"oct","k":"AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ"}"#,
             #"{"kid":"no-kty","n":"AQAB","e":"AQAB"}"#,
             JWKSFixtures.rsa(kid: "enc", extra: #""use":"enc""#),
             JWKSFixtures.rsa(kid: "rs384", extra: #""alg":"RS384""#),
-            JWKSFixtures.rsa(kid: "ps256", extra: #""alg":"PS256""#),
+            JWKSFixtures.rsa(kid: "ps384", extra: #""alg":"PS384""#),
             JWKSFixtures.rsa(kid: "encrypt-only", extra: #""key_ops":["encrypt"]"#),
             JWKSFixtures.rsa(kid: "small", n: SignatureFixtures.modulus1024),
             JWKSFixtures.rsa(kid: "bad-n", n: "not*base64"),
@@ -65,12 +65,12 @@ struct JSONWebKeySetTests {
         #expect(set.keys.map(\.keyID) == ["good"])
         let reasons = set.skipped.map { [$0.keyID ?? "-": $0.reason] }
         let expected: [[String: JSONWebKeyRejection]] = [
-            ["ec": .unsupportedKeyType("EC")],
+            ["ec": .unsupportedCurve("P-384")],
             ["oct": .unsupportedKeyType("oct")],
             ["no-kty": .unsupportedKeyType(nil)],
             ["enc": .unsupportedUse("enc")],
             ["rs384": .unsupportedAlgorithm("RS384")],
-            ["ps256": .unsupportedAlgorithm("PS256")],
+            ["ps384": .unsupportedAlgorithm("PS384")],
             ["encrypt-only": .notForVerification],
             ["small": .unsuitableKey(.modulusTooSmall(bits: 1024))],
             ["bad-n": .invalidParameter("n")],
