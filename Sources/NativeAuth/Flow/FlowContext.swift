@@ -28,6 +28,8 @@ struct FlowContext: Sendable {
 
     /// Sends `call`; a failure, a refusal or a malformed answer is thrown, a refusal raw for the
     /// step's error type to name. A next step is returned, for the step to follow or refuse.
+    /// Called, not inlined: each of its callers would otherwise carry its three throws.
+    @inline(never)
     func step(_ call: WireCall) async throws(FlowError) -> StepOutcome {
         switch await outcome(of: call) {
         case .failure(let failure): throw FlowError(failure, from: call.endpoint, correlationId: correlationId)
