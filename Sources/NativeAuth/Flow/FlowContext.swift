@@ -150,15 +150,16 @@ struct FlowError: DetailedError {
 
     /// This error with its server error named as `E` names it; an error named already, or without
     /// a server error, as it is.
-    func named<E: DetailedError>(as errorType: E.Type) -> FlowError {
+    /// Not generic: one body serves every error type.
+    func named(as errorType: any DetailedError.Type) -> FlowError {
         switch answeredBy {
         case nil:
             return self
         case .v1(let endpoint):
-            return FlowError(details: details.named(by: E.naming(at: endpoint)))
+            return FlowError(details: details.named(by: errorType.naming(at: endpoint)))
         case .v2:
             var named = details
-            if E.naming.wrongPasswordIsInvalidPassword, named.kind == .invalidCredentials {
+            if errorType.naming.wrongPasswordIsInvalidPassword, named.kind == .invalidCredentials {
                 named.kind = .invalidPassword(nil)
             }
             return FlowError(details: named)
