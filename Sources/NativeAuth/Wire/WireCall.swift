@@ -80,8 +80,9 @@ struct RequestBuilder: Sendable {
     let customHeaders: [String: String]
     /// Every header but the correlation id, built once.
     private let fixedHeaders: [String: String]
-    /// Each endpoint's URL under the authority, with the configured `dc`, built once.
-    private let urls: [Endpoint: URL]
+    /// Each endpoint's URL under the authority, with the configured `dc`, built once (a list: there
+    /// are few).
+    private let urls: [(endpoint: Endpoint, url: URL)]
     /// The token endpoint's URL for a refresh, with the configured `slice` and `dc`.
     private let refreshURL: URL
 
@@ -102,13 +103,12 @@ struct RequestBuilder: Sendable {
         // MSAL's native authentication adds the slice's `dc` to every request it builds, and its
         // silent refresh both `slice` and `dc` (Docs/NativeAuthV2Protocol.md, "The slice parameters").
         let slice = configuration.sliceConfig
-        var urls: [Endpoint: URL] = [:]
-        for endpoint in Endpoint.allCases {
-            urls[endpoint] = SliceConfig.appending(
+        urls = Endpoint.allCases.map { endpoint in
+            let url = SliceConfig.appending(
                 [("dc", slice?.dc)],
                 to: configuration.authority.appendingPathComponent(endpoint.rawValue, isDirectory: false))
+            return (endpoint, url)
         }
-        self.urls = urls
         refreshURL = SliceConfig.appending(
             [("slice", slice?.slice), ("dc", slice?.dc)],
             to: configuration.authority.appendingPathComponent(Endpoint.token.rawValue, isDirectory: false))
@@ -258,7 +258,8 @@ struct RequestBuilder: Sendable {
     }
 
     func url(for endpoint: Endpoint) -> URL {
-        urls[endpoint] ?? authority.appendingPathComponent(endpoint.rawValue, isDirectory: false)
+        urls.first { $0.endpoint == endpoint }?.url
+            ?? authority.appendingPathComponent(endpoint.rawValue, isDirectory: false)
     }
 
     func request(for call: WireCall, correlationId: UUID) -> HTTPRequest {
