@@ -26,7 +26,9 @@ extension URLSessionTransport: CallbackTransport {}
 ///
 /// Requests to an app's own APIs (``UserAccountResult/send(_:scopes:using:)``) do not come this
 /// way: they go to ``transport`` unintercepted.
-struct RequestPipeline: Sendable {
+///
+/// A class: it never changes once built, and its fields are shared rather than copied.
+final class RequestPipeline: Sendable {
     /// The transport as the app gave it.
     let transport: any HTTPTransport
     let interceptors: [any RequestInterceptor]

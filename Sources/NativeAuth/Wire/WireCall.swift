@@ -67,8 +67,9 @@ enum WireCall: Sendable {
     }
 }
 
-/// Builds the HTTP request of each ``WireCall`` for one configuration.
-struct RequestBuilder: Sendable {
+/// Builds the HTTP request of each ``WireCall`` for one configuration. A class: it never changes
+/// once built, and its many fields are shared rather than copied.
+final class RequestBuilder: Sendable {
     static let defaultScopes = ["openid", "profile", "offline_access"]
     static let sdkName = "swift-native-auth"
     static let sdkVersion = "0.1.0"
