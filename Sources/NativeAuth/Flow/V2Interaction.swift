@@ -5,7 +5,9 @@ import Foundation
 /// link it names checked by the resolver. A journey turns it into its states with one table
 /// (`SignInStepsV2`, `SignUpStepsV2`, `ResetPasswordStepsV2`); a case its table does not take is
 /// an unexpected answer there (``FlowContext/unexpectedV2(_:)``).
-enum V2Interaction: Sendable {
+/// Indirect: a value is one reference to its case's fields, so copying it, and the code
+/// that copies and destroys it, stay small.
+indirect enum V2Interaction: Sendable {
     /// `state: continue`: the journey is done; the token resumes authorization.
     case complete(Secret)
     /// `action: verify`: a code was sent, or a password is asked for.

@@ -126,7 +126,9 @@ struct AuthorizationChallengeRequest: Sendable {
 }
 
 /// What an authorization challenge endpoint answered (the draft's §5.2), read without trusting it.
-enum AuthorizationChallengeAnswer: Sendable {
+/// Indirect: a value is one reference to its case's fields, so copying it, and the code
+/// that copies and destroys it, stay small.
+indirect enum AuthorizationChallengeAnswer: Sendable {
     /// §5.2.1: `200` with `authorization_code`.
     case authorizationCode(Secret)
     /// §5.2.2.1 `insufficient_authorization`: the provider wants more from the user.

@@ -162,7 +162,9 @@ struct WebTokenAnswer: Sendable, Equatable {
 }
 
 /// What the token endpoint answered a refresh.
-enum WebRefreshAnswer: Sendable {
+/// Indirect: a value is one reference to its case's fields, so copying it, and the code
+/// that copies and destroys it, stay small.
+indirect enum WebRefreshAnswer: Sendable {
     case tokens(WebTokenAnswer)
     /// `insufficient_authorization` (First-Party Applications §6.2), read as
     /// ``AuthorizationChallengeAnswer/insufficientAuthorization(_:)``,
