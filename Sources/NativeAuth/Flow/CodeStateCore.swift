@@ -48,7 +48,8 @@ extension CodeRequiredState {
 
 /// What the code-entry states share: where the code went, the empty-code guard, resending and
 /// the description. Each state adds only what submitting its code sends and where it leads.
-struct CodeStateCore: Sendable {
+/// A class: it never changes once built, and its fields are shared rather than copied.
+final class CodeStateCore: Sendable {
     let core: StateCore
     let sentTo: String
     let channel: ChannelType
@@ -64,7 +65,7 @@ struct CodeStateCore: Sendable {
         self.engine = engine
     }
 
-    init(flow: FlowContext, challenge: CodeChallenge, engine: StepEngine = .v1) {
+    convenience init(flow: FlowContext, challenge: CodeChallenge, engine: StepEngine = .v1) {
         self.init(
             core: StateCore(flow: flow, token: challenge.continuationToken), challenge: challenge, engine: engine)
     }

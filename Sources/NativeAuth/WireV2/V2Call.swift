@@ -178,7 +178,8 @@ struct V2Body: Sendable {
 /// Builds the HTTP request of each ``V2Call``, with the headers of the V1 requests
 /// (``RequestBuilder/headers(correlationId:)``: correlation id, client SKU and version, the app's
 /// custom headers) and the content type of its body.
-struct V2RequestBuilder: Sendable {
+/// A class: it never changes once built, and its fields are shared rather than copied.
+final class V2RequestBuilder: Sendable {
     static let authorizeChallengePath = "oauth2/v2.0/authorize-challenge"
     static let tokenPath = "oauth2/v2.0/token"
 
