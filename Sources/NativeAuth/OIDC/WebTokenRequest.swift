@@ -1,7 +1,9 @@
 import Foundation
 
 /// A grant the web client redeems at the token endpoint.
-enum WebGrant: Sendable, Equatable {
+/// Indirect: a value is one reference to its case's fields, so copying it, and the code
+/// that copies and destroys it, stay small.
+indirect enum WebGrant: Sendable, Equatable {
     /// RFC 6749 §4.1.3 with RFC 7636 §4.5: the code from the callback and the PKCE verifier.
     /// `redirectURI` is `nil` for a code whose authorization request carried none (a code from
     /// an authorization challenge endpoint, First-Party Applications §6): no `redirect_uri` is sent.

@@ -71,7 +71,9 @@ final class RequestPipeline: Sendable {
     }
 
     /// Why a request got no answer the caller can read.
-    enum Failure: Error, Sendable {
+    /// Indirect: a value is one reference to its case's fields, so copying it, and the code
+    /// that copies and destroys it, stay small.
+    indirect enum Failure: Error, Sendable {
         /// The calling task was cancelled; nothing more is sent.
         case cancelled
         /// No answer within ``requestTimeout``.

@@ -3,7 +3,9 @@ import Foundation
 /// One request of the native authentication API, with everything it sends.
 ///
 /// Secrets travel as ``Secret`` so that no rendering of a call can show them.
-enum WireCall: Sendable {
+/// Indirect: a value is one reference to its case's fields, so copying it, and the code
+/// that copies and destroys it, stay small.
+indirect enum WireCall: Sendable {
     case signInInitiate(username: String)
     case signInChallenge(continuationToken: Secret, methodId: String?)
     case signInIntrospect(continuationToken: Secret)
@@ -28,7 +30,7 @@ enum WireCall: Sendable {
     case resetPasswordPollCompletion(continuationToken: Secret)
     /// A token request carrying an OIDC claims request (`claims`), as for an authentication
     /// context the resource asks for.
-    indirect case withClaims(WireCall, claims: String)
+    case withClaims(WireCall, claims: String)
 
     /// Whether the call refreshes tokens (with or without a claims request).
     var isRefresh: Bool {

@@ -8,7 +8,9 @@ import Foundation
 /// goes to a ``V2Link`` the resolver made from the current answer. Secrets travel as ``Secret``
 /// so that no rendering of a call can show them.
 struct V2Call: Sendable {
-    enum Target: Sendable { case authorizeChallenge, token, link(V2Link) }
+    /// Indirect: a value is one reference to its case's fields, so copying it, and the code
+    /// that copies and destroys it, stay small.
+    indirect enum Target: Sendable { case authorizeChallenge, token, link(V2Link) }
 
     /// A field's value; written only when the body is (``V2RequestBuilder/body(for:)``).
     enum Field: Sendable {
