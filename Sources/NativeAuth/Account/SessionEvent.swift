@@ -3,7 +3,7 @@ public import Foundation
 
 /// Something that happened to the signed-in session, for driving an app's UI.
 @nonexhaustive
-public enum SessionEvent: Sendable, Equatable, CustomStringConvertible {
+public indirect enum SessionEvent: Sendable, Equatable, CustomStringConvertible {
     /// An account signed in (replacing any earlier one).
     case signedIn(Account)
     /// A new access token was obtained with the refresh token.
