@@ -8,9 +8,7 @@ import Foundation
 /// The work runs in a task of its own; when the caller stops waiting, that task is cancelled and
 /// left to end in its own time, and whatever it returns then is dropped.
 enum Deadline {
-    /// Indirect: a value is one reference to its case's fields, so copying it, and the code
-    /// that copies and destroys it, stay small.
-    indirect enum Failure: Error, Sendable {
+    enum Failure: Error, Sendable {
         case timedOut
         case cancelled
     }
