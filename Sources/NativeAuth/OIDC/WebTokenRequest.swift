@@ -24,11 +24,19 @@ indirect enum WebGrant: Sendable, Equatable {
 
 /// One token endpoint request of the web client: the grant's form body, as a public client sends
 /// it; ``WebTokenClient`` adds the client authentication of its configuration.
-struct WebTokenRequest: Sendable {
+/// A class: it never changes once built, and its fields are shared rather than copied.
+final class WebTokenRequest: Sendable {
     let tokenEndpoint: URL
     let clientId: String
     let grant: WebGrant
     let correlationId: UUID?
+
+    init(tokenEndpoint: URL, clientId: String, grant: WebGrant, correlationId: UUID?) {
+        self.tokenEndpoint = tokenEndpoint
+        self.clientId = clientId
+        self.grant = grant
+        self.correlationId = correlationId
+    }
 
     /// The form, in a fixed order. Field names only may be logged (``FormBody/names``).
     var form: FormBody {
