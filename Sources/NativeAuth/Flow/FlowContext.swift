@@ -3,15 +3,30 @@ import Foundation
 
 /// What every step of one flow shares: the client, the correlation id, who is signing in, and
 /// the scopes to ask for at the end. The one caller of the wire client for the flows.
-struct FlowContext: Sendable {
+///
+/// A class: it never changes once built (``with(scopes:claims:)`` and ``with(tokenUse:)`` make
+/// another), and its fields are shared rather than copied.
+final class FlowContext: Sendable {
     let client: ClientCore
     let correlationId: UUID
     let username: String
     let scopes: [String]
     /// An OIDC claims request sent with the flow's token request.
-    var claims: String? = nil
+    let claims: String?
     /// Set while a state's action runs: marked when an answer uses up the state's token.
-    var tokenUse: Locked<Bool>? = nil
+    let tokenUse: Locked<Bool>?
+
+    init(
+        client: ClientCore, correlationId: UUID, username: String, scopes: [String], claims: String? = nil,
+        tokenUse: Locked<Bool>? = nil
+    ) {
+        self.client = client
+        self.correlationId = correlationId
+        self.username = username
+        self.scopes = scopes
+        self.claims = claims
+        self.tokenUse = tokenUse
+    }
 
     /// Sends `call` and returns its outcome, marking the running state's token as used when the
     /// answer consumed it. Not generic: every step's call goes through this one body.
@@ -86,10 +101,16 @@ struct FlowContext: Sendable {
 
     /// A flow context for the same flow with other scopes (sign-in after sign-up or reset).
     func with(scopes: [String], claims: String?) -> FlowContext {
-        var flow = FlowContext(
-            client: client, correlationId: correlationId, username: username, scopes: scopes, claims: claims)
-        flow.tokenUse = tokenUse
-        return flow
+        FlowContext(
+            client: client, correlationId: correlationId, username: username, scopes: scopes, claims: claims,
+            tokenUse: tokenUse)
+    }
+
+    /// The same flow, its answers marking `tokenUse` (`nil`: marking nothing).
+    func with(tokenUse: Locked<Bool>?) -> FlowContext {
+        FlowContext(
+            client: client, correlationId: correlationId, username: username, scopes: scopes, claims: claims,
+            tokenUse: tokenUse)
     }
 }
 

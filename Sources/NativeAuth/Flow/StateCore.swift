@@ -21,9 +21,7 @@ final class StateCore: Sendable {
     private let used = Locked(false)
 
     init(flow: FlowContext, token: Secret) {
-        var flow = flow
-        flow.tokenUse = nil
-        self.flow = flow
+        self.flow = flow.tokenUse == nil ? flow : flow.with(tokenUse: nil)
         box = Locked(Box(phase: .ready, token: token))
     }
 
@@ -79,9 +77,7 @@ final class StateCore: Sendable {
         case .ready: break
         }
         used.withLock { $0 = false }
-        var flow = flow
-        flow.tokenUse = used
-        return Action(token: token, flow: flow)
+        return Action(token: token, flow: flow.with(tokenUse: used))
     }
 
     /// Settles a failed action, its server error named as `errorType` names it: the state stays
