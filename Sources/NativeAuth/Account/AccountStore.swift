@@ -46,7 +46,9 @@ final class AccountStore {
     }
 
     /// What the store holds for this client.
-    enum StoredAccount {
+    /// Indirect: a value is one reference to its case's fields, so copying it, and the code
+    /// that copies and destroys it, stay small.
+    indirect enum StoredAccount {
         case absent
         /// Damaged, or written in a newer format: reported, and read as no account.
         case unusable

@@ -7,17 +7,19 @@
 actor RefreshCoordinator {
     static let shared = RefreshCoordinator()
 
-    private var tails: [String: Task<Void, Never>] = [:]
+    /// The last body queued for each key with one in flight: a list, as there are few.
+    private var tails: [(key: String, task: Task<Void, Never>)] = []
 
     /// Runs `body` after every earlier body for `key` has finished.
     func serialize<T: Sendable>(key: String, _ body: @escaping @Sendable () async -> T) async -> T {
-        let previous = tails[key]
+        let previous = tails.first { $0.key == key }?.task
         let task = Task {
             await previous?.value
             return await body()
         }
         let tail = Task { _ = await task.value }
-        tails[key] = tail
+        tails.removeAll { $0.key == key }
+        tails.append((key, tail))
         // A cancelled caller cancels its body (a refresh nobody waits for); the queue still waits
         // for the body to end, which a cancelled request does at once.
         let result = await withTaskCancellationHandler {
@@ -25,7 +27,7 @@ actor RefreshCoordinator {
         } onCancel: {
             task.cancel()
         }
-        if tails[key] == tail { tails[key] = nil }
+        tails.removeAll { $0.key == key && $0.task == tail }
         return result
     }
 }

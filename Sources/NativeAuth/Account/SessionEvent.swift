@@ -3,7 +3,7 @@ public import Foundation
 
 /// Something that happened to the signed-in session, for driving an app's UI.
 @nonexhaustive
-public enum SessionEvent: Sendable, Equatable, CustomStringConvertible {
+public indirect enum SessionEvent: Sendable, Equatable, CustomStringConvertible {
     /// An account signed in (replacing any earlier one).
     case signedIn(Account)
     /// A new access token was obtained with the refresh token.
@@ -31,23 +31,24 @@ public enum SignOutReason: Sendable, Hashable {
 
 /// Hands session events to every open stream.
 final class SessionEventHub: Sendable {
-    private let continuations = Locked<[UUID: AsyncStream<SessionEvent>.Continuation]>([:])
+    /// The open streams, by the id each removes itself with: a list, as there are few.
+    private let continuations = Locked<[(id: UUID, continuation: AsyncStream<SessionEvent>.Continuation)]>([])
 
     func stream() -> AsyncStream<SessionEvent> {
         let id = UUID()
         let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
         continuation.onTermination = { [weak self] _ in
-            self?.continuations.withLock { $0[id] = nil }
+            self?.continuations.withLock { $0.removeAll { $0.id == id } }
         }
-        continuations.withLock { $0[id] = continuation }
+        continuations.withLock { $0.append((id, continuation)) }
         return stream
     }
 
     func publish(_ event: SessionEvent) {
-        for continuation in continuations.current.values { continuation.yield(event) }
+        for entry in continuations.current { entry.continuation.yield(event) }
     }
 
     deinit {
-        for continuation in continuations.current.values { continuation.finish() }
+        for entry in continuations.current { entry.continuation.finish() }
     }
 }

@@ -23,7 +23,7 @@ final class DPoPNonces: Sendable {
     func remember(_ response: HTTPResponse, from url: URL) -> String? {
         guard let origin = Self.origin(of: url), let nonce = Self.nonce(in: response) else { return nil }
         nonces.withLock { nonces in
-            if nonces[origin] == nil, nonces.count >= Self.capacity, let first = nonces.keys.sorted().first {
+            if nonces[origin] == nil, nonces.count >= Self.capacity, let first = nonces.sortedKeys.first {
                 nonces[first] = nil
             }
             nonces[origin] = nonce

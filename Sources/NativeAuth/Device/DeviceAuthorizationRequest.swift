@@ -2,11 +2,19 @@ import Foundation
 
 /// The device authorization request (RFC 8628 §3.1): a form POST to the provider's
 /// `device_authorization_endpoint` for a public client (no secret).
-struct DeviceAuthorizationRequest: Sendable {
+/// A class: it never changes once built, and its fields are shared rather than copied.
+final class DeviceAuthorizationRequest: Sendable {
     let endpoint: URL
     let clientId: String
     let parameters: WebDeviceSignInParameters
     let correlationId: UUID
+
+    init(endpoint: URL, clientId: String, parameters: WebDeviceSignInParameters, correlationId: UUID) {
+        self.endpoint = endpoint
+        self.clientId = clientId
+        self.parameters = parameters
+        self.correlationId = correlationId
+    }
 
     /// The form, in a fixed order: `client_id`, `scope`, `audience`, each `resource`, then the
     /// extra parameters sorted by name. Field names only may be logged (``FormBody/names``).

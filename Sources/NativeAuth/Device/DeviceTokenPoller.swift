@@ -11,7 +11,9 @@ import Foundation
 /// asks clients to back off after a timeout). When the next request would fall at or after the
 /// code's expiry, it waits until the expiry and stops with ``WebSignInError/isExpired``, sending
 /// nothing more. Cancelling the task stops it at once, with no further request.
-struct DeviceTokenPoller: Sendable {
+///
+/// A class: it never changes once built, and its many fields are shared rather than copied.
+final class DeviceTokenPoller: Sendable {
     let tokens: WebTokenClient
     let clock: any NativeAuthClock
     let log: Log
@@ -23,7 +25,23 @@ struct DeviceTokenPoller: Sendable {
     /// The current polling interval in seconds, shared with the state that owns the device code.
     let interval: Locked<Int>
     /// The proof each poll carries, when the client uses DPoP (RFC 9449 §5: every token request).
-    var dpop: DPoPSigner? = nil
+    let dpop: DPoPSigner?
+
+    init(
+        tokens: WebTokenClient, clock: any NativeAuthClock, log: Log, tokenEndpoint: URL, clientId: String,
+        deviceCode: Secret, expiresOn: Date, correlationId: UUID, interval: Locked<Int>, dpop: DPoPSigner? = nil
+    ) {
+        self.tokens = tokens
+        self.clock = clock
+        self.log = log
+        self.tokenEndpoint = tokenEndpoint
+        self.clientId = clientId
+        self.deviceCode = deviceCode
+        self.expiresOn = expiresOn
+        self.correlationId = correlationId
+        self.interval = interval
+        self.dpop = dpop
+    }
 
     /// Requests without an answer tried again in a row before the error is thrown.
     static let networkRetries = 3

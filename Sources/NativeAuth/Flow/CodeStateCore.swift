@@ -48,7 +48,8 @@ extension CodeRequiredState {
 
 /// What the code-entry states share: where the code went, the empty-code guard, resending and
 /// the description. Each state adds only what submitting its code sends and where it leads.
-struct CodeStateCore: Sendable {
+/// A class: it never changes once built, and its fields are shared rather than copied.
+final class CodeStateCore: Sendable {
     let core: StateCore
     let sentTo: String
     let channel: ChannelType
@@ -64,7 +65,7 @@ struct CodeStateCore: Sendable {
         self.engine = engine
     }
 
-    init(flow: FlowContext, challenge: CodeChallenge, engine: StepEngine = .v1) {
+    convenience init(flow: FlowContext, challenge: CodeChallenge, engine: StepEngine = .v1) {
         self.init(
             core: StateCore(flow: flow, token: challenge.continuationToken), challenge: challenge, engine: engine)
     }
@@ -74,13 +75,15 @@ struct CodeStateCore: Sendable {
     func submit<T, E: DetailedError>(
         _ code: String, as errorType: E.Type, _ body: (Secret, StateCore.Action) async throws(FlowError) -> T
     ) async throws(E) -> T {
-        try await core.run(E.self) { action throws(FlowError) in
-            let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !code.isEmpty else {
-                throw action.flow.fail(.invalidCode, note: "The code is empty; nothing was sent.")
-            }
-            return try await body(Secret(code), action)
-        }
+        try await core.run(E.self) { action throws(FlowError) in try await body(Self.trimmed(code, action), action) }
+    }
+
+    /// The code without surrounding white space; an empty code fails. Not generic: compiled once
+    /// for every code state.
+    private static func trimmed(_ code: String, _ action: StateCore.Action) throws(FlowError) -> Secret {
+        let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !code.isEmpty else { throw action.flow.fail(.invalidCode, note: "The code is empty; nothing was sent.") }
+        return Secret(code)
     }
 
     /// Asks for a new code with `body`, which makes the next code step (the journey's steps).

@@ -3,15 +3,30 @@ import Foundation
 
 /// What every step of one flow shares: the client, the correlation id, who is signing in, and
 /// the scopes to ask for at the end. The one caller of the wire client for the flows.
-struct FlowContext: Sendable {
+///
+/// A class: it never changes once built (``with(scopes:claims:)`` and ``with(tokenUse:)`` make
+/// another), and its fields are shared rather than copied.
+final class FlowContext: Sendable {
     let client: ClientCore
     let correlationId: UUID
     let username: String
     let scopes: [String]
     /// An OIDC claims request sent with the flow's token request.
-    var claims: String? = nil
+    let claims: String?
     /// Set while a state's action runs: marked when an answer uses up the state's token.
-    var tokenUse: Locked<Bool>? = nil
+    let tokenUse: Locked<Bool>?
+
+    init(
+        client: ClientCore, correlationId: UUID, username: String, scopes: [String], claims: String? = nil,
+        tokenUse: Locked<Bool>? = nil
+    ) {
+        self.client = client
+        self.correlationId = correlationId
+        self.username = username
+        self.scopes = scopes
+        self.claims = claims
+        self.tokenUse = tokenUse
+    }
 
     /// Sends `call` and returns its outcome, marking the running state's token as used when the
     /// answer consumed it. Not generic: every step's call goes through this one body.
@@ -28,6 +43,8 @@ struct FlowContext: Sendable {
 
     /// Sends `call`; a failure, a refusal or a malformed answer is thrown, a refusal raw for the
     /// step's error type to name. A next step is returned, for the step to follow or refuse.
+    /// Called, not inlined: each of its callers would otherwise carry its three throws.
+    @inline(never)
     func step(_ call: WireCall) async throws(FlowError) -> StepOutcome {
         switch await outcome(of: call) {
         case .failure(let failure): throw FlowError(failure, from: call.endpoint, correlationId: correlationId)
@@ -84,10 +101,16 @@ struct FlowContext: Sendable {
 
     /// A flow context for the same flow with other scopes (sign-in after sign-up or reset).
     func with(scopes: [String], claims: String?) -> FlowContext {
-        var flow = FlowContext(
-            client: client, correlationId: correlationId, username: username, scopes: scopes, claims: claims)
-        flow.tokenUse = tokenUse
-        return flow
+        FlowContext(
+            client: client, correlationId: correlationId, username: username, scopes: scopes, claims: claims,
+            tokenUse: tokenUse)
+    }
+
+    /// The same flow, its answers marking `tokenUse` (`nil`: marking nothing).
+    func with(tokenUse: Locked<Bool>?) -> FlowContext {
+        FlowContext(
+            client: client, correlationId: correlationId, username: username, scopes: scopes, claims: claims,
+            tokenUse: tokenUse)
     }
 }
 
@@ -148,15 +171,16 @@ struct FlowError: DetailedError {
 
     /// This error with its server error named as `E` names it; an error named already, or without
     /// a server error, as it is.
-    func named<E: DetailedError>(as errorType: E.Type) -> FlowError {
+    /// Not generic: one body serves every error type.
+    func named(as errorType: any DetailedError.Type) -> FlowError {
         switch answeredBy {
         case nil:
             return self
         case .v1(let endpoint):
-            return FlowError(details: details.named(by: E.naming(at: endpoint)))
+            return FlowError(details: details.named(by: errorType.naming(at: endpoint)))
         case .v2:
             var named = details
-            if E.naming.wrongPasswordIsInvalidPassword, named.kind == .invalidCredentials {
+            if errorType.naming.wrongPasswordIsInvalidPassword, named.kind == .invalidCredentials {
                 named.kind = .invalidPassword(nil)
             }
             return FlowError(details: named)

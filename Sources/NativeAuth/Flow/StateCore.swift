@@ -21,9 +21,7 @@ final class StateCore: Sendable {
     private let used = Locked(false)
 
     init(flow: FlowContext, token: Secret) {
-        var flow = flow
-        flow.tokenUse = nil
-        self.flow = flow
+        self.flow = flow.tokenUse == nil ? flow : flow.with(tokenUse: nil)
         box = Locked(Box(phase: .ready, token: token))
     }
 
@@ -48,53 +46,46 @@ final class StateCore: Sendable {
     }
 
     /// Runs one action of the state with the current continuation token. A thin typed wrapper
-    /// over ``begin()`` and ``end(failure:)``; a failure's server error is named as `E` names it
-    /// before the state is settled, since its kind decides whether the state stays usable.
+    /// over ``begin()`` and ``end(failure:as:)``, which are compiled once; a failure's server
+    /// error is named as `E` names it before the state is settled, since its kind decides whether
+    /// the state stays usable.
     func run<T, E: DetailedError>(_ errorType: E.Type, _ body: (Action) async throws(FlowError) -> T) async throws(E)
         -> T
     {
         let action: Action
-        switch begin() {
-        case .success(let claimed): action = claimed
-        case .failure(let refusal): throw E(details: refusal.details)
-        }
+        do { action = try begin() } catch { throw E(details: error.details) }
         do {
             let value = try await body(action)
             box.withLock { $0.phase = .spent }
             return value
         } catch {
-            throw E(details: end(failure: error.named(as: E.self).details))
+            throw E(details: end(failure: error, as: E.self))
         }
     }
 
-    /// Why an action could not start.
-    struct Refusal: Error {
-        let details: NativeAuthErrorDetails
+    /// Claims the state for one action, or throws why it cannot act.
+    @inline(never)
+    func begin() throws(FlowError) -> Action {
+        let (phase, token): (Phase, Secret) = box.withLock { box in
+            let phase = box.phase
+            if phase == .ready { box.phase = .busy }
+            return (phase, box.token)
+        }
+        switch phase {
+        case .busy: throw FlowError(details: .init(.stateBusy, correlationId: flow.correlationId))
+        case .spent: throw FlowError(details: .init(.stateSpent, correlationId: flow.correlationId))
+        case .ready: break
+        }
+        used.withLock { $0 = false }
+        return Action(token: token, flow: flow.with(tokenUse: used))
     }
 
-    /// Claims the state for one action, or says why it cannot act.
-    func begin() -> Result<Action, Refusal> {
-        let claimed: Result<Secret, Refusal> = box.withLock { box in
-            switch box.phase {
-            case .busy: return .failure(Refusal(details: .init(.stateBusy, correlationId: flow.correlationId)))
-            case .spent: return .failure(Refusal(details: .init(.stateSpent, correlationId: flow.correlationId)))
-            case .ready:
-                box.phase = .busy
-                return .success(box.token)
-            }
-        }
-        return claimed.map { token in
-            used.withLock { $0 = false }
-            var flow = flow
-            flow.tokenUse = used
-            return Action(token: token, flow: flow)
-        }
-    }
-
-    /// Settles a failed action: the state stays usable when the user can try again and the server
-    /// has not moved past its token. Returns the details to throw.
-    func end(failure: NativeAuthErrorDetails) -> NativeAuthErrorDetails {
-        var details = failure.continuing(flow)
+    /// Settles a failed action, its server error named as `errorType` names it: the state stays
+    /// usable when the user can try again and the server has not moved past its token. Returns the
+    /// details to throw.
+    @inline(never)
+    func end(failure: FlowError, as errorType: any DetailedError.Type) -> NativeAuthErrorDetails {
+        var details = failure.named(as: errorType).details.continuing(flow)
         // A failure after the server moved past this state's token spends the state, whatever
         // the failure: retrying would send a token the server no longer accepts.
         let consumed = used.current

@@ -5,7 +5,9 @@ import Foundation
 /// link it names checked by the resolver. A journey turns it into its states with one table
 /// (`SignInStepsV2`, `SignUpStepsV2`, `ResetPasswordStepsV2`); a case its table does not take is
 /// an unexpected answer there (``FlowContext/unexpectedV2(_:)``).
-enum V2Interaction: Sendable {
+/// Indirect: a value is one reference to its case's fields, so copying it, and the code
+/// that copies and destroys it, stay small.
+indirect enum V2Interaction: Sendable {
     /// `state: continue`: the journey is done; the token resumes authorization.
     case complete(Secret)
     /// `action: verify`: a code was sent, or a password is asked for.
@@ -61,11 +63,18 @@ struct V2Verification: Sendable {
 
 /// A `challenge` or `enroll` answer: the methods offered, each link still unchecked until a
 /// journey takes the method (``methods(types:relations:key:purpose:flow:)``).
-struct V2Offer: Sendable {
+/// A class: it never changes once built, and its fields are shared rather than copied.
+final class V2Offer: Sendable {
     let token: Secret
     /// `challengeContext.authenticationFactor`; `nil` when the answer gave none.
     let factor: V2AuthenticationFactor?
     let envelope: V2Envelope
+
+    init(token: Secret, factor: V2AuthenticationFactor?, envelope: V2Envelope) {
+        self.token = token
+        self.factor = factor
+        self.envelope = envelope
+    }
 
     /// The methods of one of `types` that carry a link of one of `relations` (else the answer's
     /// own of the first relation), in the server's order, each link checked and kept under
@@ -74,7 +83,7 @@ struct V2Offer: Sendable {
     func methods(
         types: Set<String>, relations: [String], key: (String) -> String, purpose: String, flow: FlowContext
     ) throws(FlowError) -> (offered: [AuthMethod], links: V2StepContext) {
-        let fallback = relations.lazy.compactMap { envelope.links[$0] }.first
+        let fallback = relations.lazy.compactMap { self.envelope.links[$0] }.first
         var offered: [AuthMethod] = []
         var links: [String: V2Link] = [:]
         for method in envelope.methods {

@@ -10,11 +10,19 @@ import Foundation
 /// last answer (§5.3.1). Then come the credentials of the provider's profile (the draft's
 /// Appendix B names `username` and `otp`; `password` is a profile's own, see Docs/FirstPartyApps.md)
 /// and the app's additional parameters. Field names only may be logged.
-struct AuthorizationChallengeRequest: Sendable {
+/// A class: it never changes once built, and its fields are shared rather than copied.
+final class AuthorizationChallengeRequest: Sendable {
     let endpoint: URL
     let clientId: String
     let form: FormBody
     let correlationId: UUID
+
+    init(endpoint: URL, clientId: String, form: FormBody, correlationId: UUID) {
+        self.endpoint = endpoint
+        self.clientId = clientId
+        self.form = form
+        self.correlationId = correlationId
+    }
 
     /// The names the SDK sets itself on a first request, lower-cased: an app's additional
     /// parameter may not use them.
@@ -126,7 +134,9 @@ struct AuthorizationChallengeRequest: Sendable {
 }
 
 /// What an authorization challenge endpoint answered (the draft's §5.2), read without trusting it.
-enum AuthorizationChallengeAnswer: Sendable {
+/// Indirect: a value is one reference to its case's fields, so copying it, and the code
+/// that copies and destroys it, stay small.
+indirect enum AuthorizationChallengeAnswer: Sendable {
     /// §5.2.1: `200` with `authorization_code`.
     case authorizationCode(Secret)
     /// §5.2.2.1 `insufficient_authorization`: the provider wants more from the user.

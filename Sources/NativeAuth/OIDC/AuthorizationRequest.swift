@@ -4,8 +4,9 @@ import Foundation
 /// in the browser, and the one-time values the callback and the code exchange are checked with.
 ///
 /// The response is asked for in the query of the redirect URI (the default `response_mode` of
-/// `response_type=code`); responses in the fragment or posted forms are not supported.
-struct AuthorizationRequest: Sendable {
+/// `response_type=code`); responses in the fragment or posted forms are not supported. A class: it
+/// never changes once built, and its many fields are shared rather than copied.
+final class AuthorizationRequest: Sendable {
     /// The URL with every parameter in its query, for a request that is not pushed.
     let url: URL
     /// The authorization endpoint, with any query it came with.
@@ -35,7 +36,7 @@ struct AuthorizationRequest: Sendable {
     ///
     /// - Throws: ``WebSignInError/isInvalidParameters`` when the parameters, the client id or the
     ///   redirect URI are not valid; nothing is sent.
-    init(
+    convenience init(
         metadata: ProviderMetadata, clientId: String, redirectURI: URL, parameters: WebSignInParameters,
         random: any WebRandomSource = SystemWebRandomSource()
     ) throws(WebSignInError) {

@@ -3,7 +3,8 @@ import Foundation
 /// One RP-initiated logout request (OpenID Connect RP-Initiated Logout 1.0 §2): the URL of the
 /// provider's `end_session_endpoint` to show in the browser, and the `state` its redirect back
 /// must carry.
-struct EndSessionRequest: Sendable {
+/// A class: it never changes once built, and its fields are shared rather than copied.
+final class EndSessionRequest: Sendable {
     let url: URL
     let postLogoutRedirectURI: URL
     let state: Secret

@@ -8,10 +8,17 @@ import Foundation
 /// The form keeps `client_id` whatever the authentication: it is a parameter of the authorization
 /// request, which a pushed request carries whole (RFC 9126 §2.1 and its example send it beside an
 /// HTTP Basic header). `client-request-id` goes as a header only.
-struct PushedAuthorizationRequest: Sendable {
+/// A class: it never changes once built, and its fields are shared rather than copied.
+final class PushedAuthorizationRequest: Sendable {
     let endpoint: URL
     let request: AuthorizationRequest
     let authentication: WebClientAuthentication
+
+    init(endpoint: URL, request: AuthorizationRequest, authentication: WebClientAuthentication) {
+        self.endpoint = endpoint
+        self.request = request
+        self.authentication = authentication
+    }
 
     /// The form body: the request's parameters, plus `client_secret` for the post method. Field
     /// names only may be logged (``FormBody/names``).

@@ -2,7 +2,8 @@ import Foundation
 
 /// One token revocation request (RFC 7009 §2.1): the token and its type hint, in a form body,
 /// authenticated like a token request.
-struct TokenRevocationRequest: Sendable {
+/// A class: it never changes once built, and its fields are shared rather than copied.
+final class TokenRevocationRequest: Sendable {
     /// The `token_type_hint` values of RFC 7009 §2.1.
     enum Hint: String, Sendable {
         case refreshToken = "refresh_token"
@@ -14,6 +15,14 @@ struct TokenRevocationRequest: Sendable {
     let hint: Hint
     let clientId: String
     let correlationId: UUID?
+
+    init(endpoint: URL, token: Secret, hint: Hint, clientId: String, correlationId: UUID?) {
+        self.endpoint = endpoint
+        self.token = token
+        self.hint = hint
+        self.clientId = clientId
+        self.correlationId = correlationId
+    }
 
     /// The form, before client authentication. Field names only may be logged.
     var form: FormBody {

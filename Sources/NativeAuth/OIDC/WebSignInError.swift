@@ -11,7 +11,9 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
     Sendable
 {
     /// What went wrong.
-    enum Code: Sendable, Equatable {
+    /// Indirect: a value is one reference to its case's fields, so copying it, and the code
+    /// that copies and destroys it, stay small.
+    indirect enum Code: Sendable, Equatable {
         case cancelled
         case network
         case invalidParameters

@@ -1,7 +1,9 @@
 import Foundation
 
 /// A grant the web client redeems at the token endpoint.
-enum WebGrant: Sendable, Equatable {
+/// Indirect: a value is one reference to its case's fields, so copying it, and the code
+/// that copies and destroys it, stay small.
+indirect enum WebGrant: Sendable, Equatable {
     /// RFC 6749 §4.1.3 with RFC 7636 §4.5: the code from the callback and the PKCE verifier.
     /// `redirectURI` is `nil` for a code whose authorization request carried none (a code from
     /// an authorization challenge endpoint, First-Party Applications §6): no `redirect_uri` is sent.
@@ -22,11 +24,19 @@ enum WebGrant: Sendable, Equatable {
 
 /// One token endpoint request of the web client: the grant's form body, as a public client sends
 /// it; ``WebTokenClient`` adds the client authentication of its configuration.
-struct WebTokenRequest: Sendable {
+/// A class: it never changes once built, and its fields are shared rather than copied.
+final class WebTokenRequest: Sendable {
     let tokenEndpoint: URL
     let clientId: String
     let grant: WebGrant
     let correlationId: UUID?
+
+    init(tokenEndpoint: URL, clientId: String, grant: WebGrant, correlationId: UUID?) {
+        self.tokenEndpoint = tokenEndpoint
+        self.clientId = clientId
+        self.grant = grant
+        self.correlationId = correlationId
+    }
 
     /// The form, in a fixed order. Field names only may be logged (``FormBody/names``).
     var form: FormBody {
@@ -162,7 +172,9 @@ struct WebTokenAnswer: Sendable, Equatable {
 }
 
 /// What the token endpoint answered a refresh.
-enum WebRefreshAnswer: Sendable {
+/// Indirect: a value is one reference to its case's fields, so copying it, and the code
+/// that copies and destroys it, stay small.
+indirect enum WebRefreshAnswer: Sendable {
     case tokens(WebTokenAnswer)
     /// `insufficient_authorization` (First-Party Applications §6.2), read as
     /// ``AuthorizationChallengeAnswer/insufficientAuthorization(_:)``,

@@ -8,7 +8,9 @@ import Foundation
 /// left, the check's task is cancelled and its answer, whenever it comes, counts for nothing. The
 /// gate sets no deadline of its own: a person answers in their own time.
 final class UserPresenceGate: Sendable {
-    enum Outcome: Sendable, Equatable {
+    /// Indirect: a value is one reference to its case's fields, so copying it, and the code
+    /// that copies and destroys it, stay small.
+    indirect enum Outcome: Sendable, Equatable {
         case confirmed
         case refused(UserPresenceError)
         /// The waiter's task was cancelled.

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where ``NativeAuthClient/resetPassword(_:)`` leads.
 @nonexhaustive
-public enum ResetPasswordStartResult: Sendable {
+public indirect enum ResetPasswordStartResult: Sendable {
     /// A code was sent to the user's email address or phone; submit it on the state.
     case codeRequired(
         ResetPasswordCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?)

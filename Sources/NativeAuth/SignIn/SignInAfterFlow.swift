@@ -4,12 +4,19 @@ import Foundation
 /// ``SignInAfterResetPasswordState``; MSAL's `SignInAfterPreviousFlowBaseState`): one sign-in with
 /// the continuation token the flow ended with. Each state adds only its error type and the note of
 /// the error when the server gave no token.
-struct SignInAfterFlow: Sendable {
+/// A class: it never changes once built, and its fields are shared rather than copied.
+final class SignInAfterFlow: Sendable {
     let core: StateCore
     /// The protocol the sign-in speaks: V2 resumes authorization and exchanges the code.
     let engine: StepEngine
     /// The note of ``ErrorKind/signInUnavailable``: what the flow did, though no token came.
     let unavailableNote: String
+
+    init(core: StateCore, engine: StepEngine, unavailableNote: String) {
+        self.core = core
+        self.engine = engine
+        self.unavailableNote = unavailableNote
+    }
 
     /// Whether the server gave a token to sign in with.
     var isSignInAvailable: Bool { !core.currentToken.isEmpty }

@@ -45,8 +45,9 @@ enum SignInFlow {
     /// claims request checked; an empty username or password is refused before anything is sent.
     static func startFlow(_ parameters: SignInParameters, client: ClientCore) throws(FlowError) -> FlowContext {
         let username = parameters.username.trimmingCharacters(in: .whitespacesAndNewlines)
-        var flow = client.flow(username: username, scopes: parameters.scopes, correlationId: parameters.correlationId)
-        flow.claims = try FlowContext.validClaims(parameters.claims, correlationId: flow.correlationId)
+        let base = client.flow(username: username, scopes: parameters.scopes, correlationId: parameters.correlationId)
+        let claims = try FlowContext.validClaims(parameters.claims, correlationId: base.correlationId)
+        let flow = base.with(scopes: base.scopes, claims: claims)
         guard !username.isEmpty else {
             throw flow.fail(.invalidUsername, note: "The username is empty; nothing was sent.")
         }

@@ -1,6 +1,6 @@
 /// Where ``NativeAuthClient/signIn(_:)`` leads.
 @nonexhaustive
-public enum SignInStartResult: Sendable {
+public indirect enum SignInStartResult: Sendable {
     /// A one-time code was sent; submit it on the state.
     case codeRequired(SignInCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?)
     /// The server wants the password; submit it on the state.
@@ -19,7 +19,7 @@ public enum SignInStartResult: Sendable {
 
 /// Where a submitted code, password or second factor leads.
 @nonexhaustive
-public enum SignInResult: Sendable {
+public indirect enum SignInResult: Sendable {
     /// Signed in.
     case completed(UserAccountResult)
     /// A second factor is required; choose a method on the state.
@@ -41,7 +41,7 @@ extension SignInStartResult {
 
 /// Where challenging a method for registration leads.
 @nonexhaustive
-public enum RegisterStrongAuthChallengeResult: Sendable {
+public indirect enum RegisterStrongAuthChallengeResult: Sendable {
     /// A code was sent to the contact; submit it on the state.
     case verificationRequired(
         RegisterStrongAuthVerificationRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?)

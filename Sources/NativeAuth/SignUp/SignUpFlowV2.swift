@@ -22,7 +22,7 @@ struct SignUpStepsV2: SignUpSteps {
             throw flow.fail(.invalidPassword(nil), note: "The password is empty; nothing was sent.")
         }
         var attributes = try flow.members(parameters.attributes)
-        if let reserved = attributes.keys.sorted().first(where: isReserved) {
+        if let reserved = attributes.sortedKeys.first(where: isReserved) {
             throw FlowError(
                 details: NativeAuthErrorDetails(
                     .attributesInvalid, correlationId: flow.correlationId,

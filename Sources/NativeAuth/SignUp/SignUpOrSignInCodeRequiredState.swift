@@ -4,7 +4,9 @@ public import Foundation
 /// or to verify a new user's address. Submitting it ends signed in either way (for a new user,
 /// the account is created and signed in with one more request), unless the tenant asks for more.
 public final class SignUpOrSignInCodeRequiredState: CodeRequiredState {
-    enum Path: Sendable {
+    /// Indirect: a value is one reference to its case's fields, so copying it, and the code
+    /// that copies and destroys it, stay small.
+    indirect enum Path: Sendable {
         case signIn(SignInCodeRequiredState)
         case signUp(SignUpCodeRequiredState, scopes: [String], claims: String?)
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where ``NativeAuthClient/signUpOrSignIn(_:)`` leads.
 @nonexhaustive
-public enum SignUpOrSignInStartResult: Sendable {
+public indirect enum SignUpOrSignInStartResult: Sendable {
     /// A one-time code was sent, to sign the user in or to verify the new user's address
     /// (``SignUpOrSignInCodeRequiredState/isNewUser`` says which); submit it on the state.
     case codeRequired(
@@ -22,7 +22,7 @@ public enum SignUpOrSignInStartResult: Sendable {
 
 /// Where the code submitted on a ``SignUpOrSignInCodeRequiredState`` leads.
 @nonexhaustive
-public enum SignUpOrSignInResult: Sendable {
+public indirect enum SignUpOrSignInResult: Sendable {
     /// Signed in. `accountCreated` is `true` when this flow created the account.
     case completed(UserAccountResult, accountCreated: Bool)
     /// A second factor is required; choose a method on the state.

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where ``NativeAuthClient/signUp(_:)`` leads.
 @nonexhaustive
-public enum SignUpStartResult: Sendable {
+public indirect enum SignUpStartResult: Sendable {
     /// A code was sent to verify the email address; submit it on the state.
     case codeRequired(SignUpCodeRequiredState, sentTo: String, channelTargetType: ChannelType, codeLength: Int?)
     /// The server refused some attribute values; the names are given. Start again with corrected values.
@@ -15,7 +15,7 @@ public enum SignUpStartResult: Sendable {
 
 /// Where a sign-up step (code, password, attributes) leads.
 @nonexhaustive
-public enum SignUpResult: Sendable {
+public indirect enum SignUpResult: Sendable {
     /// The user was created; sign them in with one more request on the state.
     case completed(SignInAfterSignUpState)
     /// The server wants a password next.

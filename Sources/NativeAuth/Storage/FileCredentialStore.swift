@@ -190,14 +190,15 @@ public struct FileCredentialStore: CredentialStore {
 
     // MARK: Writer queues
 
-    /// One serial queue per directory path, shared by every store value in the process.
-    private static let writerQueues = Locked<[String: DispatchQueue]>([:])
+    /// One serial queue per directory path, shared by every store value in the process: a list,
+    /// as there are few.
+    private static let writerQueues = Locked<[(path: String, queue: DispatchQueue)]>([])
 
     private func onWriterQueue(_ body: @escaping @Sendable () throws -> Void) async throws {
         let queue = Self.writerQueues.withLock { queues in
-            if let queue = queues[path] { return queue }
+            if let known = queues.first(where: { $0.path == path }) { return known.queue }
             let queue = DispatchQueue(label: "nativeauth.file-credential-store")
-            queues[path] = queue
+            queues.append((path, queue))
             return queue
         }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in

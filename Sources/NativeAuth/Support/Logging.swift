@@ -95,6 +95,12 @@ struct Log: Sendable {
         correlationId: UUID? = nil
     ) {
         guard let logger, level >= logger.minimumLevel else { return }
-        logger.log(LogRecord(level: level, message: message(), metadata: metadata(), correlationId: correlationId))
+        let record = LogRecord(level: level, message: message(), metadata: metadata(), correlationId: correlationId)
+        Self.emit(record, to: logger)
     }
+
+    /// Hands `record` to `logger`. Called, not inlined: the compiler copies ``callAsFunction``
+    /// for the log lines whose message is a constant, and each copy then only makes this call.
+    @inline(never)
+    private static func emit(_ record: LogRecord, to logger: any NativeAuthLogger) { logger.log(record) }
 }

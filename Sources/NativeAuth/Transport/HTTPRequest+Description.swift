@@ -14,8 +14,14 @@ extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, Cu
         components?.percentEncodedQuery = nil
         components?.fragment = nil
         let target = (components?.string ?? "<url>") + (hadQuery ? "?<redacted>" : "")
-        let headerText = headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
-            "\(name): " + (Self.credentialHeaders.contains(name.lowercased()) ? "<redacted>" : value)
+        // In order of the names without case, then as written, through the SDK's one sort of strings.
+        let names = ascending(Array(headers.keys))
+        let ordered = ascending(Array(Set(names.map { $0.lowercased() }))).flatMap { lowered in
+            names.filter { $0.lowercased() == lowered }
+        }
+        let headerText = ordered.map { name in
+            let value = Self.credentialHeaders.contains(name.lowercased()) ? "<redacted>" : headers[name, default: ""]
+            return "\(name): " + value
         }
         let bodyText = body.map { "\($0.count) bytes" } ?? "none"
         return "HTTPRequest(\(method) \(target), headers: [\(headerText.joined(separator: ", "))], body: \(bodyText))"

@@ -26,7 +26,9 @@ extension URLSessionTransport: CallbackTransport {}
 ///
 /// Requests to an app's own APIs (``UserAccountResult/send(_:scopes:using:)``) do not come this
 /// way: they go to ``transport`` unintercepted.
-struct RequestPipeline: Sendable {
+///
+/// A class: it never changes once built, and its fields are shared rather than copied.
+final class RequestPipeline: Sendable {
     /// The transport as the app gave it.
     let transport: any HTTPTransport
     let interceptors: [any RequestInterceptor]
@@ -69,7 +71,9 @@ struct RequestPipeline: Sendable {
     }
 
     /// Why a request got no answer the caller can read.
-    enum Failure: Error, Sendable {
+    /// Indirect: a value is one reference to its case's fields, so copying it, and the code
+    /// that copies and destroys it, stay small.
+    indirect enum Failure: Error, Sendable {
         /// The calling task was cancelled; nothing more is sent.
         case cancelled
         /// No answer within ``requestTimeout``.

@@ -43,17 +43,17 @@ struct ServerError: Sendable, Equatable {
 
     /// Decodes an error body; `nil` when `object` has no string `error`.
     init?(status: Int, object: WireObject) {
-        guard let error = object.string("error").map(Self.capped), !error.isEmpty else { return nil }
+        guard let error = object.text("error", nonEmpty: true) else { return nil }
         self.status = status
         self.error = error
-        suberror = object.string("suberror").map(Self.capped).flatMap { $0.isEmpty ? nil : $0 }
+        suberror = object.text("suberror", nonEmpty: true)
         errorCodes = Array(object.intList("error_codes").prefix(Self.maximumCodes))
         firstCode = object.firstListedInt("error_codes")
-        errorDescription = object.string("error_description").map(Self.capped)
-        errorURI = object.string("error_uri").map(Self.capped)
-        traceId = object.string("trace_id").map(Self.capped)
-        correlationId = object.string("correlation_id").map(Self.capped)
-        timestamp = object.string("timestamp").map(Self.capped)
+        errorDescription = object.text("error_description")
+        errorURI = object.text("error_uri")
+        traceId = object.text("trace_id")
+        correlationId = object.text("correlation_id")
+        timestamp = object.text("timestamp")
         claims = object.string("claims").flatMap { $0.isEmpty || $0.utf8.count > Self.maximumClaimsLength ? nil : $0 }
         continuationToken = object.string("continuation_token").flatMap { $0.isEmpty ? nil : Secret($0) }
         requiredAttributes = (object.array("required_attributes") ?? []).compactMap(WireRequiredAttribute.init)
@@ -63,7 +63,9 @@ struct ServerError: Sendable, Equatable {
     }
 
     /// An error read from another shape of answer (V2's, ``init(v2Status:object:)``): the same
-    /// value, member by member; text is expected capped already.
+    /// value, member by member; text is expected capped already. Called, not inlined, by both of
+    /// V2's shapes.
+    @inline(never)
     init(
         status: Int, error: String, suberror: String?, errorCodes: [Int], firstCode: Int?, errorDescription: String?,
         traceId: String?, correlationId: String?, timestamp: String?, continuationToken: Secret?,
@@ -116,7 +118,7 @@ struct ServerErrorDetail: Sendable, Equatable {
     init?(_ value: JSONValue) {
         guard let members = value.objectValue else { return nil }
         let object = WireObject(members)
-        code = object.string("code").map(ServerError.capped).flatMap { $0.isEmpty ? nil : $0 }
+        code = object.text("code", nonEmpty: true)
         attributeIds = (object.array("attributeIds") ?? []).prefix(Self.maximumAttributes).compactMap {
             $0.stringValue.flatMap { $0.isEmpty || $0.utf8.count > 256 ? nil : $0 }
         }
@@ -129,6 +131,17 @@ struct ServerErrorDetail: Sendable, Equatable {
     }
 
     func names(_ name: String) -> Bool { code.map(ServerError.folded) == ServerError.folded(name) }
+}
+
+extension WireObject {
+    /// The server text at `key` (or, when it is missing, at `alternative`), cut to
+    /// ``ServerError/maximumTextLength`` characters; `nil` when missing, or when empty and
+    /// `nonEmpty`. Called, not inlined: every field of an error answer is read through it.
+    @inline(never)
+    func text(_ key: String, or alternative: String? = nil, nonEmpty: Bool = false) -> String? {
+        guard let text = string(key) ?? alternative.flatMap(string), !(nonEmpty && text.isEmpty) else { return nil }
+        return ServerError.capped(text)
+    }
 }
 
 /// A required user attribute, as the server describes it.

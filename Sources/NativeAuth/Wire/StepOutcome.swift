@@ -2,7 +2,9 @@ import Foundation
 
 /// What one call of a flow step came to: every answer of the API, typed. Made in one place,
 /// ``WireClient/step(_:correlationId:)``; flows switch over it and never read answers themselves.
-enum StepOutcome: Sendable {
+/// Indirect: a value is one reference to its case's fields, so copying it, and the code
+/// that copies and destroys it, stay small.
+indirect enum StepOutcome: Sendable {
     /// A start or `continue` endpoint moved on, with the token for the next call (sign-up's last
     /// `continue` may give none: the user was created, sign-in after it is unavailable).
     case continued(Secret?)

@@ -25,7 +25,9 @@ struct CodeChallenge: Sendable, Equatable {
 /// The answer of a challenge endpoint: how the user goes on. Its `challenge_type` is read through
 /// ``ChallengeType``, the one table of the names the app offers and the server answers, so a type
 /// whose answer carries nothing but the token needs no case here.
-enum ChallengeAnswer: Sendable, Equatable {
+/// Indirect: a value is one reference to its case's fields, so copying it, and the code
+/// that copies and destroys it, stay small.
+indirect enum ChallengeAnswer: Sendable, Equatable {
     /// A code was sent out of band (`oob`).
     case code(CodeChallenge)
     /// The server wants a credential of this type that it did not send, such as the password.

@@ -3,7 +3,9 @@ import Foundation
 /// One request of the native authentication API, with everything it sends.
 ///
 /// Secrets travel as ``Secret`` so that no rendering of a call can show them.
-enum WireCall: Sendable {
+/// Indirect: a value is one reference to its case's fields, so copying it, and the code
+/// that copies and destroys it, stay small.
+indirect enum WireCall: Sendable {
     case signInInitiate(username: String)
     case signInChallenge(continuationToken: Secret, methodId: String?)
     case signInIntrospect(continuationToken: Secret)
@@ -28,7 +30,7 @@ enum WireCall: Sendable {
     case resetPasswordPollCompletion(continuationToken: Secret)
     /// A token request carrying an OIDC claims request (`claims`), as for an authentication
     /// context the resource asks for.
-    indirect case withClaims(WireCall, claims: String)
+    case withClaims(WireCall, claims: String)
 
     /// Whether the call refreshes tokens (with or without a claims request).
     var isRefresh: Bool {
@@ -67,8 +69,9 @@ enum WireCall: Sendable {
     }
 }
 
-/// Builds the HTTP request of each ``WireCall`` for one configuration.
-struct RequestBuilder: Sendable {
+/// Builds the HTTP request of each ``WireCall`` for one configuration. A class: it never changes
+/// once built, and its many fields are shared rather than copied.
+final class RequestBuilder: Sendable {
     static let defaultScopes = ["openid", "profile", "offline_access"]
     static let sdkName = "swift-native-auth"
     static let sdkVersion = "0.1.0"
@@ -80,8 +83,9 @@ struct RequestBuilder: Sendable {
     let customHeaders: [String: String]
     /// Every header but the correlation id, built once.
     private let fixedHeaders: [String: String]
-    /// Each endpoint's URL under the authority, with the configured `dc`, built once.
-    private let urls: [Endpoint: URL]
+    /// Each endpoint's URL under the authority, with the configured `dc`, built once (a list: there
+    /// are few).
+    private let urls: [(endpoint: Endpoint, url: URL)]
     /// The token endpoint's URL for a refresh, with the configured `slice` and `dc`.
     private let refreshURL: URL
 
@@ -102,13 +106,12 @@ struct RequestBuilder: Sendable {
         // MSAL's native authentication adds the slice's `dc` to every request it builds, and its
         // silent refresh both `slice` and `dc` (Docs/NativeAuthV2Protocol.md, "The slice parameters").
         let slice = configuration.sliceConfig
-        var urls: [Endpoint: URL] = [:]
-        for endpoint in Endpoint.allCases {
-            urls[endpoint] = SliceConfig.appending(
+        urls = Endpoint.allCases.map { endpoint in
+            let url = SliceConfig.appending(
                 [("dc", slice?.dc)],
                 to: configuration.authority.appendingPathComponent(endpoint.rawValue, isDirectory: false))
+            return (endpoint, url)
         }
-        self.urls = urls
         refreshURL = SliceConfig.appending(
             [("slice", slice?.slice), ("dc", slice?.dc)],
             to: configuration.authority.appendingPathComponent(Endpoint.token.rawValue, isDirectory: false))
@@ -258,7 +261,8 @@ struct RequestBuilder: Sendable {
     }
 
     func url(for endpoint: Endpoint) -> URL {
-        urls[endpoint] ?? authority.appendingPathComponent(endpoint.rawValue, isDirectory: false)
+        urls.first { $0.endpoint == endpoint }?.url
+            ?? authority.appendingPathComponent(endpoint.rawValue, isDirectory: false)
     }
 
     func request(for call: WireCall, correlationId: UUID) -> HTTPRequest {

@@ -106,7 +106,7 @@ struct WireClient: Sendable {
         case 200...299:
             guard let object else { throw unexpected(shapeProblem) }
             if object.string("challenge_type")?.lowercased() == "redirect" {
-                throw .redirect(reason: object.string("redirect_reason").map(ServerError.capped))
+                throw .redirect(reason: object.text("redirect_reason"))
             }
             return object
         case 429:

@@ -1,7 +1,9 @@
 import Foundation
 
 /// Why a call did not produce the answer its step expects.
-enum WireFailure: Error, Sendable {
+/// Indirect: a value is one reference to its case's fields, so copying it, and the code
+/// that copies and destroys it, stay small.
+indirect enum WireFailure: Error, Sendable {
     /// The calling task was cancelled; nothing more is sent.
     case cancelled
     /// No answer: the transport (or a request interceptor) threw: no connection, timeout, reset,

@@ -13,21 +13,18 @@ extension ServerError {
     init?(v2Status status: Int, object: WireObject) {
         let token = object.token()
         if let nested = object.object("error") {
-            guard let code = nested.string("code").map(ServerError.capped), !code.isEmpty else { return nil }
+            guard let code = nested.text("code", nonEmpty: true) else { return nil }
             let inner = nested.object("innerError")
             let (codes, first) = Self.stsCodes(in: nested.string("message") ?? "")
             // [Android] and [JS] read `correlationId`, [iOS] `correlation_id`: either is taken.
             self.init(
-                status: status, error: code,
-                suberror: inner?.string("code").map(ServerError.capped).flatMap { $0.isEmpty ? nil : $0 },
-                errorCodes: codes, firstCode: first, errorDescription: nested.string("message").map(ServerError.capped),
-                traceId: (nested.string("traceId") ?? nested.string("trace_id")).map(ServerError.capped),
-                correlationId: (nested.string("correlationId") ?? nested.string("correlation_id")).map(
-                    ServerError.capped),
-                timestamp: nested.string("timestamp").map(ServerError.capped), continuationToken: token,
-                details: ServerErrorDetail.list(inner))
+                status: status, error: code, suberror: inner?.text("code", nonEmpty: true), errorCodes: codes,
+                firstCode: first, errorDescription: nested.text("message"),
+                traceId: nested.text("traceId", or: "trace_id"),
+                correlationId: nested.text("correlationId", or: "correlation_id"),
+                timestamp: nested.text("timestamp"), continuationToken: token, details: ServerErrorDetail.list(inner))
         } else {
-            guard let code = object.string("error").map(ServerError.capped), !code.isEmpty else { return nil }
+            guard let code = object.text("error", nonEmpty: true) else { return nil }
             let description = object.string("error_description")
             let codes: [Int]
             let first: Int?
@@ -40,13 +37,11 @@ extension ServerError {
                 (codes, first) = Self.stsCodes(in: description ?? "")
             }
             self.init(
-                status: status, error: code,
-                suberror: object.string("suberror").map(ServerError.capped).flatMap { $0.isEmpty ? nil : $0 },
-                errorCodes: codes, firstCode: first, errorDescription: description.map(ServerError.capped),
-                traceId: (object.string("trace_id") ?? object.string("traceId")).map(ServerError.capped),
-                correlationId: (object.string("correlation_id") ?? object.string("correlationId")).map(
-                    ServerError.capped),
-                timestamp: object.string("timestamp").map(ServerError.capped), continuationToken: token)
+                status: status, error: code, suberror: object.text("suberror", nonEmpty: true), errorCodes: codes,
+                firstCode: first, errorDescription: description.map(ServerError.capped),
+                traceId: object.text("trace_id", or: "traceId"),
+                correlationId: object.text("correlation_id", or: "correlationId"),
+                timestamp: object.text("timestamp"), continuationToken: token)
         }
     }
 

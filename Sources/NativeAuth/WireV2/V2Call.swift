@@ -8,7 +8,9 @@ import Foundation
 /// goes to a ``V2Link`` the resolver made from the current answer. Secrets travel as ``Secret``
 /// so that no rendering of a call can show them.
 struct V2Call: Sendable {
-    enum Target: Sendable { case authorizeChallenge, token, link(V2Link) }
+    /// Indirect: a value is one reference to its case's fields, so copying it, and the code
+    /// that copies and destroys it, stay small.
+    indirect enum Target: Sendable { case authorizeChallenge, token, link(V2Link) }
 
     /// A field's value; written only when the body is (``V2RequestBuilder/body(for:)``).
     enum Field: Sendable {
@@ -178,7 +180,8 @@ struct V2Body: Sendable {
 /// Builds the HTTP request of each ``V2Call``, with the headers of the V1 requests
 /// (``RequestBuilder/headers(correlationId:)``: correlation id, client SKU and version, the app's
 /// custom headers) and the content type of its body.
-struct V2RequestBuilder: Sendable {
+/// A class: it never changes once built, and its fields are shared rather than copied.
+final class V2RequestBuilder: Sendable {
     static let authorizeChallengePath = "oauth2/v2.0/authorize-challenge"
     static let tokenPath = "oauth2/v2.0/token"
 

@@ -132,8 +132,8 @@ struct V2Method: Sendable, Equatable {
         let object = WireObject(members)
         guard let id = object.string("id"), !id.isEmpty, id.utf8.count <= 256 else { return nil }
         self.id = id
-        type = object.string("type").map(ServerError.capped)
-        hint = object.string("hint").map(ServerError.capped)
+        type = object.text("type")
+        hint = object.text("hint")
         links = V2Links(object.object("_links"))
     }
 }
@@ -154,7 +154,7 @@ struct V2AttributeDescriptor: Sendable, Equatable {
         guard let id = object.string("attributeId") ?? object.string("id"), !id.isEmpty, id.utf8.count <= 256
         else { return nil }
         self.id = id
-        inputType = (object.string("inputType") ?? object.string("type")).map(ServerError.capped)
+        inputType = object.text("inputType", or: "type")
         required = object.bool("required") ?? false
         hidden = object.bool("hidden") ?? false
         canChange = object.bool("canChange")
@@ -194,8 +194,8 @@ struct V2Envelope: Sendable, Equatable {
         methods = (object.object("_embedded")?.array("methods") ?? []).prefix(Self.maximumMethods).compactMap(
             V2Method.init)
         methodId = object.string("id").flatMap { $0.isEmpty || $0.utf8.count > 256 ? nil : $0 }
-        methodType = object.string("type").map(ServerError.capped)
-        hint = object.string("hint").map(ServerError.capped)
+        methodType = object.text("type")
+        hint = object.text("hint")
         codeLength = (object.int("codeLength") ?? object.object("payload")?.int("codeLength")).flatMap {
             (1...64).contains($0) ? $0 : nil
         }

@@ -53,7 +53,8 @@ enum V2HrefError: Error, Sendable, Equatable {
 /// path and query are used unchanged, as Microsoft's V2 reference has a client do. The checks are the
 /// strictest client's (the Android column of that section's table), so a continuation token, a
 /// code or a password only ever goes to the authority's scheme, host and port.
-struct V2HrefResolver: Sendable {
+/// A class: it never changes once built, and its fields are shared rather than copied.
+final class V2HrefResolver: Sendable {
     /// The longest href read, in UTF-8 bytes.
     static let maximumLength = 2_048
 

@@ -34,7 +34,9 @@ struct V2StartAnswer: Sendable, Equatable {
 
 /// What one V2 call came to: every answer, typed, so that the engine switches over it and never
 /// reads a body itself (the V2 counterpart of ``StepOutcome``).
-enum V2Outcome: Sendable {
+/// Indirect: a value is one reference to its case's fields, so copying it, and the code
+/// that copies and destroys it, stay small.
+indirect enum V2Outcome: Sendable {
     /// Step 1 answered with a token and the journey links.
     case started(V2StartAnswer)
     /// `state: interactionRequired` with a known `action`, a continuation token and the link the
