@@ -67,7 +67,7 @@ final class OrdersScreen: CredentialsDelegate {
 }
 // snippet: end
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct BiometricsSnippetTests {
     /// A client on an emulated tenant whose refreshes ask `checker`, with ada@example.com signed in.
     func signedIn(policy: UserPresencePolicy, checker: any UserPresenceChecker) async throws -> (

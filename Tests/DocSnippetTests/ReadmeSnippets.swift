@@ -123,7 +123,7 @@ func orders(account: UserAccountResult, url: URL) async throws -> HTTPResponse {
 }
 // snippet: end
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct ReadmeSnippetTests {
     @Test func aWrongCodeIsAskedForAgain() async throws {
         let (client, tenant, _) = try makeClient()

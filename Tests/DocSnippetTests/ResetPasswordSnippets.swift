@@ -209,7 +209,7 @@ final class ResetPasswordController: ResetPasswordStartDelegate, ResetPasswordVe
 }
 // snippet: end
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct ResetPasswordGuideSampleTests {
     // snippet: reset-password-tests
     /// Advances `clock` by a second each time a task sleeps on it, until cancelled.
@@ -306,7 +306,7 @@ private func passwordState(
     return try await codeState.submitCode(try #require(tenant.lastCode(sentTo: "ada@example.com")))
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct ResetPasswordSnippetTests {
     @Test func resetsAndSignsIn() async throws {
         let (client, tenant, clock) = try makeClient()

@@ -377,7 +377,7 @@ private func makeStrongAuthClient() throws -> (client: NativeAuthClient, tenant:
     return (client, tenant)
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct SignInSnippetTests {
     @Test func startsWithACodeAndRetriesAWrongOne() async throws {
         let (client, tenant, _) = try makeClient()
@@ -621,7 +621,7 @@ final class CodeScreen<State: CodeRequiredState> {
 }
 // snippet: end
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct CodeScreenSampleTests {
     @Test @MainActor func oneScreenServesTheSignInCode() async throws {
         let tenant = EmulatedTenant(

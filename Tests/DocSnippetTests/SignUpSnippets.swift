@@ -261,7 +261,7 @@ final class SignUpController: SignUpStartDelegate, SignUpVerifyCodeDelegate, Sig
 }
 // snippet: end
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct SignUpGuideSampleTests {
     // snippet: sign-up-tests
     @Test func signsANewUserUp() async throws {
@@ -312,7 +312,7 @@ struct SignUpGuideSampleTests {
     // snippet: end
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct SignUpSnippetTests {
     @Test func signsUpWithAPasswordUpFront() async throws {
         let (client, tenant, _) = try makeClient()

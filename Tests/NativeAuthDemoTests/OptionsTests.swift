@@ -1,10 +1,11 @@
 import Foundation
 import NativeAuth
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuthDemo
 
-@Suite("Demo: command-line options", .timeLimit(.minutes(1)))
+@Suite("Demo: command-line options", .hangLimit)
 struct OptionsTests {
     static let authority = "https://contoso.ciamlogin.com/contoso.onmicrosoft.com"
 

@@ -59,7 +59,7 @@ struct ReadProof {
     var nonce: String? { claims["nonce"]?.stringValue }
 }
 
-@Suite("DPoP in the web client (RFC 9449)", .timeLimit(.minutes(1)))
+@Suite("DPoP in the web client (RFC 9449)", .hangLimit)
 struct DPoPClientTests {
     let harness = PARClient()
     let keys = RecordingKeyProvider()

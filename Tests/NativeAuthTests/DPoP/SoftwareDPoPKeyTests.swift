@@ -1,10 +1,11 @@
 import AuthCrypto
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
 
-@Suite("The SDK's own DPoP keys (RS256)", .timeLimit(.minutes(2)), .lowPriority)
+@Suite("The SDK's own DPoP keys (RS256)", .hangLimit, .serialized, .cpuHeavy)
 struct SoftwareDPoPKeyTests {
     @Test func aNewKeySignsProofsTheServerCanCheckAndComesBackFromItsStoredForm() async throws {
         let provider = SoftwareDPoPKeyProvider()

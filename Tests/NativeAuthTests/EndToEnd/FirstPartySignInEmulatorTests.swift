@@ -55,7 +55,7 @@ struct FirstPartyFixture {
     }
 }
 
-@Suite("First-party sign-in end to end on the emulator", .timeLimit(.minutes(1)))
+@Suite("First-party sign-in end to end on the emulator", .hangLimit)
 struct FirstPartySignInEmulatorTests {
     let fixture = FirstPartyFixture()
     var tenant: EmulatedTenant { fixture.tenant }

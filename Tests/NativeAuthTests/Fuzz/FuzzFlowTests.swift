@@ -169,7 +169,7 @@ extension ActionOutcome {
 /// (g) The flows end to end on a generated server: every action ends in exactly one outcome, a
 /// result or the step's typed error, that agrees with what was served; never a crash or a hang;
 /// and nothing rendered shows a secret.
-@Suite("Fuzz: flows end to end", .serialized, .timeLimit(.minutes(10)), .lowPriority)
+@Suite("Fuzz: flows end to end", .serialized, .hangLimit, .cpuHeavy)
 struct FuzzFlowTests {
     @Test func flows() async {
         FlowWalk.reached.withLock { $0 = [:] }

@@ -50,7 +50,7 @@ final class DeviceRecordingDelegate: DeviceSignInStartDelegate, DeviceSignInWait
     }
 }
 
-@Suite("Device code sign-in: the delegate form", .timeLimit(.minutes(1)))
+@Suite("Device code sign-in: the delegate form", .hangLimit)
 @MainActor
 struct DeviceSignInDelegateTests {
     func client(_ provider: ScriptedOpenIDProvider, clock: any NativeAuthClock) throws -> WebAuthClient {

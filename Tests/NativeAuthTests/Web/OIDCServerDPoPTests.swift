@@ -44,7 +44,7 @@ final class ExchangeRecordingTransport: HTTPTransport, Sendable {
     let inner: any HTTPTransport
     private let recorded = Locked<[(request: HTTPRequest, response: HTTPResponse)]>([])
 
-    init(_ inner: any HTTPTransport = URLSessionTransport(timeout: 10)) { self.inner = inner }
+    init(_ inner: any HTTPTransport = URLSessionTransport(timeout: TestBounds.requestDeadline)) { self.inner = inner }
 
     var exchanges: [(request: HTTPRequest, response: HTTPResponse)] { recorded.current }
 
@@ -90,7 +90,7 @@ final class ExchangeRecordingTransport: HTTPTransport, Sendable {
 @Suite(
     "DPoP against a real OpenID Connect server (glewlwyd)",
     .enabled(if: OIDCServerEnvironment.issuer != nil, OIDCServerEnvironment.skipReason),
-    .serialized, .oidcServerExclusive, .timeLimit(.minutes(2)))
+    .serialized, .oidcServerExclusive, .hangLimit)
 struct OIDCServerDPoPTests {
     static let clientId = "dpop-app"
 
@@ -103,7 +103,7 @@ struct OIDCServerDPoPTests {
     func client(
         issuer: URL, clientId: String = Self.clientId, keys: (any DPoPKeyProvider)?,
         store: InMemoryCredentialStore = InMemoryCredentialStore(),
-        transport: any HTTPTransport = URLSessionTransport(timeout: 10),
+        transport: any HTTPTransport = URLSessionTransport(timeout: TestBounds.requestDeadline),
         authentication: WebClientAuthentication = .none
     ) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()

@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthSupport
@@ -53,7 +54,7 @@ struct OIDCTestLogin {
     static let scopes = ["profile", "offline_access"]
 
     let issuer: URL
-    let transport = URLSessionTransport(timeout: 10)
+    let transport = URLSessionTransport(timeout: TestBounds.requestDeadline)
 
     /// `{server}/api`, the issuer's parent (the issuer is `{server}/api/oidc`).
     var api: URL { issuer.deletingLastPathComponent() }
@@ -102,7 +103,7 @@ struct OIDCTestLogin {
 @Suite(
     "Web sign-in against a real OpenID Connect server (glewlwyd)",
     .enabled(if: OIDCServerEnvironment.issuer != nil, OIDCServerEnvironment.skipReason),
-    .serialized, .oidcServerExclusive, .timeLimit(.minutes(1)))
+    .serialized, .oidcServerExclusive, .hangLimit)
 struct OIDCServerIntegrationTests {
     let login = OIDCTestLogin(issuer: OIDCServerEnvironment.issuer ?? URL(fileURLWithPath: "/"))
 

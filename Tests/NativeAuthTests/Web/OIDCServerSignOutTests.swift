@@ -78,13 +78,13 @@ final class TestServerLogoutAgent: ExternalUserAgent, Sendable {
 @Suite(
     "Web sign-out and registration against a real OpenID Connect server (glewlwyd)",
     .enabled(if: OIDCServerEnvironment.issuer != nil, OIDCServerEnvironment.skipReason),
-    .serialized, .oidcServerExclusive, .timeLimit(.minutes(1)))
+    .serialized, .oidcServerExclusive, .hangLimit)
 struct OIDCServerSignOutTests {
     let login = OIDCTestLogin(issuer: OIDCServerEnvironment.issuer ?? URL(fileURLWithPath: "/"))
 
     func client(
         clientId: String, store: InMemoryCredentialStore, authentication: WebClientAuthentication = .none,
-        transport: any HTTPTransport = URLSessionTransport(timeout: 10)
+        transport: any HTTPTransport = URLSessionTransport(timeout: TestBounds.requestDeadline)
     ) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
         configuration.clientAuthentication = authentication

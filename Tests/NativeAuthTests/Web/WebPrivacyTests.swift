@@ -5,7 +5,7 @@ import Testing
 @testable import AuthSupport
 @testable import NativeAuth
 
-@Suite("Web sign-in: no verifier, code, state, nonce or token in logs, errors or descriptions", .timeLimit(.minutes(1)))
+@Suite("Web sign-in: no verifier, code, state, nonce or token in logs, errors or descriptions", .hangLimit)
 struct WebPrivacyTests {
     let clock = TestClock()
     let store = InMemoryCredentialStore()
@@ -125,7 +125,7 @@ final class WebSignInRecorder: WebSignInDelegate {
     }
 }
 
-@Suite("Web sign-in: delegate form", .timeLimit(.minutes(1)))
+@Suite("Web sign-in: delegate form", .hangLimit)
 struct WebSignInDelegateTests {
     @Test func completesAndFailsOnTheMainActor() async throws {
         let provider = ScriptedOpenIDProvider(tokenAnswer: ScriptedOpenIDProvider.signingIn())
