@@ -583,7 +583,7 @@ struct SignInSnippetTests {
         let console = Console()
         try await Console.$current.withValue(console) {
             client.signIn(parameters: SignInParameters(username: "ada@example.com"), delegate: MinimalStartController())
-            try await requireUntil("the error callback") { console.printed("This screen has no password step yet") }
+            try await console.expectNext("the error callback", containing: "This screen has no password step yet")
         }
     }
 

@@ -118,7 +118,7 @@ final class AsyncSignInModel {
 // snippet: end
 
 // snippet: testing-screens-async-tests
-@Suite(.hangLimit)
+@Suite(.timeLimit(.minutes(10)))
 @MainActor
 struct AsyncSignInModelTests {
     @Test func showsTheCodeScreenThenSignsIn() async throws {
@@ -286,7 +286,7 @@ final class DelegateSignInModel: SignInStartDelegate, SignInVerifyCodeDelegate, 
 // snippet: end
 
 // snippet: testing-screens-delegate-tests
-@Suite(.hangLimit)
+@Suite(.timeLimit(.minutes(10)))
 @MainActor
 struct DelegateSignInModelTests {
     @Test func showsTheCodeScreenThenSignsIn() async throws {
@@ -348,7 +348,7 @@ struct DelegateSignInModelTests {
 // snippet: end
 
 // snippet: testing-screens-forced-answer
-@Suite(.hangLimit)
+@Suite(.timeLimit(.minutes(10)))
 @MainActor
 struct SignInScreenFailureTests {
     @Test func aNetworkFailureKeepsTheCodeScreen() async throws {

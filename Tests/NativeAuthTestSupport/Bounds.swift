@@ -171,15 +171,39 @@ public final class Latch<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-/// Yields until `condition` holds; after `limit` (or when the task is cancelled) records an issue
-/// naming `what` and returns `false`. A bound on a wait for work, never a sleep that stands in
-/// for it.
+/// The pause between two checks of a polled condition: the first checks only yield; then a
+/// pause from 1 ms, doubling up to 16 ms. A poll that only yields puts itself back on the
+/// concurrency pool's queue at once: a few dozen tests polling side by side on a two-core machine
+/// kept the pool's two threads busy checking, and the work they waited for queued behind them. A
+/// pause is a pace for checking, not a stand-in for the work: the condition is checked again after
+/// it, and the bound around the wait is still `TestBounds.wait`. On the main actor (where delegates
+/// are called) a poll always pauses: one that only yields kept the main actor busy, and under
+/// ThreadSanitizer the callback it waited for never got its turn.
+private func pauseBeforeCheck(_ check: Int, onMainActor: Bool) async {
+    if check < 8, !onMainActor {
+        await Task.yield()
+    } else {
+        let shift = min(max(check - 8, 0), 4)
+        try? await Task.sleep(for: .milliseconds(1 << shift))
+    }
+}
+
+private func isMainActor(_ isolation: (any Actor)?) -> Bool {
+    isolation.map { ($0 as AnyObject) === MainActor.shared } ?? false
+}
+
+/// Checks `condition` until it holds (paced by `pauseBeforeCheck`); after `limit` (or when the task
+/// is cancelled) records an issue naming `what` and returns `false`. A bound on a wait for work,
+/// never a sleep that stands in for it. Prefer a wait woken by the event itself (a `Latch`, a
+/// recorder's count) where the code under test can signal one.
 @discardableResult
 public func waitUntil(
-    _ what: String, within limit: Duration = TestBounds.wait, sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: () -> Bool
+    _ what: String, within limit: Duration = TestBounds.wait, isolation: isolated (any Actor)? = #isolation,
+    sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
 ) async -> Bool {
     let deadline = ContinuousClock.now + limit
+    let onMainActor = isMainActor(isolation)
+    var check = 0
     while !condition() {
         if Task.isCancelled {
             Issue.record("cancelled while waiting for \(what)", sourceLocation: sourceLocation)
@@ -189,49 +213,47 @@ public func waitUntil(
             Issue.record("gave up after \(TestBounds.text(limit)) waiting for \(what)", sourceLocation: sourceLocation)
             return false
         }
-        await Task.yield()
+        await pauseBeforeCheck(check, onMainActor: onMainActor)
+        check += 1
     }
     return true
 }
 
 /// Like `waitUntil`, but throws once the issue is recorded, which ends the test.
-///
-/// On the main actor it pauses 2 ms between checks instead of yielding: a test on the main actor
-/// that only yields keeps the main actor (where delegates are called) busy, and under
-/// ThreadSanitizer the callback it waited for never got its turn.
 public func requireUntil(
     _ what: String, within limit: Duration = TestBounds.wait, isolation: isolated (any Actor)? = #isolation,
     sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + limit
-    let onMainActor = isolation.map { ($0 as AnyObject) === MainActor.shared } ?? false
+    let onMainActor = isMainActor(isolation)
+    var check = 0
     while !condition() {
         if Task.isCancelled || ContinuousClock.now >= deadline {
             let reason = Task.isCancelled ? "cancelled" : "gave up after \(TestBounds.text(limit))"
             try #require(condition(), "\(reason) waiting for \(what)", sourceLocation: sourceLocation)
             return
         }
-        if onMainActor {
-            try await Task.sleep(for: .milliseconds(2))
-        } else {
-            await Task.yield()
-        }
+        await pauseBeforeCheck(check, onMainActor: onMainActor)
+        check += 1
     }
 }
 
-/// Runs `attempt` until it answers `true`, yielding in between; after `limit` (or when the task is
-/// cancelled) records an issue naming `what` and throws, which ends the test.
+/// Runs `attempt` until it answers `true` (paced like `waitUntil`); after `limit` (or when the task
+/// is cancelled) records an issue naming `what` and throws, which ends the test.
 public func requireEventually(
     _ what: String, within limit: Duration = TestBounds.wait, isolation: isolated (any Actor)? = #isolation,
     sourceLocation: SourceLocation = #_sourceLocation, _ attempt: () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + limit
+    let onMainActor = isMainActor(isolation)
+    var check = 0
     while try await !attempt() {
         if Task.isCancelled || ContinuousClock.now >= deadline {
             let reason = Task.isCancelled ? "cancelled" : "gave up after \(TestBounds.text(limit))"
             Issue.record("\(reason) waiting for \(what)", sourceLocation: sourceLocation)
             throw TestFailure("\(reason) waiting for \(what)")
         }
-        await Task.yield()
+        await pauseBeforeCheck(check, onMainActor: onMainActor)
+        check += 1
     }
 }

@@ -226,9 +226,9 @@ struct FlowWalk {
         configuration.clock = TestClock()
         configuration.logger = logger
         // The generated server answers in process, and the walk's watchdog catches a hang; the
-        // request deadline (a wall-clock one) is the longest allowed, so that a low-priority walk
-        // waiting behind the whole suite for a thread is not ended as a network failure.
-        configuration.requestTimeout = 600
+        // request deadline (a wall-clock one) is the longest allowed, so that a walk waiting
+        // behind the whole suite for a thread is not ended as a network failure.
+        configuration.requestTimeout = TestBounds.requestDeadline
         client = NativeAuthClient(
             configuration: configuration, transport: transport, credentialStore: InMemoryCredentialStore())
     }

@@ -149,9 +149,9 @@ final class SequenceRunner {
         return problems
     }
 
-    /// The action's outcome; when it has not ended within `TestBounds.wait` (the suite
-    /// runs at low priority), its task is cancelled and the outcome is an unknown one, which fails
-    /// the step.
+    /// The action's outcome, woken by the action's end; when it has not ended within
+    /// `TestBounds.wait` (a hang), its task is cancelled and the outcome is an unknown one, which
+    /// fails the step.
     private static func outcome(of task: Task<FlowOutcome, Never>) async -> FlowOutcome {
         let ended = Latch<FlowOutcome>()
         Task { ended.fulfill(await task.value) }
