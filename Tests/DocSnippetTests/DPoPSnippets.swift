@@ -146,7 +146,7 @@ struct DPoPAPI: HTTPTransport {
     }
 }
 
-@Suite(.hangLimit, .serialized, .cpuHeavy)
+@Suite(.hangLimit, .cpuHeavy)
 struct DPoPSnippetTests {
     let fixture = DPoPDocFixture()
 

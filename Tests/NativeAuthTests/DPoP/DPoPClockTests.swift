@@ -8,7 +8,7 @@ import Testing
 /// server that checks `iat` within seconds refuses (glewlwyd: 5 s ahead, 60 s behind, 403
 /// `invalid_dpop_proof`). The SDK takes the server's time from the refusal's `Date` and sends the
 /// request once more.
-@Suite("DPoP proofs on the server's clock", .hangLimit, .serialized, .cpuHeavy)
+@Suite("DPoP proofs on the server's clock", .hangLimit)
 struct DPoPClockTests {
     let harness = PARClient()
     let keys = RecordingKeyProvider()

@@ -5,7 +5,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("The SDK's own DPoP keys (RS256)", .hangLimit, .serialized, .cpuHeavy)
+@Suite("The SDK's own DPoP keys (RS256)", .hangLimit)
 struct SoftwareDPoPKeyTests {
     @Test func aNewKeySignsProofsTheServerCanCheckAndComesBackFromItsStoredForm() async throws {
         let provider = SoftwareDPoPKeyProvider()

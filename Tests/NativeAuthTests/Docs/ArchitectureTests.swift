@@ -6,7 +6,7 @@ import Testing
 /// table, the table has no cycle, no file names a type of a layer above its own, the diagrams
 /// are the table and name types where they are, folders stay small, and no comment cites a page
 /// the repository does not hold.
-@Suite(.hangLimit, .serialized, .cpuHeavy)
+@Suite(.hangLimit, .cpuHeavy)
 struct ArchitectureTests {
     static let repository = StateMachineDocTests.repository
     static let sources = repository.appendingPathComponent("Sources/NativeAuth")

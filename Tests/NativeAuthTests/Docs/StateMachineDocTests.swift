@@ -2,7 +2,7 @@ import Foundation
 import NativeAuthTestSupport
 import Testing
 
-@Suite(.hangLimit, .serialized, .cpuHeavy)
+@Suite(.hangLimit, .cpuHeavy)
 struct StateMachineDocTests {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

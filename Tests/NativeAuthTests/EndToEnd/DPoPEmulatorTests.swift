@@ -33,7 +33,7 @@ final class FixtureKeyProvider: DPoPKeyProvider {
     func deleteKey(storedForm: Data) async { deleted.withLock { $0 += 1 } }
 }
 
-@Suite("DPoP end to end on the emulator", .hangLimit, .serialized, .cpuHeavy)
+@Suite("DPoP end to end on the emulator", .hangLimit)
 struct DPoPEmulatorTests {
     static let redirect = URL(string: "msauth.com.example.app://auth")!
     let harness = EmulatorHarness()

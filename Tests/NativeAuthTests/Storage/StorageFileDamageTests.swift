@@ -6,7 +6,7 @@ import Testing
 
 @Suite(
     "Storage: damaged and future files give typed errors and never affect other keys", .hangLimit,
-    .serialized, .cpuHeavy)
+    .cpuHeavy)
 struct StorageFileDamageTests {
     let scratch = ScratchDirectory()
     var store: FileCredentialStore { FileCredentialStore(directory: scratch.storeDirectory) }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Storage: file store keeps, replaces and removes items", .hangLimit, .serialized, .cpuHeavy)
+@Suite("Storage: file store keeps, replaces and removes items", .hangLimit)
 struct StorageFileStoreTests {
     let scratch = ScratchDirectory()
     var store: FileCredentialStore { FileCredentialStore(directory: scratch.storeDirectory) }

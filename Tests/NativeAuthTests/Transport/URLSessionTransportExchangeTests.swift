@@ -45,7 +45,8 @@ struct URLSessionTransportExchangeTests {
         let server = try ScriptedHTTPServer { _ in .text(200, "ok") }
         defer { server.stop() }
 
-        _ = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(HTTPRequest(method: "GET", url: server.url("/discovery")))
+        _ = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(
+            HTTPRequest(method: "GET", url: server.url("/discovery")))
 
         let received = try #require(server.requests.first)
         #expect(received.method == "GET")
@@ -67,7 +68,8 @@ struct URLSessionTransportExchangeTests {
         }
         defer { server.stop() }
 
-        let response = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(HTTPRequest(method: "GET", url: server.url("/")))
+        let response = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(
+            HTTPRequest(method: "GET", url: server.url("/")))
 
         #expect(response.statusCode == 200)
         #expect(response.header("content-type") == "application/json; charset=utf-8")
@@ -124,7 +126,8 @@ struct URLSessionTransportExchangeTests {
         }
         defer { server.stop() }
 
-        let response = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(HTTPRequest(method: "GET", url: server.url("/")))
+        let response = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(
+            HTTPRequest(method: "GET", url: server.url("/")))
 
         #expect(response.header("X-Lower-Case") == "v")
         #expect(response.header("x-mixed-case") == "w")
@@ -140,7 +143,8 @@ struct URLSessionTransportExchangeTests {
         let server = try ScriptedHTTPServer { _ in .text(status, "") }
         defer { server.stop() }
 
-        let response = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(HTTPRequest(method: "GET", url: server.url("/empty")))
+        let response = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(
+            HTTPRequest(method: "GET", url: server.url("/empty")))
 
         #expect(response.statusCode == status)
         #expect(response.body.isEmpty)

@@ -53,7 +53,8 @@ struct URLSessionTransportRedirectTests {
         }
         defer { server.stop() }
 
-        let response = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(HTTPRequest(method: "GET", url: server.url("/start")))
+        let response = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(
+            HTTPRequest(method: "GET", url: server.url("/start")))
 
         #expect(response.statusCode == 307)
         #expect(response.header("Location") == "/next")

@@ -138,7 +138,8 @@ struct OIDCServerDeviceTests {
         let refreshed = try await account.getAccessToken(forceRefresh: true)
         #expect(refreshed.accessToken != first.accessToken)
         let restored = try #require(
-            try await deviceClient(URLSessionTransport(timeout: TestBounds.requestDeadline), store: store).currentAccount())
+            try await deviceClient(URLSessionTransport(timeout: TestBounds.requestDeadline), store: store)
+                .currentAccount())
         #expect(restored.account.identifier == account.account.identifier)
     }
 

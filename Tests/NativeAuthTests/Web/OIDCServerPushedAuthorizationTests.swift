@@ -58,7 +58,8 @@ struct OIDCServerPushedAuthorizationTests {
         configuration.clientAuthentication = authentication
         return try WebAuthClient(
             issuer: issuer, clientId: clientId, redirectURI: OIDCTestLogin.redirectURI,
-            transport: URLSessionTransport(timeout: TestBounds.requestDeadline), credentialStore: store, configuration: configuration)
+            transport: URLSessionTransport(timeout: TestBounds.requestDeadline), credentialStore: store,
+            configuration: configuration)
     }
 
     @Test func discoveryNamesTheEndpointAndTheRequirementOnlyWhereTheyAreOn() async throws {

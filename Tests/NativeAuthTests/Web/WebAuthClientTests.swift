@@ -5,7 +5,7 @@ import Testing
 @testable import AuthSupport
 @testable import NativeAuth
 
-@Suite("Web sign-in: a hostile provider signs nobody in", .hangLimit, .serialized, .cpuHeavy)
+@Suite("Web sign-in: a hostile provider signs nobody in", .hangLimit, .cpuHeavy)
 struct WebAuthClientTests {
     let clock = TestClock()
     let store = InMemoryCredentialStore()
