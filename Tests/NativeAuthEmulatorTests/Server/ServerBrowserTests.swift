@@ -70,6 +70,7 @@ struct ServerBrowserTests {
         let served = try ServedTenant()
         let issuer = try #require(URL(string: served.server.authority.absoluteString + "/v2.0"))
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = served.harness.clock
 
         // Alan: password, then the code sent to his first method, a phone the page shows masked.

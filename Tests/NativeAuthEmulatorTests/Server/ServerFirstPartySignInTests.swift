@@ -14,6 +14,7 @@ struct ServerFirstPartySignInTests {
     func client(_ served: ServedTenant) throws -> WebAuthClient {
         let issuer = try #require(URL(string: served.server.authority.absoluteString + "/v2.0"))
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = served.harness.clock
         return try WebAuthClient(
             issuer: issuer, clientId: served.tenant.clientId, redirectURI: Self.redirect, transport: served.transport,

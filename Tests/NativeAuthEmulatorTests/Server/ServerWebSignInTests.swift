@@ -125,6 +125,7 @@ struct ServerWebSignInTests {
 
         let issuer = try #require(URL(string: served.server.authority.absoluteString + "/v2.0"))
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = served.harness.clock
         let client = try WebAuthClient(
             issuer: issuer, clientId: tenant.clientId, redirectURI: Self.redirect, transport: served.transport,

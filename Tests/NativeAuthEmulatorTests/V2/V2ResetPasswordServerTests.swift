@@ -15,6 +15,7 @@ struct V2ResetPasswordServerTests {
             clientId: served.tenant.clientId, authority: served.server.authority)
         configuration.protocolVersion = .v2
         configuration.clock = TestClock()  // the polls' sleeps return at once
+        configuration.requestTimeout = TestBounds.requestDeadline
         let client = NativeAuthClient(
             configuration: configuration, transport: served.transport, credentialStore: InMemoryCredentialStore())
 
@@ -44,6 +45,7 @@ struct V2ResetPasswordServerTests {
             clientId: served.tenant.clientId, authority: served.server.authority)
         configuration.protocolVersion = .v2
         configuration.clock = TestClock()
+        configuration.requestTimeout = TestBounds.requestDeadline
         let client = NativeAuthClient(
             configuration: configuration, transport: served.transport, credentialStore: InMemoryCredentialStore())
 
@@ -89,6 +91,7 @@ struct V2ResetPasswordServerTests {
             clientId: served.tenant.clientId, authority: served.server.authority)
         configuration.protocolVersion = .v2
         configuration.clock = TestClock()
+        configuration.requestTimeout = TestBounds.requestDeadline
         let client = NativeAuthClient(
             configuration: configuration, transport: served.transport, credentialStore: InMemoryCredentialStore())
 

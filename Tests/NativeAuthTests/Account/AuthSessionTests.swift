@@ -108,6 +108,7 @@ struct AuthSessionTests {
     @Test func aSignInWithTheBrowserIsFollowedToo() async throws {
         let provider = ScriptedOpenIDProvider(tokenAnswer: ScriptedOpenIDProvider.signingIn())
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = TestClock()
         let client = try WebAuthClient(
             issuer: URL(string: ScriptedOpenIDProvider.issuer)!, clientId: "web-app",

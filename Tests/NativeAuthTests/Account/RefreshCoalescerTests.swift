@@ -13,6 +13,7 @@ struct RefreshCoalescerTests {
     {
         var configuration = try NativeAuthConfiguration(clientId: clientId, tenantSubdomain: "contoso")
         configuration.clock = clock
+        configuration.requestTimeout = TestBounds.requestDeadline
         return NativeAuthClient(configuration: configuration, transport: transport, credentialStore: store)
     }
 

@@ -14,6 +14,7 @@ struct RestartTests {
         var configuration = try? NativeAuthConfiguration(
             clientId: clientId ?? harness.tenant.clientId, authority: harness.tenant.authority)
         configuration?.clock = harness.clock
+        configuration?.requestTimeout = TestBounds.requestDeadline
         guard let configuration else { preconditionFailure("configuration") }
         return NativeAuthClient(
             configuration: configuration, transport: harness.tenant,

@@ -13,6 +13,7 @@ struct UserPresenceClientsTests {
 
     func webClient(_ provider: ScriptedOpenIDProvider, policy: UserPresencePolicy) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = clock
         configuration.userPresence = UserPresenceRequirement(policy: policy, reason: "Unlock", checker: checker)
         return try WebAuthClient(

@@ -20,6 +20,7 @@ struct SliceConfigTests {
                 clientId: harness.tenant.clientId, authority: harness.tenant.authority)
         else { preconditionFailure("emulator configuration") }
         configuration.clock = harness.clock
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.protocolVersion = version
         configuration.sliceConfig = slice
         return NativeAuthClient(

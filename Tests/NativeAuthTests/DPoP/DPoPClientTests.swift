@@ -98,6 +98,7 @@ struct DPoPClientTests {
         _ provider: ScriptedOpenIDProvider, keys: any DPoPKeyProvider, clock: TestClock? = nil
     ) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = clock ?? harness.clock
         configuration.dpop = DPoPConfiguration(keyProvider: keys)
         return try WebAuthClient(

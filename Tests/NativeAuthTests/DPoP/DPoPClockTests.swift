@@ -59,6 +59,7 @@ struct DPoPClockTests {
 
     func client(_ provider: ScriptedOpenIDProvider, keys: RecordingKeyProvider? = nil) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = harness.clock
         configuration.logger = harness.logger
         configuration.dpop = DPoPConfiguration(keyProvider: keys ?? self.keys)

@@ -49,6 +49,7 @@ struct DPoPResourceChallengeTests {
     func boundAccount() async throws -> UserAccountResult {
         let provider = DPoPClientTests.provider()
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = harness.clock
         configuration.dpop = DPoPConfiguration(keyProvider: keys)
         let client = try WebAuthClient(

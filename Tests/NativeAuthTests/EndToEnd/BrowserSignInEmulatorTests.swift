@@ -112,6 +112,7 @@ struct BrowserSignInEmulatorTests {
     @Test func webAuthClientSignsInAndRefreshesAtTheEmulatorsIssuer() async throws {
         let tenant = harness.tenant
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = harness.clock
         let store = InMemoryCredentialStore()
         func client() throws -> WebAuthClient {

@@ -46,6 +46,7 @@ struct DPoPEmulatorTests {
 
     func client(dpop: Bool = true) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = harness.clock
         if dpop { configuration.dpop = DPoPConfiguration(keyProvider: keys) }
         return try WebAuthClient(

@@ -121,6 +121,7 @@ struct FirstPartyProviderMetadataTests {
 
     func client(_ metadata: ProviderMetadata) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = fixture.harness.clock
         configuration.logger = fixture.harness.logger
         return try WebAuthClient(

@@ -32,6 +32,7 @@ struct FirstPartyFixture {
 
     func client(dpop: DPoPConfiguration? = nil, transport: (any HTTPTransport)? = nil) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = harness.clock
         configuration.logger = harness.logger
         configuration.dpop = dpop

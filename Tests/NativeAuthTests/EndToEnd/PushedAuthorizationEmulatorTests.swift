@@ -37,6 +37,7 @@ struct PushedAuthorizationEmulatorTests {
     ) throws -> WebAuthClient {
         tenant.configure { $0.pushedAuthorizationRequests = mode }
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = harness.clock
         configuration.pushedAuthorizationRequests = policy
         return try WebAuthClient(

@@ -67,6 +67,7 @@ struct WebLivenessTests {
 
     func client(_ transport: any HTTPTransport, timeout: TimeInterval?) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = clock
         configuration.requestTimeout = timeout
         return try WebAuthClient(

@@ -25,6 +25,7 @@ struct InlineResetPasswordTests {
         else { preconditionFailure("emulator configuration") }
         configuration.logger = harness.logger
         configuration.clock = clock
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.protocolVersion = version
         return NativeAuthClient(
             configuration: configuration, transport: transport ?? harness.tenant, credentialStore: harness.store)

@@ -37,6 +37,7 @@ struct ServerDrivenV2Tests {
         server.start()
         var configuration = try NativeAuthConfiguration(clientId: harness.tenant.clientId, authority: server.authority)
         configuration.clock = harness.clock
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.logger = harness.logger
         configuration.protocolVersion = .v2
         let transport: any HTTPTransport = URLSessionTransport(timeout: TestBounds.requestDeadline)

@@ -153,6 +153,7 @@ enum V2Clients {
         else { preconditionFailure("emulator configuration") }
         configuration.logger = harness.logger
         configuration.clock = clock ?? harness.clock
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.protocolVersion = .v2
         return NativeAuthClient(
             configuration: configuration, transport: transport ?? harness.tenant, credentialStore: harness.store)

@@ -308,6 +308,7 @@ struct SignUpV2ServerTests {
         server.start()
         var configuration = try NativeAuthConfiguration(clientId: harness.tenant.clientId, authority: server.authority)
         configuration.clock = harness.clock
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.protocolVersion = .v2
         let client = NativeAuthClient(
             configuration: configuration, transport: URLSessionTransport(timeout: TestBounds.requestDeadline),

@@ -55,6 +55,7 @@ final class DeviceRecordingDelegate: DeviceSignInStartDelegate, DeviceSignInWait
 struct DeviceSignInDelegateTests {
     func client(_ provider: ScriptedOpenIDProvider, clock: any NativeAuthClock) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = clock
         return try WebAuthClient(
             issuer: URL(string: ScriptedOpenIDProvider.issuer)!, clientId: "web-app",

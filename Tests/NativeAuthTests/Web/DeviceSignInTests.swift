@@ -18,6 +18,7 @@ struct DeviceSignInTests {
 
     func client(_ provider: ScriptedOpenIDProvider, clock: (any NativeAuthClock)? = nil) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = clock ?? self.clock
         configuration.logger = logger
         return try WebAuthClient(

@@ -15,6 +15,7 @@ struct IDTokenRulesTests {
 
     func client(_ provider: ScriptedOpenIDProvider, store: InMemoryCredentialStore? = nil) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = clock
         return try WebAuthClient(
             issuer: URL(string: ScriptedOpenIDProvider.issuer)!, clientId: "web-app",

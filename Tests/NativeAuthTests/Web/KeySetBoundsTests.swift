@@ -94,6 +94,7 @@ struct KeySetBoundsTests {
                 credentialStore: InMemoryCredentialStore(),
                 configuration: {
                     var configuration = WebAuthConfiguration()
+                    configuration.requestTimeout = TestBounds.requestDeadline
                     configuration.clock = TestClock()
                     return configuration
                 }())

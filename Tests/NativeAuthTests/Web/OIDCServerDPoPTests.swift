@@ -107,6 +107,7 @@ struct OIDCServerDPoPTests {
         authentication: WebClientAuthentication = .none
     ) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.dpop = keys.map { DPoPConfiguration(keyProvider: $0) }
         configuration.clientAuthentication = authentication
         return try WebAuthClient(
@@ -434,6 +435,7 @@ struct OIDCServerDPoPTests {
         let keys = RecordingSoftwareKeyProvider()
         func make(_ transport: ExchangeRecordingTransport) throws -> WebAuthClient {
             var configuration = WebAuthConfiguration()
+            configuration.requestTimeout = TestBounds.requestDeadline
             configuration.dpop = DPoPConfiguration(keyProvider: keys)
             configuration.clock = OffsetClock(offset: offset)
             return try WebAuthClient(

@@ -54,6 +54,7 @@ struct OIDCServerPushedAuthorizationTests {
         policy: PushedAuthorizationRequestPolicy = .whenAvailable, authentication: WebClientAuthentication = .none
     ) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.pushedAuthorizationRequests = policy
         configuration.clientAuthentication = authentication
         return try WebAuthClient(

@@ -87,6 +87,7 @@ struct OIDCServerSignOutTests {
         transport: any HTTPTransport = URLSessionTransport(timeout: TestBounds.requestDeadline)
     ) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clientAuthentication = authentication
         return try WebAuthClient(
             issuer: login.issuer, clientId: clientId, redirectURI: OIDCTestLogin.redirectURI, transport: transport,

@@ -12,6 +12,7 @@ struct WebAuthClientTests {
 
     func client(_ provider: ScriptedOpenIDProvider) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = clock
         return try WebAuthClient(
             issuer: URL(string: ScriptedOpenIDProvider.issuer)!, clientId: "web-app",

@@ -63,6 +63,7 @@ struct WebClientAuthenticationTests {
             var dumped = ""
             dump(value, to: &dumped)
             var configuration = WebAuthConfiguration()
+            configuration.requestTimeout = TestBounds.requestDeadline
             configuration.clientAuthentication = value
             var configurationDump = ""
             dump(configuration, to: &configurationDump)

@@ -13,6 +13,7 @@ struct WebPrivacyTests {
 
     func client(_ provider: ScriptedOpenIDProvider) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = clock
         configuration.logger = logger
         return try WebAuthClient(
@@ -130,6 +131,7 @@ struct WebSignInDelegateTests {
     @Test func completesAndFailsOnTheMainActor() async throws {
         let provider = ScriptedOpenIDProvider(tokenAnswer: ScriptedOpenIDProvider.signingIn())
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = TestClock()
         let client = try WebAuthClient(
             issuer: URL(string: ScriptedOpenIDProvider.issuer)!, clientId: "web-app",
