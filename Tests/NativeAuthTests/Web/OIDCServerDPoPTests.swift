@@ -253,7 +253,7 @@ struct OIDCServerDPoPTests {
 
         let refreshToken = Secret(
             try #require(try await Self.storedRecord(store, issuer: dpopIssuer)?["refreshToken"]?.stringValue))
-        let tokens = WebTokenClient(transport: login.transport)
+        let tokens = WebTokenClient(testTransport: login.transport)
         do {
             _ = try await tokens.refresh(
                 refreshToken, clientId: Self.clientId, tokenEndpoint: metadata.tokenEndpoint)
@@ -525,7 +525,7 @@ struct OIDCServerDPoPTests {
             key: DPoPBoundKey(key: key, storedForm: try #require(keys.made.first)), now: { Date() })
         let tokenEndpoint = try await metadata(dpopIssuer).tokenEndpoint
         do {
-            _ = try await WebTokenClient(transport: login.transport, authentication: basic).refresh(
+            _ = try await WebTokenClient(testTransport: login.transport, authentication: basic).refresh(
                 refreshToken, clientId: "conf-app", tokenEndpoint: tokenEndpoint, dpop: signer)
             Issue.record("a revoked refresh token was accepted")
         } catch {

@@ -106,7 +106,7 @@ struct OIDCServerSignOutTests {
         _ = try await account.getAccessToken(forceRefresh: true)
         let refreshToken = Secret(try #require(try await login.storedRefreshToken(store, clientId: "conf-app")))
         let metadata = try await login.metadata()
-        let tokens = WebTokenClient(transport: login.transport, authentication: basic)
+        let tokens = WebTokenClient(testTransport: login.transport, authentication: basic)
         _ = try await tokens.refresh(refreshToken, clientId: "conf-app", tokenEndpoint: metadata.tokenEndpoint)
 
         let result = await client.signOut(account)
