@@ -68,7 +68,7 @@ final class OrdersScreen: CredentialsDelegate {
 // snippet: end
 
 // snippet: biometrics-emulated-person
-@Test(.timeLimit(.minutes(1)))
+@Test(.timeLimit(.minutes(10)))
 func aCancelledFaceIDPromptKeepsTheAccount() async throws {
     let tenant = EmulatedTenant()
     tenant.addUser(EmulatedUser(username: "ada@example.com", password: "Analytical-Engine-1843"))
@@ -91,7 +91,7 @@ func aCancelledFaceIDPromptKeepsTheAccount() async throws {
 }
 // snippet: end
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct BiometricsSnippetTests {
     /// A client on an emulated tenant whose refreshes ask `checker`, with ada@example.com signed in.
     func signedIn(policy: UserPresencePolicy, checker: any UserPresenceChecker) async throws -> (

@@ -146,7 +146,7 @@ struct DPoPAPI: HTTPTransport {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit, .cpuHeavy)
 struct DPoPSnippetTests {
     let fixture = DPoPDocFixture()
 

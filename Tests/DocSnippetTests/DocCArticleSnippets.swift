@@ -6,6 +6,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -42,7 +43,7 @@ func typedCode(_ tenant: EmulatedTenant, _ address: String) -> String {
     tenant.lastCode(sentTo: address) ?? ""
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct DocCArticleSampleTests {
     @Test func createsAClientForATenant() throws {
         // snippet: docc-client

@@ -1,9 +1,10 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 /// The Swift samples of README.md and Docs/*.md are the regions of compiled, running tests in this
 /// target; this suite checks that each block still shows its region, word for word.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct DocSnippetTests {
     /// Documents whose Swift blocks are not converted yet, and so not checked: none at present.
     static let notYetChecked: Set<String> = []

@@ -3,9 +3,10 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct EmulatorServerSnippetTests {
     @Test func aBrowserOnlyUserSignsInWithTheHeadlessBrowser() async throws {
         // snippet: emulator-server-browser

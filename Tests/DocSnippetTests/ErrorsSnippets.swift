@@ -3,6 +3,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 // snippet: errors-submit
@@ -37,7 +38,7 @@ struct ConsoleLogger: NativeAuthLogger {
 }
 // snippet: end
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct ErrorsSnippetTests {
     @Test func explainsEachError() async throws {
         let (client, tenant, _) = try makeClient()

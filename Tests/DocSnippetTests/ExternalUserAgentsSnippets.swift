@@ -2,6 +2,7 @@
 
 import Foundation
 import NativeAuth
+import NativeAuthTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -24,7 +25,7 @@ func loopbackSample(authorizationURL: URL) async throws -> URL {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct ExternalUserAgentsSnippetTests {
     @Test func theOpenerShowsTheURLAndTheCallbackArrives() async throws {
         // snippet: agents-loopback-opener

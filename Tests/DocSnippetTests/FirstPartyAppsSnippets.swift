@@ -58,7 +58,7 @@ func explain(_ error: WebSignInError) -> String {
 }
 // snippet: end
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct FirstPartyAppsGuideSampleTests {
     // snippet: first-party-tests
     @Test func aUserWithASecondFactorSignsInOnTheAppsOwnScreens() async throws {
@@ -180,7 +180,7 @@ func freshToken(account: UserAccountResult, agent: any ExternalUserAgent, askFor
 }
 // snippet: end
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct FirstPartyAppsSessionSampleTests {
     let clock = ManualClock()
     let tenant: EmulatedTenant

@@ -5,6 +5,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 // snippet: getting-started-first-sign-in
@@ -21,7 +22,7 @@ func signIn(client: NativeAuthClient, email: String, readCode: () -> String) asy
 }
 // snippet: end
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct GettingStartedSampleTests {
     // snippet: getting-started-test-code
     @Test func signsInWithAnEmailCode() async throws {
@@ -172,7 +173,7 @@ struct GettingStartedSampleTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct GettingStartedSnippetTests {
     @Test func configuresFromTheSubdomain() throws {
         // snippet: getting-started-configuration-subdomain

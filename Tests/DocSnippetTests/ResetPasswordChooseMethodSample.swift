@@ -29,7 +29,7 @@ func resetByChosenMethod(client: NativeAuthClient, email: String) async throws -
 }
 // snippet: end
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct ResetPasswordChooseMethodSampleTests {
     @Test func theUserChoosesTheTextMessage() async throws {
         let tenant = EmulatedTenant()

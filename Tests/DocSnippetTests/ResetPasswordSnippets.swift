@@ -209,7 +209,7 @@ final class ResetPasswordController: ResetPasswordStartDelegate, ResetPasswordVe
 }
 // snippet: end
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct ResetPasswordGuideSampleTests {
     // snippet: reset-password-tests
     /// Advances `clock` by a second each time a task sleeps on it, until cancelled.
@@ -306,7 +306,7 @@ private func passwordState(
     return try await codeState.submitCode(try #require(tenant.lastCode(sentTo: "ada@example.com")))
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct ResetPasswordSnippetTests {
     @Test func resetsAndSignsIn() async throws {
         let (client, tenant, clock) = try makeClient()
@@ -397,7 +397,7 @@ struct ResetPasswordSnippetTests {
         try await Console.$current.withValue(console) {
             let controller = ResetPasswordController(client: client)
             controller.start(email: "ada@example.com")
-            try await requireUntil("the code prompt") { console.printed("Enter the code sent to") }
+            try await console.expectNext("the code prompt", containing: "Enter the code sent to")
             controller.submit(code: try #require(tenant.lastCode(sentTo: "ada@example.com")))
             // The password state reaches the controller when the code's answer does.
             try await requireEventually("the sign-in") {
@@ -414,7 +414,7 @@ struct ResetPasswordSnippetTests {
         try await Console.$current.withValue(console) {
             let controller = ResetPasswordController(client: client)
             controller.start(email: "ada@example.com")
-            try await requireUntil("the code prompt") { console.printed("Enter the code sent to") }
+            try await console.expectNext("the code prompt", containing: "Enter the code sent to")
             controller.resendCode()
             try await requireUntil("the second code") { tenant.outbox.count == 2 }
         }
@@ -426,7 +426,7 @@ struct ResetPasswordSnippetTests {
         let console = Console()
         try await Console.$current.withValue(console) {
             ResetPasswordController(client: client).start(email: "grace@example.com")
-            try await requireUntil("the start error") { console.printed("it has no password to reset") }
+            try await console.expectNext("the start error", containing: "it has no password to reset")
         }
     }
 }

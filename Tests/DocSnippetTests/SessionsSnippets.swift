@@ -146,7 +146,7 @@ private func signedInAccount() async throws -> (
     return (client, tenant, account)
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct SessionsGuideSampleTests {
     // The formatter leaves this alone: the sample keeps its line breaks.
     // swift-format-ignore
@@ -212,7 +212,7 @@ struct SessionsGuideSampleTests {
     // snippet: end
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct SessionsSnippetTests {
     @Test func choosesTheLaunchScreen() async throws {
         let (client, _, _) = try makeClient()

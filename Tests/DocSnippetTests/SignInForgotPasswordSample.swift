@@ -22,7 +22,7 @@ func forgotPassword(_ state: SignInPasswordRequiredState) async throws -> UserAc
 }
 // snippet: end
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct SignInForgotPasswordSampleTests {
     @Test(arguments: [NativeAuthProtocol.v1, .v2])
     func aWrongPasswordThenForgotPassword(_ version: NativeAuthProtocol) async throws {

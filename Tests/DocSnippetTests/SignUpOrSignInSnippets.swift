@@ -122,7 +122,7 @@ final class WelcomeScreen: SignUpOrSignInStartDelegate, SignUpOrSignInVerifyCode
 }
 // snippet: end
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct SignUpOrSignInSnippetTests {
     @Test func aNewUserMakesAnAccountWithTheCodeAndAPassword() async throws {
         let (client, tenant, _) = try makeClient()

@@ -261,7 +261,7 @@ final class SignUpController: SignUpStartDelegate, SignUpVerifyCodeDelegate, Sig
 }
 // snippet: end
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct SignUpGuideSampleTests {
     // snippet: sign-up-tests
     @Test func signsANewUserUp() async throws {
@@ -312,7 +312,7 @@ struct SignUpGuideSampleTests {
     // snippet: end
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct SignUpSnippetTests {
     @Test func signsUpWithAPasswordUpFront() async throws {
         let (client, tenant, _) = try makeClient()
@@ -399,7 +399,7 @@ struct SignUpSnippetTests {
         try await Console.$current.withValue(console) {
             let controller = SignUpController(client: client)
             controller.start(email: "mary@example.com", displayName: "Mary Somerville")
-            try await requireUntil("the code prompt") { console.printed("Enter the code sent to") }
+            try await console.expectNext("the code prompt", containing: "Enter the code sent to")
             controller.submit(code: try #require(tenant.lastCode(sentTo: "mary@example.com")))
             // The password state reaches the controller when the code's answer does.
             try await requireEventually("the sign-in") {
@@ -416,7 +416,7 @@ struct SignUpSnippetTests {
         try await Console.$current.withValue(console) {
             let controller = SignUpController(client: client)
             controller.start(email: "mary@example.com", displayName: "Mary Somerville")
-            try await requireUntil("the code prompt") { console.printed("Enter the code sent to") }
+            try await console.expectNext("the code prompt", containing: "Enter the code sent to")
             controller.resendCode()
             try await requireUntil("the second code") { tenant.outbox.count == 2 }
         }
@@ -428,7 +428,7 @@ struct SignUpSnippetTests {
         let console = Console()
         try await Console.$current.withValue(console) {
             SignUpController(client: client).start(email: "ada@example.com", displayName: "Ada")
-            try await requireUntil("the start error") { console.printed("This address already has an account.") }
+            try await console.expectNext("the start error", containing: "This address already has an account.")
         }
     }
 

@@ -4,6 +4,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 /// A cipher for tests: XOR with a one-byte key, a marker byte in front, and a switch that makes
@@ -23,7 +24,7 @@ struct TestCipher: Cipher {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct StorageSnippetTests {
     @Test func createsClientsOnTheDefaultStores() throws {
         let configuration = try makeConfiguration()

@@ -3,6 +3,7 @@
 
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 // snippet: testing-screens-screen
@@ -117,7 +118,7 @@ final class AsyncSignInModel {
 // snippet: end
 
 // snippet: testing-screens-async-tests
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 @MainActor
 struct AsyncSignInModelTests {
     @Test func showsTheCodeScreenThenSignsIn() async throws {
@@ -285,7 +286,7 @@ final class DelegateSignInModel: SignInStartDelegate, SignInVerifyCodeDelegate, 
 // snippet: end
 
 // snippet: testing-screens-delegate-tests
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 @MainActor
 struct DelegateSignInModelTests {
     @Test func showsTheCodeScreenThenSignsIn() async throws {
@@ -347,7 +348,7 @@ struct DelegateSignInModelTests {
 // snippet: end
 
 // snippet: testing-screens-forced-answer
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 @MainActor
 struct SignInScreenFailureTests {
     @Test func aNetworkFailureKeepsTheCodeScreen() async throws {

@@ -4,6 +4,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 // snippet: tokens-cancellation
@@ -66,7 +67,7 @@ private func signedInAccount() async throws -> (
     return (client, tenant, clock, account)
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct TokensSnippetTests {
     @Test func readsClaims() async throws {
         let (_, _, _, account) = try await signedInAccount()

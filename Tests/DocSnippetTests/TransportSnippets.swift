@@ -5,6 +5,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 /// An emulated tenant that accepts the client id of the guides' configurations.
@@ -14,7 +15,7 @@ private func guideTenant() -> EmulatedTenant {
     return tenant
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct TransportSnippetTests {
     @Test func usesURLSession() throws {
         let configuration = try makeConfiguration()
@@ -153,7 +154,7 @@ struct TransportSnippetTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct RequestInterceptorSampleTests {
     @Test func theAttestationHeaderReachesTheServer() async throws {
         let tenant = guideTenant()

@@ -86,7 +86,7 @@ func register(issuer: URL, redirectURI: URL) async throws -> WebAuthClient {
 }
 // snippet: end
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct WebSignInGuideSampleTests {
     // snippet: web-tests
     // import Foundation
@@ -129,7 +129,7 @@ private func webClient() throws -> (client: WebAuthClient, tenant: EmulatedTenan
     return (client, tenant)
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct WebSignInSnippetTests {
     @Test func continuesInTheBrowser() async throws {
         let (client, tenant, _) = try makeClient()

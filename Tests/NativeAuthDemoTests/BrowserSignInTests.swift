@@ -9,7 +9,7 @@ import Testing
 /// The demo's browser path on the embedded emulator: the tenant is served on 127.0.0.1, the
 /// demo's client moves there, and `LoopbackUserAgent` gets the callback from a browser played
 /// over HTTP (no real browser is opened).
-@Suite("Demo: sign-in with the browser on the emulated tenant", .timeLimit(.minutes(2)))
+@Suite("Demo: sign-in with the browser on the emulated tenant", .hangLimit)
 struct BrowserSignInTests {
     static let browserUser = "bo@example.com"
     static let browserPassword = "Browser-Only-1"
@@ -19,12 +19,12 @@ struct BrowserSignInTests {
     func demo(
         browser: (EmulatedTenant) -> LoopbackUserAgent.BrowserOpener
     ) throws -> (app: DemoApp, route: EmulatorBrowserRoute) {
-        let placeholder = BrowserSettings(open: { _ in }, timeout: .seconds(30))
+        let placeholder = BrowserSettings(open: { _ in }, timeout: TestBounds.wait)
         let app = DemoMain.emulatorApp(scopes: ["api://demo/notes.read"], storage: .memory, browser: placeholder)
         let route = try #require(app.emulatorRoute)
         route.tenant.addUser(
             EmulatedUser(username: Self.browserUser, password: Self.browserPassword, requiresBrowser: true))
-        let settings = BrowserSettings(open: browser(route.tenant), timeout: .seconds(30))
+        let settings = BrowserSettings(open: browser(route.tenant), timeout: TestBounds.wait)
         let configured = DemoApp(
             client: app.client, transport: app.transport, resourceURL: app.resourceURL, scopes: app.scopes,
             browser: settings, emulatorRoute: route)

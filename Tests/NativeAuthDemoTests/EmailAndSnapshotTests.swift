@@ -1,10 +1,11 @@
 import Foundation
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuthDemo
 
-@Suite("Demo: the email shape check", .timeLimit(.minutes(1)))
+@Suite("Demo: the email shape check", .hangLimit)
 struct EmailAddressTests {
     @Test(
         "addresses with the shape of one pass",
@@ -28,7 +29,7 @@ struct EmailAddressTests {
     }
 }
 
-@Suite("Demo: the emulated tenant's snapshot file", .timeLimit(.minutes(1)))
+@Suite("Demo: the emulated tenant's snapshot file", .hangLimit)
 struct SnapshotFileTests {
     @Test("the file says it holds passwords in plain text, and still loads")
     func noteAndRestore() throws {

@@ -1,13 +1,14 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuthDemo
 
 /// What `nativeauth serve` and the interactive demo tell a developer about their tenant: each demo
 /// user with what signing in as them takes, and the rule of each sign-up attribute.
-@Suite("Demo: the banners and the sign-up prompt", .timeLimit(.minutes(1)))
+@Suite("Demo: the banners and the sign-up prompt", .hangLimit)
 struct ServeBannerTests {
     @Test("each demo user's summary says what the user needs: MFA, registration, the browser, or a password only")
     func summariesFollowTheUsers() {

@@ -33,7 +33,7 @@ extension Harness {
     }
 }
 
-@Suite("The authorization challenge endpoint (OAuth 2.0 for First-Party Applications)", .timeLimit(.minutes(1)))
+@Suite("The authorization challenge endpoint (OAuth 2.0 for First-Party Applications)", .hangLimit)
 struct AuthorizationChallengeEndpointTests {
     let harness = Harness { $0.authorizationChallengeEndpoint = true }
 

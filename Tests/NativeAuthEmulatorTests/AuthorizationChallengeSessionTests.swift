@@ -8,7 +8,7 @@ import Testing
 /// The sessions of the authorization challenge endpoint that outlive a sign-in (OAuth 2.0 for
 /// First-Party Applications §5.3.1, §6.1, §6.2): the `auth_session` of a token answer, a later
 /// sign-in that continues it, and a refresh answered with a challenge.
-@Suite("The authorization challenge endpoint: sessions beyond the code", .timeLimit(.minutes(1)))
+@Suite("The authorization challenge endpoint: sessions beyond the code", .hangLimit)
 struct AuthorizationChallengeSessionTests {
     let harness = Harness { $0.authorizationChallengeEndpoint = true }
 

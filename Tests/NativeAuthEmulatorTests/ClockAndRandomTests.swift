@@ -1,9 +1,10 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
-@Suite("ManualClock", .timeLimit(.minutes(1)))
+@Suite("ManualClock", .hangLimit)
 struct ManualClockTests {
     /// Waits until `clock` has `count` sleepers parked (woken by them; the suite's time limit
     /// bounds it), then checks that exactly `count` are.
@@ -133,7 +134,7 @@ struct ManualClockTests {
     }
 }
 
-@Suite("Random sources", .timeLimit(.minutes(1)))
+@Suite("Random sources", .hangLimit)
 struct RandomSourceTests {
     @Test func seededSourceIsDeterministic() {
         let first = SeededRandomSource(seed: 7)

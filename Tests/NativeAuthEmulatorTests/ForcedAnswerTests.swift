@@ -1,9 +1,10 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
-@Suite("Forced answers", .timeLimit(.minutes(1)))
+@Suite("Forced answers", .hangLimit)
 struct ForcedAnswerTests {
     let initiateFields: KeyValuePairs<String, String> = ["username": Fixture.ada, "challenge_type": "oob redirect"]
 

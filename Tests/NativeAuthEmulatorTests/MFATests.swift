@@ -1,9 +1,10 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
-@Suite("MFA", .timeLimit(.minutes(1)))
+@Suite("MFA", .hangLimit)
 struct MFATests {
     /// Signs Alan in with his password, announcing `mfa_required`; returns the token reply.
     func firstFactor(_ harness: Harness, capabilities: String? = "mfa_required") async throws -> Reply {
@@ -137,7 +138,7 @@ struct MFATests {
     }
 }
 
-@Suite("Method registration", .timeLimit(.minutes(1)))
+@Suite("Method registration", .hangLimit)
 struct RegistrationTests {
     func registrationRequired(_ harness: Harness) async throws -> Reply {
         let reply = try await harness.signIn(

@@ -38,7 +38,7 @@ extension WebHarness {
     }
 }
 
-@Suite("Pushed authorization requests (RFC 9126): the endpoint and the authorization endpoint", .timeLimit(.minutes(1)))
+@Suite("Pushed authorization requests (RFC 9126): the endpoint and the authorization endpoint", .hangLimit)
 struct PushedAuthorizationEndpointTests {
     static func harness(_ mode: EmulatorSettings.PushedAuthorizationRequests) -> WebHarness {
         WebHarness { $0.pushedAuthorizationRequests = mode }

@@ -1,9 +1,10 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
-@Suite("Password reset", .timeLimit(.minutes(1)))
+@Suite("Password reset", .hangLimit)
 struct ResetPasswordTests {
     static let newPassword = "Difference-Engine-1822"
 

@@ -1,9 +1,10 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
-@Suite("Sign-in", .timeLimit(.minutes(1)))
+@Suite("Sign-in", .hangLimit)
 struct SignInTests {
     @Test func passwordSignInIssuesTokens() async throws {
         let harness = Harness()

@@ -1,9 +1,10 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
-@Suite("Sign-up", .timeLimit(.minutes(1)))
+@Suite("Sign-up", .hangLimit)
 struct SignUpTests {
     static let newUser = "new.user@contoso.com"
     static let goodPassword = "Brand-New-Pass-42"

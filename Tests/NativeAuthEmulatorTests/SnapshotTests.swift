@@ -1,6 +1,7 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 extension Harness {
@@ -21,7 +22,7 @@ extension Harness {
     }
 }
 
-@Suite("Snapshots", .timeLimit(.minutes(1)))
+@Suite("Snapshots", .hangLimit)
 struct SnapshotTests {
     static let newUser = "new.user@contoso.com"
     static let newPassword = "Brand-New-Pass-42"

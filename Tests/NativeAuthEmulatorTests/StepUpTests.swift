@@ -9,7 +9,7 @@ import Testing
 /// the protected resource's `insufficient_user_authentication` challenge, and the authorization
 /// challenge endpoint's `acr_values` and `max_age`. The emulator writes its own JSON; the replies
 /// are read here with `JSONSerialization`.
-@Suite("The tenant's step-up: acr, auth_time, the resource's challenge", .timeLimit(.minutes(1)))
+@Suite("The tenant's step-up: acr, auth_time, the resource's challenge", .hangLimit)
 struct StepUpTests {
     let harness = Harness { $0.authorizationChallengeEndpoint = true }
     static let single = EmulatedTenant.singleFactorACR

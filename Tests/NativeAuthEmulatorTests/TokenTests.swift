@@ -1,9 +1,10 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
-@Suite("Tokens, refresh and the protected resource", .timeLimit(.minutes(1)))
+@Suite("Tokens, refresh and the protected resource", .hangLimit)
 struct TokenTests {
     func refresh(_ harness: Harness, _ refreshToken: String, scope: String = Fixture.scopes) async throws -> Reply {
         try await harness.post(.token, ["grant_type": "refresh_token", "refresh_token": refreshToken, "scope": scope])

@@ -1,9 +1,10 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
-@Suite("Transport: routing, headers, forms", .timeLimit(.minutes(1)))
+@Suite("Transport: routing, headers, forms", .hangLimit)
 struct TransportTests {
     @Test func authorityAndEndpointURLs() {
         let tenant = EmulatedTenant(tenantSubdomain: "Fabrikam!", clientId: "app")
@@ -165,7 +166,7 @@ extension Harness {
     }
 }
 
-@Suite("Concurrency", .timeLimit(.minutes(1)))
+@Suite("Concurrency", .hangLimit)
 struct ConcurrencyTests {
     @Test func parallelFlowsDoNotInterfere() async throws {
         let harness = Harness()

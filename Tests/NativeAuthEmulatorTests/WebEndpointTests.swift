@@ -109,7 +109,7 @@ func html(_ response: HTTPResponse) -> String { String(decoding: response.body, 
 
 @Suite(
     "Browser sign-in endpoints: discovery, keys, authorize, the sign-in page, code grant, logout",
-    .timeLimit(.minutes(2)))
+    .hangLimit)
 struct WebEndpointTests {
     // MARK: Discovery and keys
 

@@ -1,9 +1,10 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuthEmulator
 
-@Suite("Wire format helpers", .timeLimit(.minutes(1)))
+@Suite("Wire format helpers", .hangLimit)
 struct WireFormatTests {
     @Test func jsonWriterKeepsKeyOrderAndEscapes() {
         var object: JSONObject = ["b": 1, "a": "x"]

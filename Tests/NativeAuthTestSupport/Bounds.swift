@@ -1,23 +1,37 @@
-import Foundation
+public import Foundation
 public import Testing
 
-/// How long a test double waits for something before it gives up.
+/// How long a test waits for something before it gives up: a bound that only a hang reaches.
 ///
 /// Every step a test waits for here is in-process (an emulated tenant, a loopback server), so it
-/// takes milliseconds alone; with the whole suite running on two cores (650 tests, socket and
-/// fuzz suites among them) a sign-in step was seen to take over ten seconds, and under
-/// ThreadSanitizer over ten as well. The bound leaves room for that and is still short enough
-/// that a broken rule fails a named test well within its suite's one-minute time limit.
+/// takes milliseconds alone. On a loaded machine it can take minutes: `swift test` starts every
+/// test at once, and on two cores a step's continuation queues behind a thousand others on the
+/// concurrency pool's two threads (with the machine busy building something else, a step was seen
+/// to wait over 30 s; under ThreadSanitizer, over two minutes). So a wait is for the event it needs
+/// (a continuation resumed by the code under test, a gate, a recorder's count), and the wall-clock
+/// bound around it is many times what a loaded machine needs: it turns a hang into a named failure
+/// instead of a stuck run. A broken behaviour fails at once on what came instead of the awaited
+/// event, not at this bound.
 public enum TestBounds: Sendable {
-    public static let wait: Duration = .seconds(30)
-    /// The bound on one step of a low-priority suite (the random sequences, which yield the pool's
-    /// two threads to every other test by design): in a plain run of the whole suite on two cores
-    /// the first step of a sequence was seen to wait over 30 s for a thread, where alone it takes
-    /// about 10 ms. A step that hangs still fails its sequence, well within the suite's limit.
-    public static let lowPriorityWait: Duration = .seconds(150)
+    public static let wait: Duration = .seconds(600)
+
+    /// The request deadline, in seconds, of a client whose server answers in process or on the
+    /// loopback interface (the SDK's own deadline and URLSession's timeout): the most the SDK
+    /// accepts. Such a server answers in milliseconds; on a loaded machine the answer can wait
+    /// minutes for a thread, and a test about something else must not end as a network timeout.
+    /// Tests about deadlines put their own, with a virtual clock or a server that never answers.
+    public static let requestDeadline: TimeInterval = 600
 
     /// The bound as text for issue messages.
     public static func text(_ limit: Duration) -> String { "\(limit.components.seconds) s" }
+}
+
+extension Trait where Self == TimeLimitTrait {
+    /// The time limit of every suite: longer than a whole loaded run, so that only a hang reaches
+    /// it (a test's own waits give up first, at ``TestBounds/wait``, naming what they waited for).
+    /// A time limit counts from the test's start, and a test started with a thousand others on a
+    /// busy two-core machine may wait minutes for its turn before it does anything.
+    public static var hangLimit: Self { .timeLimit(.minutes(20)) }
 }
 
 /// A test's own failure: thrown where the test cannot go on, with what it found instead.
@@ -157,15 +171,39 @@ public final class Latch<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-/// Yields until `condition` holds; after `limit` (or when the task is cancelled) records an issue
-/// naming `what` and returns `false`. A bound on a wait for work, never a sleep that stands in
-/// for it.
+/// The pause between two checks of a polled condition: the first checks only yield; then a
+/// pause from 1 ms, doubling up to 16 ms. A poll that only yields puts itself back on the
+/// concurrency pool's queue at once: a few dozen tests polling side by side on a two-core machine
+/// kept the pool's two threads busy checking, and the work they waited for queued behind them. A
+/// pause is a pace for checking, not a stand-in for the work: the condition is checked again after
+/// it, and the bound around the wait is still `TestBounds.wait`. On the main actor (where delegates
+/// are called) a poll always pauses: one that only yields kept the main actor busy, and under
+/// ThreadSanitizer the callback it waited for never got its turn.
+private func pauseBeforeCheck(_ check: Int, onMainActor: Bool) async {
+    if check < 8, !onMainActor {
+        await Task.yield()
+    } else {
+        let shift = min(max(check - 8, 0), 4)
+        try? await Task.sleep(for: .milliseconds(1 << shift))
+    }
+}
+
+private func isMainActor(_ isolation: (any Actor)?) -> Bool {
+    isolation.map { ($0 as AnyObject) === MainActor.shared } ?? false
+}
+
+/// Checks `condition` until it holds (paced by `pauseBeforeCheck`); after `limit` (or when the task
+/// is cancelled) records an issue naming `what` and returns `false`. A bound on a wait for work,
+/// never a sleep that stands in for it. Prefer a wait woken by the event itself (a `Latch`, a
+/// recorder's count) where the code under test can signal one.
 @discardableResult
 public func waitUntil(
-    _ what: String, within limit: Duration = TestBounds.wait, sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: () -> Bool
+    _ what: String, within limit: Duration = TestBounds.wait, isolation: isolated (any Actor)? = #isolation,
+    sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
 ) async -> Bool {
     let deadline = ContinuousClock.now + limit
+    let onMainActor = isMainActor(isolation)
+    var check = 0
     while !condition() {
         if Task.isCancelled {
             Issue.record("cancelled while waiting for \(what)", sourceLocation: sourceLocation)
@@ -175,49 +213,47 @@ public func waitUntil(
             Issue.record("gave up after \(TestBounds.text(limit)) waiting for \(what)", sourceLocation: sourceLocation)
             return false
         }
-        await Task.yield()
+        await pauseBeforeCheck(check, onMainActor: onMainActor)
+        check += 1
     }
     return true
 }
 
 /// Like `waitUntil`, but throws once the issue is recorded, which ends the test.
-///
-/// On the main actor it pauses 2 ms between checks instead of yielding: a test on the main actor
-/// that only yields keeps the main actor (where delegates are called) busy, and under
-/// ThreadSanitizer the callback it waited for never got its turn.
 public func requireUntil(
     _ what: String, within limit: Duration = TestBounds.wait, isolation: isolated (any Actor)? = #isolation,
     sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + limit
-    let onMainActor = isolation.map { ($0 as AnyObject) === MainActor.shared } ?? false
+    let onMainActor = isMainActor(isolation)
+    var check = 0
     while !condition() {
         if Task.isCancelled || ContinuousClock.now >= deadline {
             let reason = Task.isCancelled ? "cancelled" : "gave up after \(TestBounds.text(limit))"
             try #require(condition(), "\(reason) waiting for \(what)", sourceLocation: sourceLocation)
             return
         }
-        if onMainActor {
-            try await Task.sleep(for: .milliseconds(2))
-        } else {
-            await Task.yield()
-        }
+        await pauseBeforeCheck(check, onMainActor: onMainActor)
+        check += 1
     }
 }
 
-/// Runs `attempt` until it answers `true`, yielding in between; after `limit` (or when the task is
-/// cancelled) records an issue naming `what` and throws, which ends the test.
+/// Runs `attempt` until it answers `true` (paced like `waitUntil`); after `limit` (or when the task
+/// is cancelled) records an issue naming `what` and throws, which ends the test.
 public func requireEventually(
     _ what: String, within limit: Duration = TestBounds.wait, isolation: isolated (any Actor)? = #isolation,
     sourceLocation: SourceLocation = #_sourceLocation, _ attempt: () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + limit
+    let onMainActor = isMainActor(isolation)
+    var check = 0
     while try await !attempt() {
         if Task.isCancelled || ContinuousClock.now >= deadline {
             let reason = Task.isCancelled ? "cancelled" : "gave up after \(TestBounds.text(limit))"
             Issue.record("\(reason) waiting for \(what)", sourceLocation: sourceLocation)
             throw TestFailure("\(reason) waiting for \(what)")
         }
-        await Task.yield()
+        await pauseBeforeCheck(check, onMainActor: onMainActor)
+        check += 1
     }
 }

@@ -42,6 +42,7 @@ public struct EmulatorHarness: Sendable {
             capabilities: capabilities)
         configuration?.logger = logger
         configuration?.clock = clock
+        configuration?.requestTimeout = TestBounds.requestDeadline
         guard let configuration else { preconditionFailure("emulator configuration") }
         return NativeAuthClient(configuration: configuration, transport: tenant, credentialStore: store)
     }

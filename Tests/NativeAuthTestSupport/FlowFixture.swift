@@ -29,6 +29,7 @@ public struct FlowFixture: Sendable {
             capabilities: [.mfaRequired, .registrationRequired])
         configuration?.clock = harness.clock
         configuration?.protocolVersion = protocolVersion
+        configuration?.requestTimeout = TestBounds.requestDeadline
         guard let configuration else { preconditionFailure("configuration") }
         client = NativeAuthClient(
             configuration: configuration, transport: transport ?? harness.tenant,

@@ -8,7 +8,8 @@ public import Testing
 /// with `GateNeverOpened`, so a test that never opens the gate ends instead of hanging.
 public final class GatedTransport: HTTPTransport, Sendable {
     public let inner: any HTTPTransport
-    private let state = LockedValue<(closed: Bool, held: [Latch<Void>], arrived: Int)>((false, [], 0))
+    private let state = LockedValue<(closed: Bool, held: [Latch<Void>], arrived: Int, watchers: [(Int, Latch<Void>)])>(
+        (false, [], 0, []))
 
     public struct GateNeverOpened: Error, CustomStringConvertible {
         public let path: String
@@ -31,21 +32,35 @@ public final class GatedTransport: HTTPTransport, Sendable {
 
     public var heldCount: Int { state.current.held.count }
 
-    /// Waits (by yielding, not sleeping) until `count` requests are held at the gate; gives up
-    /// with an issue after `TestBounds.wait`.
+    /// Waits until `count` requests are held at the gate, woken by the request that makes the
+    /// count; gives up with an issue after `TestBounds.wait`.
     public func waitUntilHeld(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
-        await waitUntil("\(count) request(s) held at the gate (\(heldCount) arrived)", sourceLocation: sourceLocation) {
-            heldCount >= count
+        let reached = Latch<Void>()
+        let now = state.withLock { state in
+            if state.held.count < count { state.watchers.append((count, reached)) }
+            return state.held.count
+        }
+        if now >= count { return }
+        if await reached.outcome().value == nil {
+            let bound = TestBounds.text(TestBounds.wait)
+            Issue.record(
+                "gave up after \(bound) waiting for \(count) request(s) held at the gate (\(heldCount) held)",
+                sourceLocation: sourceLocation)
         }
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let latch = Latch<Void>()
-        let held = state.withLock { state -> Bool in
+        let (held, reached) = state.withLock { state -> (Bool, [Latch<Void>]) in
             state.arrived += 1
-            if state.closed { state.held.append(latch) }
-            return state.closed
+            guard state.closed else { return (false, []) }
+            state.held.append(latch)
+            let count = state.held.count
+            let reached = state.watchers.filter { $0.0 <= count }.map(\.1)
+            state.watchers.removeAll { $0.0 <= count }
+            return (true, reached)
         }
+        reached.forEach { $0.fulfill(()) }
         // A held request waits for `open()` however its task is cancelled, as a real request on
         // the wire would; only the bound ends the wait early.
         if held {

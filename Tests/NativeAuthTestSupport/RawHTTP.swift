@@ -204,7 +204,7 @@ private func systemSend(_ socket: Int32, _ buffer: UnsafeRawPointer?, _ length: 
 public enum RawHTTP: Sendable {
     /// How long any one socket call waits before it gives up: a server that stops answering fails
     /// the test instead of hanging it.
-    public static let timeout: TimeInterval = 20
+    public static let timeout: TimeInterval = TestBounds.requestDeadline
 
     /// Opens `count` connections that send nothing; close them with ``closeAll(_:)``.
     public static func openIdle(port: UInt16, count: Int) async throws -> [Int32] {

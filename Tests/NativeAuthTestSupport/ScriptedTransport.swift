@@ -145,6 +145,8 @@ public func testConfiguration(
     configuration?.logger = logger
     // Waits (retry pauses, polling) return at once: tests never sleep.
     configuration?.clock = TestClock()
+    // The transport answers in process: only a hang may reach the request deadline.
+    configuration?.requestTimeout = TestBounds.requestDeadline
     return configuration ?? { preconditionFailure("test configuration") }()
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 /// A loop in a sample that can only end by a `return` or a `throw` from inside it.
@@ -47,7 +48,7 @@ enum UnboundedLoop {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit)
 struct SampleLoopTests {
     @Test func noSampleLoopsWithoutAnEnd() throws {
         let root = SnippetCatalog.repositoryRoot()

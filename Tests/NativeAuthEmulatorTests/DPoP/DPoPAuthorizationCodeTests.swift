@@ -1,11 +1,12 @@
 import Foundation
 import NativeAuth
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuthEmulator
 
 /// `dpop_jkt` (RFC 9449 §10): an authorization code bound to a key at the authorization endpoint.
-@Suite("DPoP: codes bound with dpop_jkt", .timeLimit(.minutes(1)))
+@Suite("DPoP: codes bound with dpop_jkt", .hangLimit)
 struct DPoPAuthorizationCodeTests {
     @Test("a code asked for with dpop_jkt is redeemed with a proof of that key only")
     func boundCode() async throws {

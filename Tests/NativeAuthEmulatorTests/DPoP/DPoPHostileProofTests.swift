@@ -7,7 +7,7 @@ import Testing
 
 /// Hostile proofs get a clean refusal, never a crash or a hang: huge, malformed, deeply nested,
 /// of the wrong types, with huge keys; and nothing of them comes back in a header.
-@Suite("DPoP: hostile proofs", .timeLimit(.minutes(1)))
+@Suite("DPoP: hostile proofs", .hangLimit)
 struct DPoPHostileProofTests {
     static func segment(_ json: String) -> String { b64(Data(json.utf8)) }
 

@@ -1,12 +1,13 @@
 import Foundation
 import NativeAuth
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuthEmulator
 
 /// Server nonces (RFC 9449 §8 at the token endpoint, §9 at the resource): the challenge, the retry,
 /// and the schedule on the tenant's manual clock.
-@Suite("DPoP: server nonces", .timeLimit(.minutes(1)))
+@Suite("DPoP: server nonces", .hangLimit)
 struct DPoPNonceTests {
     /// `1*NQCHAR` (§8.1).
     static func isNonce(_ value: String?) -> Bool {

@@ -1,5 +1,6 @@
 import Foundation
 import NativeAuth
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuthEmulator
@@ -34,7 +35,7 @@ struct ProofRefusal: Sendable, CustomTestStringConvertible {
 
 /// Every check of RFC 9449 §4.3 at the token endpoint, each with a proof that fails it alone:
 /// `400 invalid_dpop_proof`, and the code is not spent.
-@Suite("DPoP: each check of a proof (RFC 9449 §4.3)", .timeLimit(.minutes(1)))
+@Suite("DPoP: each check of a proof (RFC 9449 §4.3)", .hangLimit, .cpuHeavy)
 struct DPoPProofCheckTests {
     static var ec: [String: Any] { ["kty": "EC", "crv": "P-256", "x": String(repeating: "A", count: 43), "y": "AA"] }
 

@@ -1,12 +1,13 @@
 import Foundation
 import NativeAuth
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuthEmulator
 
 /// DPoP at the protected resource `GET emulator/me` (RFC 9449 §7): a bound token with its proof, a
 /// bound token as a Bearer token, another key's proof, `ath`, and Bearer tokens as before.
-@Suite("DPoP: the protected resource", .timeLimit(.minutes(1)))
+@Suite("DPoP: the protected resource", .hangLimit)
 struct DPoPResourceTests {
     @Test("a bound token with the DPoP scheme and a valid proof (with ath) is accepted")
     func boundTokenWithProof() async throws {

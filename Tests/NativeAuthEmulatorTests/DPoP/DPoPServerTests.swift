@@ -6,7 +6,7 @@ import Testing
 
 /// DPoP over loopback HTTP: proofs name the server's URLs (`http://127.0.0.1:PORT/…`), which is
 /// what the tenant compares `htu` with, and the nonce headers cross the wire.
-@Suite("DPoP: over HTTP with EmulatorServer", .timeLimit(.minutes(1)))
+@Suite("DPoP: over HTTP with EmulatorServer", .hangLimit)
 struct DPoPServerTests {
     @Test("nonce challenge, retry, bound tokens and the resource over HTTP; /info shows the settings")
     func overHTTP() async throws {

@@ -1,10 +1,11 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuthEmulator
 
 /// The `htu` comparison form (RFC 9449 §4.3 step 9, with RFC 3986 §6.2.2 and §6.2.3).
-@Suite("DPoP: htu normalization", .timeLimit(.minutes(1)))
+@Suite("DPoP: htu normalization", .hangLimit)
 struct DPoPTargetURITests {
     @Test(
         "equivalent URIs normalize alike",

@@ -1,5 +1,6 @@
 import Foundation
 import NativeAuth
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthCrypto
@@ -11,7 +12,7 @@ import Testing
 
 /// DPoP at the token endpoint (RFC 9449 §5): bound tokens with a proof, Bearer tokens without,
 /// discovery, the three modes, and refresh tokens bound to the key.
-@Suite("DPoP: the token endpoint", .timeLimit(.minutes(1)))
+@Suite("DPoP: the token endpoint", .hangLimit, .cpuHeavy)
 struct DPoPTokenEndpointTests {
     @Test("discovery lists dpop_signing_alg_values_supported only when DPoP is on")
     func discovery() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// `EmulatorServerBrowser`, the headless browser for a served tenant, as the agent of the SDK's
 /// browser sign-ins, over real loopback HTTP.
-@Suite("Emulator server: the headless browser", .timeLimit(.minutes(1)))
+@Suite("Emulator server: the headless browser", .hangLimit)
 struct ServerBrowserTests {
     static let redirect = URL(string: "http://127.0.0.1:8765/callback")!
     static let browserUser = "bo@contoso.com"
@@ -70,6 +70,7 @@ struct ServerBrowserTests {
         let served = try ServedTenant()
         let issuer = try #require(URL(string: served.server.authority.absoluteString + "/v2.0"))
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = served.harness.clock
 
         // Alan: password, then the code sent to his first method, a phone the page shows masked.
@@ -176,7 +177,7 @@ struct ServerBrowserTests {
             try await client.signIn(SignInParameters(username: Self.browserUser))
         }
         let browser = browser(served, password: Self.browserPassword)
-        let agent = LoopbackUserAgent(timeout: .seconds(30), openBrowser: browser.open)
+        let agent = LoopbackUserAgent(timeout: TestBounds.wait, openBrowser: browser.open)
         let redirect = try agent.prepare()
         let account = try await error.continueInBrowser(redirectURI: redirect, using: agent)
         #expect(account.account.username == Self.browserUser)

@@ -5,7 +5,7 @@ import NativeAuthTestSupport
 import Testing
 
 /// Every control API call, over loopback HTTP.
-@Suite("Emulator server: control API", .timeLimit(.minutes(2)))
+@Suite("Emulator server: control API", .hangLimit)
 struct ServerControlAPITests {
     @Test("info names the authority, client, tenant and control base; unknown calls are 404, wrong methods 405")
     func infoAndErrors() async throws {

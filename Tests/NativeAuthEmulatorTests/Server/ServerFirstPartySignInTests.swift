@@ -7,13 +7,14 @@ import Testing
 /// A first-party sign-in (OAuth 2.0 for First-Party Applications) over real loopback HTTP: the
 /// discovery document names the server's authorization challenge endpoint, and the SDK signs in
 /// at it with a password, then with a one-time code.
-@Suite("Emulator server: first-party sign-in over loopback HTTP", .timeLimit(.minutes(1)))
+@Suite("Emulator server: first-party sign-in over loopback HTTP", .hangLimit)
 struct ServerFirstPartySignInTests {
     static let redirect = URL(string: "http://127.0.0.1:8765/callback")!
 
     func client(_ served: ServedTenant) throws -> WebAuthClient {
         let issuer = try #require(URL(string: served.server.authority.absoluteString + "/v2.0"))
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = served.harness.clock
         return try WebAuthClient(
             issuer: issuer, clientId: served.tenant.clientId, redirectURI: Self.redirect, transport: served.transport,

@@ -8,7 +8,7 @@ import Testing
 
 /// Every native flow of the SDK, through `URLSessionTransport`, against the tenant served on
 /// loopback HTTP: the same answers as in process, over a real socket.
-@Suite("Emulator server: native flows over loopback HTTP", .timeLimit(.minutes(2)))
+@Suite("Emulator server: native flows over loopback HTTP", .hangLimit)
 struct ServerFlowTests {
     struct Failure: Error, CustomStringConvertible {
         var description: String

@@ -13,12 +13,12 @@ import Testing
 /// sign-in form, requests the loopback callback, and returns once the answer page has arrived.
 /// The agent must answer that request with its page and return the callback while the opener is
 /// still waiting for that page, whatever the Swift concurrency pool is doing.
-@Suite("Emulator server: a loopback opener that plays the browser", .timeLimit(.minutes(1)))
+@Suite("Emulator server: a loopback opener that plays the browser", .hangLimit)
 struct ServerLoopbackOpenerTests {
     static let username = "ada@contoso.com"
     static let password = "Analytical-Engine-1843"
     /// The bound on every wait of these tests.
-    static let bound: Duration = .seconds(20)
+    static let bound: Duration = TestBounds.wait
 
     /// How the opener's browser treats the sign-in page's redirect to the loopback callback.
     enum Redirects: String, CaseIterable, CustomTestStringConvertible {

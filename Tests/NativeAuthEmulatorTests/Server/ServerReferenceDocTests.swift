@@ -7,7 +7,7 @@ import Testing
 
 /// Keeps Docs/EmulatorServer.md whole: it lists every route the server handles and no other, every
 /// setting `GET /info` reports, every member `POST /users` takes and every field of the sign-in form.
-@Suite("Emulator server: the reference page", .timeLimit(.minutes(1)))
+@Suite("Emulator server: the reference page", .hangLimit)
 struct ServerReferenceDocTests {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // Server

@@ -6,7 +6,7 @@ import Testing
 
 /// What `stop()` has done by the time it returns: the port and every connection not answered for
 /// the last time are closed, unfinished answers with them, and the server's counts say so.
-@Suite("Server: what stop has closed when it returns", .timeLimit(.minutes(1)))
+@Suite("Server: what stop has closed when it returns", .hangLimit)
 struct ServerStopTests {
     @Test("a connection whose answer outlives the drain is closed, and counted closed, before stop returns")
     func anUnfinishedAnswersConnectionIsClosedBeforeStopReturns() async throws {

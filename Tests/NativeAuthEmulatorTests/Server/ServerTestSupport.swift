@@ -38,6 +38,7 @@ struct ServedTenant {
             clientId: tenant.clientId, authority: server.authority,
             capabilities: [.mfaRequired, .registrationRequired])
         configuration.clock = harness.clock
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.protocolVersion = version
         return NativeAuthClient(configuration: configuration, transport: transport, credentialStore: store)
     }

@@ -5,7 +5,7 @@ import NativeAuthTestSupport
 import Testing
 
 /// `POST /users` takes every setting of `EmulatedUser`, and refuses what it does not know.
-@Suite("Emulator server: the users the control API creates", .timeLimit(.minutes(1)))
+@Suite("Emulator server: the users the control API creates", .hangLimit)
 struct ServerUserSchemaTests {
     /// A body with every member, each away from its default.
     static let fullBody = #"""

@@ -6,7 +6,7 @@ import Testing
 
 /// The tenant's OpenID Connect endpoints over loopback HTTP: the URLs it writes name the server,
 /// and the SDK's browser fallback works against it end to end.
-@Suite("Emulator server: web sign-in over loopback HTTP", .timeLimit(.minutes(2)))
+@Suite("Emulator server: web sign-in over loopback HTTP", .hangLimit)
 struct ServerWebSignInTests {
     static let redirect = URL(string: "http://127.0.0.1:8765/callback")!
     static let browserUser = "bo@contoso.com"
@@ -125,6 +125,7 @@ struct ServerWebSignInTests {
 
         let issuer = try #require(URL(string: served.server.authority.absoluteString + "/v2.0"))
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = served.harness.clock
         let client = try WebAuthClient(
             issuer: issuer, clientId: tenant.clientId, redirectURI: Self.redirect, transport: served.transport,

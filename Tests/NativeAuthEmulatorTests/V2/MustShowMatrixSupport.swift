@@ -75,6 +75,7 @@ struct MatrixBed {
             clientId: tenant.clientId, authority: server?.authority ?? tenant.authority,
             capabilities: [.mfaRequired, .registrationRequired])
         configuration.clock = clock ?? harness.clock
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.protocolVersion = .v2
         return NativeAuthClient(
             configuration: configuration, transport: counter, credentialStore: InMemoryCredentialStore())
@@ -84,6 +85,7 @@ struct MatrixBed {
     func webClient() throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
         configuration.clock = harness.clock
+        configuration.requestTimeout = TestBounds.requestDeadline
         let issuer = try server.map { try #require(URL(string: $0.authority.absoluteString + "/v2.0")) }
         return try WebAuthClient(
             issuer: issuer ?? tenant.issuer, clientId: tenant.clientId, redirectURI: Self.redirectURI,

@@ -58,7 +58,7 @@ enum MustShowJourney: String, CaseIterable, Sendable, CustomTestStringConvertibl
 
 /// The must-show matrix: every journey, in process and over the emulator's HTTP server, ends where
 /// it should with exactly the requests the docs' tables say.
-@Suite("The must-show journeys, in process and over HTTP, with their round trips", .timeLimit(.minutes(1)))
+@Suite("The must-show journeys, in process and over HTTP, with their round trips", .hangLimit)
 struct MustShowMatrixTests {
     @Test(arguments: MustShowJourney.allCases, MatrixWire.allCases)
     func journey(_ journey: MustShowJourney, on wire: MatrixWire) async throws {

@@ -1,11 +1,12 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 /// `oauth2/v2.0/authorize-challenge` and the `authorization_code` grant of its codes
 /// (Docs/NativeAuthV2Protocol.md, "Step 1", "Step 3", "Step 4").
-@Suite("Native Auth V2: authorize-challenge and the code", .timeLimit(.minutes(1)))
+@Suite("Native Auth V2: authorize-challenge and the code", .hangLimit)
 struct V2AuthorizeChallengeTests {
     @Test(
         "start: 401 InsufficientAuthorization with a continuation token and the sign_in, sign_up and reset_password links"

@@ -1,11 +1,12 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 /// What the V2 HAL endpoints refuse: spent, expired and misplaced continuation tokens, methods a
 /// step did not offer, and hostile bodies, each with a clean error answer.
-@Suite("Native Auth V2: refusals", .timeLimit(.minutes(1)))
+@Suite("Native Auth V2: refusals", .hangLimit)
 struct V2RefusalTests {
     @Test("every continuation token is single-use: the step that moves the flow spends it")
     func singleUse() async throws {

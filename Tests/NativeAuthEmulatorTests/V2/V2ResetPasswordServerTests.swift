@@ -6,7 +6,7 @@ import Testing
 
 /// A V2 password reset by the SDK over real loopback HTTP: the `PUT` of the new password, the polls
 /// and the code exchange go through the server like every other route.
-@Suite("Native Auth V2: password reset over HTTP", .timeLimit(.minutes(1)))
+@Suite("Native Auth V2: password reset over HTTP", .hangLimit)
 struct V2ResetPasswordServerTests {
     @Test("the SDK resets a password over HTTP and signs in with it")
     func resetOverHTTP() async throws {
@@ -15,6 +15,7 @@ struct V2ResetPasswordServerTests {
             clientId: served.tenant.clientId, authority: served.server.authority)
         configuration.protocolVersion = .v2
         configuration.clock = TestClock()  // the polls' sleeps return at once
+        configuration.requestTimeout = TestBounds.requestDeadline
         let client = NativeAuthClient(
             configuration: configuration, transport: served.transport, credentialStore: InMemoryCredentialStore())
 
@@ -44,6 +45,7 @@ struct V2ResetPasswordServerTests {
             clientId: served.tenant.clientId, authority: served.server.authority)
         configuration.protocolVersion = .v2
         configuration.clock = TestClock()
+        configuration.requestTimeout = TestBounds.requestDeadline
         let client = NativeAuthClient(
             configuration: configuration, transport: served.transport, credentialStore: InMemoryCredentialStore())
 
@@ -89,6 +91,7 @@ struct V2ResetPasswordServerTests {
             clientId: served.tenant.clientId, authority: served.server.authority)
         configuration.protocolVersion = .v2
         configuration.clock = TestClock()
+        configuration.requestTimeout = TestBounds.requestDeadline
         let client = NativeAuthClient(
             configuration: configuration, transport: served.transport, credentialStore: InMemoryCredentialStore())
 

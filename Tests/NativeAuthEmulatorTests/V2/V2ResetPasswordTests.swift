@@ -1,11 +1,12 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 /// The V2 password-reset journey, step by step (Docs/NativeAuthV2.md, "Using V2"; Docs/Emulator.md,
 /// "Native Auth V2").
-@Suite("Native Auth V2: the password-reset journey", .timeLimit(.minutes(1)))
+@Suite("Native Auth V2: the password-reset journey", .hangLimit)
 struct V2ResetPasswordTests {
     static let newPassword = "Difference-Engine-1822"
 

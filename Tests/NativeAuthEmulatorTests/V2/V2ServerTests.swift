@@ -5,7 +5,7 @@ import NativeAuthTestSupport
 import Testing
 
 /// Native Auth V2 over real loopback HTTP: relative hrefs resolve on the server's origin.
-@Suite("Native Auth V2: over HTTP", .timeLimit(.minutes(1)))
+@Suite("Native Auth V2: over HTTP", .hangLimit)
 struct V2ServerTests {
     @Test("an MFA sign-in over HTTP: authorize-challenge, the journey's links, resume, the code grant")
     func mfaOverHTTP() async throws {

@@ -1,10 +1,11 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 /// The V2 sign-in journey, step by step (Docs/NativeAuthV2Protocol.md, "Step 2" to "Methods").
-@Suite("Native Auth V2: the sign-in journey", .timeLimit(.minutes(1)))
+@Suite("Native Auth V2: the sign-in journey", .hangLimit)
 struct V2SignInTests {
     @Test("email code: challenge with one email method, verify with codeLength and resend, then continue")
     func emailCode() async throws {

@@ -1,11 +1,12 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 /// The V2 sign-up journey, step by step (Docs/NativeAuthV2Protocol.md, "Sign-up"; Docs/Emulator.md,
 /// "Native Auth V2"), read with JSONSerialization.
-@Suite("Native Auth V2: the sign-up journey", .timeLimit(.minutes(1)))
+@Suite("Native Auth V2: the sign-up journey", .hangLimit)
 struct V2SignUpTests {
     static let newUser = "lin@contoso.com"
     static let password = "Difference-Engine-1822"

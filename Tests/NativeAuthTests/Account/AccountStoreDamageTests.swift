@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
@@ -6,7 +7,7 @@ import Testing
 /// The store's items as a sign-out and a save must treat them when the index cannot be read or
 /// was altered: no token item is stranded by a sign-out that reports success, and no item of
 /// another client is removed.
-@Suite("Account store: an unreadable or altered index", .timeLimit(.minutes(1)))
+@Suite("Account store: an unreadable or altered index", .hangLimit)
 struct AccountStoreDamageTests {
     typealias Layout = AccountStoreLayoutTests
     /// The layout tests' client, transport and clock, shared.

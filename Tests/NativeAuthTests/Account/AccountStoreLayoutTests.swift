@@ -62,7 +62,7 @@ final class RecordingStore: CredentialStore, Sendable {
     }
 }
 
-@Suite("Account store: one item per access token, lazy loading, migration, crash safety", .timeLimit(.minutes(1)))
+@Suite("Account store: one item per access token, lazy loading, migration, crash safety", .hangLimit)
 struct AccountStoreLayoutTests {
     static let accountKey = "nativeauth.account.client-1"
     static let indexKey = accountKey + ".tokens"

@@ -5,7 +5,7 @@ import Testing
 @testable import AuthSupport
 @testable import NativeAuth
 
-@Suite("Account: cached tokens, one refresh in flight, sign-out, restore", .timeLimit(.minutes(1)))
+@Suite("Account: cached tokens, one refresh in flight, sign-out, restore", .hangLimit)
 struct AccountTokenTests {
     let transport = ScriptedTransport()
     let gate: GatedTransport

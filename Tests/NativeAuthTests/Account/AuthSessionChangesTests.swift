@@ -7,7 +7,7 @@ import Testing
 
 /// `AuthSession.changes()`: the session followed outside SwiftUI, as an async sequence of its
 /// states, through a restore, a sign-in, a sign-out and a session the server ended.
-@Suite("AuthSession: its changes as an async sequence", .timeLimit(.minutes(1)))
+@Suite("AuthSession: its changes as an async sequence", .hangLimit)
 @MainActor
 struct AuthSessionChangesTests {
     let harness = EmulatorHarness()

@@ -28,7 +28,7 @@ func observe(_ session: AuthSession, until condition: @escaping @MainActor (Auth
 
 /// The observable session model: restored at launch with no request, following sign-in, refresh
 /// and sign-out, for native and web clients; observed with `withObservationTracking`, as SwiftUI does.
-@Suite("AuthSession: the session as an observable model", .timeLimit(.minutes(1)))
+@Suite("AuthSession: the session as an observable model", .hangLimit)
 @MainActor
 struct AuthSessionTests {
     let harness = EmulatorHarness()
@@ -108,6 +108,7 @@ struct AuthSessionTests {
     @Test func aSignInWithTheBrowserIsFollowedToo() async throws {
         let provider = ScriptedOpenIDProvider(tokenAnswer: ScriptedOpenIDProvider.signingIn())
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = TestClock()
         let client = try WebAuthClient(
             issuer: URL(string: ScriptedOpenIDProvider.issuer)!, clientId: "web-app",

@@ -7,7 +7,7 @@ import Testing
 /// An OS update must not lock everyone out: a biometry state that changes together with the
 /// system version the checker reports is confirmed with the device owner's credential and then
 /// kept; one that changes with the same version is a change of the enrolled biometrics, refused.
-@Suite("Presence: a biometry state changed by an OS update", .timeLimit(.minutes(1)))
+@Suite("Presence: a biometry state changed by an OS update", .hangLimit)
 struct BiometryOSUpdateTests {
     let harness = EmulatorHarness()
     let enrolled = Data("enrolled".utf8)
@@ -19,6 +19,7 @@ struct BiometryOSUpdateTests {
         var configuration = try NativeAuthConfiguration(
             clientId: harness.tenant.clientId, authority: harness.tenant.authority)
         configuration.clock = harness.clock
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.userPresence = UserPresenceRequirement(policy: .always, reason: "Unlock", checker: person)
         let client = NativeAuthClient(configuration: configuration, transport: harness.tenant, credentialStore: store)
         let result = try await client.signIn(
@@ -100,6 +101,7 @@ struct BiometryOSUpdateTests {
         var configuration = try NativeAuthConfiguration(
             clientId: harness.tenant.clientId, authority: harness.tenant.authority)
         configuration.clock = harness.clock
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.userPresence = UserPresenceRequirement(policy: .always, reason: "Unlock", checker: after)
         let restarted = NativeAuthClient(
             configuration: configuration, transport: harness.tenant, credentialStore: store)

@@ -5,7 +5,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Account: cached tokens are read without entering the account's actor", .timeLimit(.minutes(1)))
+@Suite("Account: cached tokens are read without entering the account's actor", .hangLimit)
 struct CachedSnapshotTests {
     @Test(arguments: [false, true])
     func aRestoredAccountServesCachedTokensFromTheSnapshot(fileStore: Bool) async throws {

@@ -7,7 +7,7 @@ import Testing
 /// The presence checker NativeAuthEmulator ships, through the public API: a client on an
 /// emulated tenant asks it before each refresh, and it answers from its script, holds, and lets
 /// a cancelled refresh go.
-@Suite("EmulatedPresenceChecker: a scripted person for the presence gate", .timeLimit(.minutes(1)))
+@Suite("EmulatedPresenceChecker: a scripted person for the presence gate", .hangLimit)
 struct EmulatedPresenceCheckerTests {
     let harness = EmulatorHarness()
 
@@ -16,6 +16,7 @@ struct EmulatedPresenceCheckerTests {
         var configuration = try NativeAuthConfiguration(
             clientId: harness.tenant.clientId, authority: harness.tenant.authority)
         configuration.clock = harness.clock
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.userPresence = UserPresenceRequirement(policy: .always, reason: "Unlock", checker: person)
         let client = NativeAuthClient(
             configuration: configuration, transport: harness.tenant, credentialStore: InMemoryCredentialStore())

@@ -7,7 +7,7 @@ import Testing
 /// What a refused refresh does: only a dead refresh token signs the user out; an answer that asks
 /// for interaction keeps the account; an answer for another account is refused whole; claims
 /// requests and challenges reach the server and the app.
-@Suite("Account: refresh refusals, claims, account integrity", .timeLimit(.minutes(1)))
+@Suite("Account: refresh refusals, claims, account integrity", .hangLimit)
 struct RefreshRefusalTests {
     let transport = ScriptedTransport()
     let clock = TestClock()

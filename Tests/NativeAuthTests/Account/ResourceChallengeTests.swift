@@ -7,7 +7,7 @@ import Testing
 /// How `send` reads a resource's `WWW-Authenticate` (RFC 9110 §11.6.1) for its claims challenge and
 /// its `invalid_token`: by the challenge grammar, so a value written with an empty list element or
 /// base64 padding is read, and an error named inside another parameter's value is not an error.
-@Suite("Account: a resource's challenges, read by the grammar", .timeLimit(.minutes(1)))
+@Suite("Account: a resource's challenges, read by the grammar", .hangLimit)
 struct ResourceChallengeTests {
     /// `{"access_token":{}}`, base64 with its padding.
     static let padded = "eyJhY2Nlc3NfdG9rZW4iOnt9fQ=="

@@ -5,7 +5,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Restart on a file store: restore with no request, refresh once, damage never fatal", .timeLimit(.minutes(1)))
+@Suite("Restart on a file store: restore with no request, refresh once, damage never fatal", .hangLimit)
 struct RestartTests {
     let scratch = ScratchDirectory()
     let harness = EmulatorHarness()
@@ -14,6 +14,7 @@ struct RestartTests {
         var configuration = try? NativeAuthConfiguration(
             clientId: clientId ?? harness.tenant.clientId, authority: harness.tenant.authority)
         configuration?.clock = harness.clock
+        configuration?.requestTimeout = TestBounds.requestDeadline
         guard let configuration else { preconditionFailure("configuration") }
         return NativeAuthClient(
             configuration: configuration, transport: harness.tenant,

@@ -5,7 +5,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Sessions: events, skew, shared stores, replacement, authorized requests", .timeLimit(.minutes(1)))
+@Suite("Sessions: events, skew, shared stores, replacement, authorized requests", .hangLimit)
 struct SessionTests {
     let harness = EmulatorHarness()
 
@@ -189,6 +189,7 @@ struct SessionTests {
         var configuration = try NativeAuthConfiguration(
             clientId: harness.tenant.clientId, authority: harness.tenant.authority)
         configuration.clock = harness.clock
+        configuration.requestTimeout = TestBounds.requestDeadline
         let client = NativeAuthClient(configuration: configuration, transport: harness.tenant, credentialStore: store)
         let account = try await signIn(client)
         #expect(try await store.data(forKey: "nativeauth.account.\(harness.tenant.clientId)") == nil)
@@ -220,6 +221,7 @@ struct SessionTests {
         var configuration = try NativeAuthConfiguration(
             clientId: harness.tenant.clientId, authority: harness.tenant.authority)
         configuration.clock = harness.clock
+        configuration.requestTimeout = TestBounds.requestDeadline
         let store = RemovalFailsOnce()
         let client = NativeAuthClient(configuration: configuration, transport: harness.tenant, credentialStore: store)
         let ada = try await signIn(client)

@@ -7,7 +7,7 @@ import Testing
 /// Reading a resource's step-up challenge (RFC 9470 §3) from `WWW-Authenticate`, and `send`
 /// turning it into a typed error: the challenges of RFC 9110 §11.6.1 read as the grammar says,
 /// hostile values refused whole, never a crash.
-@Suite("Account: a resource's step-up challenge", .timeLimit(.minutes(1)))
+@Suite("Account: a resource's step-up challenge", .hangLimit)
 struct StepUpChallengeTests {
     static let error = "error=\"insufficient_user_authentication\""
 

@@ -30,7 +30,7 @@ final class GatedWriteStore: CredentialStore, Sendable {
     }
 }
 
-@Suite("Account store: one write at a time", .timeLimit(.minutes(1)))
+@Suite("Account store: one write at a time", .hangLimit)
 struct StoreWriteOrderTests {
     @Test func aSignOutDuringASaveOfSeveralItemsLeavesNothingBehind() async throws {
         let layout = AccountStoreLayoutTests()

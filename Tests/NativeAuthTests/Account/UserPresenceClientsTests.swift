@@ -6,13 +6,14 @@ import Testing
 
 /// The person's confirmation through every door to a refresh: the web client, the session model
 /// and the delegate form all ask, and all report a refusal as the async form does.
-@Suite("Account: the person's confirmation in every client", .timeLimit(.minutes(1)))
+@Suite("Account: the person's confirmation in every client", .hangLimit)
 struct UserPresenceClientsTests {
     let clock = TestClock()
     let checker = ScriptedPresenceChecker()
 
     func webClient(_ provider: ScriptedOpenIDProvider, policy: UserPresencePolicy) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = clock
         configuration.userPresence = UserPresenceRequirement(policy: policy, reason: "Unlock", checker: checker)
         return try WebAuthClient(

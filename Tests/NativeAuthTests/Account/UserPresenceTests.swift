@@ -8,7 +8,7 @@ import Testing
 /// long a confirmation lasts under each policy (on the client's clock), one confirmation for every
 /// concurrent caller, every refusal typed with the account and its stored credentials kept, the
 /// biometry a session keeps, and a caller who gives up.
-@Suite("Account: the person's confirmation before a refresh", .timeLimit(.minutes(1)))
+@Suite("Account: the person's confirmation before a refresh", .hangLimit)
 struct UserPresenceTests {
     let transport = ScriptedTransport()
     let gate: GatedTransport

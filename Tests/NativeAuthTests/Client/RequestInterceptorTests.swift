@@ -64,7 +64,7 @@ struct AttestationHeader: RequestInterceptor {
     }
 }
 
-@Suite("Request interceptors", .timeLimit(.minutes(1)))
+@Suite("Request interceptors", .hangLimit)
 struct RequestInterceptorTests {
     let harness = EmulatorHarness()
 
@@ -74,6 +74,7 @@ struct RequestInterceptorTests {
             clientId: harness.tenant.clientId, authority: harness.tenant.authority,
             capabilities: [.mfaRequired, .registrationRequired])
         configuration.clock = harness.clock
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.logger = harness.logger
         configuration.requestInterceptors = interceptors
         return NativeAuthClient(configuration: configuration, transport: harness.tenant, credentialStore: harness.store)
@@ -191,6 +192,7 @@ struct RequestInterceptorTests {
         var configuration = try NativeAuthConfiguration(
             clientId: harness.tenant.clientId, authority: harness.tenant.authority)
         configuration.clock = harness.clock
+        configuration.requestTimeout = TestBounds.requestDeadline
         let recorder = RecordingInterceptor()
         configuration.requestInterceptors = [recorder]
         let client = NativeAuthClient(
@@ -210,6 +212,7 @@ struct RequestInterceptorTests {
         let tenant = harness.tenant
         let recorder = RecordingInterceptor()
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = harness.clock
         configuration.requestInterceptors = [recorder, RefusingInterceptor(endpoint: "token")]
         let client = try WebAuthClient(

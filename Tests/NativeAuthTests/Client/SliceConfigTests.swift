@@ -7,7 +7,7 @@ import Testing
 
 /// ``NativeAuthConfiguration/sliceConfig``: the `dc` and `slice` query parameters, added where
 /// MSAL's native authentication adds them (Docs/NativeAuthV2Protocol.md, "The slice parameters").
-@Suite("Slice parameters: dc on native requests and V2 links, slice and dc on a refresh", .timeLimit(.minutes(1)))
+@Suite("Slice parameters: dc on native requests and V2 links, slice and dc on a refresh", .hangLimit)
 struct SliceConfigTests {
     static let authority =
         URL(string: "https://contoso.ciamlogin.com/contoso.onmicrosoft.com") ?? URL(fileURLWithPath: "/")
@@ -20,6 +20,7 @@ struct SliceConfigTests {
                 clientId: harness.tenant.clientId, authority: harness.tenant.authority)
         else { preconditionFailure("emulator configuration") }
         configuration.clock = harness.clock
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.protocolVersion = version
         configuration.sliceConfig = slice
         return NativeAuthClient(

@@ -18,7 +18,7 @@ private func randomBig(_ random: inout SplitMix64, maxLimbs: Int) -> BigUInt {
     return BigUInt(limbs: limbs)
 }
 
-@Suite("Crypto: big integer arithmetic for RSA keys", .timeLimit(.minutes(1)), .lowPriority)
+@Suite("Crypto: big integer arithmetic for RSA keys", .hangLimit)
 struct BigUIntArithmeticTests {
     @Test("Small sums, differences, products, quotients and shifts")
     func small() {

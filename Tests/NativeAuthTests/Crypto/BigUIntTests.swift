@@ -74,7 +74,7 @@ enum NaiveModular {
     }
 }
 
-@Suite("Crypto: big unsigned integers and Montgomery exponentiation", .timeLimit(.minutes(1)), .lowPriority)
+@Suite("Crypto: big unsigned integers and Montgomery exponentiation", .hangLimit, .cpuHeavy)
 struct BigUIntTests {
     @Test("Bytes round-trip: leading zeros dropped, fixed-width output padded, too-small width refused")
     func bytes() {

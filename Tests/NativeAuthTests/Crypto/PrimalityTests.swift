@@ -50,7 +50,7 @@ func bigDecimal(_ text: String) -> BigUInt {
     text.reduce(BigUInt.zero) { value, digit in value * BigUInt(10) + BigUInt(UInt64(digit.wholeNumberValue ?? 0)) }
 }
 
-@Suite("Crypto: Miller–Rabin and prime search", .timeLimit(.minutes(2)), .lowPriority)
+@Suite("Crypto: Miller–Rabin and prime search", .hangLimit, .cpuHeavy)
 struct PrimalityTests {
     @Test("Small numbers: exact, by trial division")
     func small() {

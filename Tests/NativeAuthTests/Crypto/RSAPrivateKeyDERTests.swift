@@ -8,7 +8,7 @@ private func sequence(_ integers: [[UInt8]]) -> [UInt8] {
     DER.sequence(integers.flatMap { DER.unsignedInteger($0) })
 }
 
-@Suite("Crypto: RSA private key storage form, malformed input", .timeLimit(.minutes(2)), .lowPriority)
+@Suite("Crypto: RSA private key storage form, malformed input", .hangLimit)
 struct RSAPrivateKeyDERTests {
     static let valid = bytes(hex: PrivateKeyFixtures.rfc7515PKCS1DER)
 

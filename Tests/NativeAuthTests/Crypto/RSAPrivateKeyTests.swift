@@ -21,7 +21,7 @@ func rfc7515PrivateKey() throws -> RSAPrivateKey {
         coefficient: decoded(PrivateKeyFixtures.rfc7515Coefficient))
 }
 
-@Suite("Crypto: RSA private keys, RS256 signing", .timeLimit(.minutes(2)), .lowPriority)
+@Suite("Crypto: RSA private keys, RS256 signing", .hangLimit, .cpuHeavy)
 struct RSAPrivateKeyTests {
     @Test("RFC 7515 A.2: signing the example's input gives the published signature, byte for byte")
     func rfc7515KnownAnswer() throws {

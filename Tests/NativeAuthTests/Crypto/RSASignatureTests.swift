@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthCrypto
@@ -68,7 +69,7 @@ let rs256Verifiers: [any RS256Verifier] = {
     return verifiers
 }()
 
-@Suite("Crypto: RSASSA-PKCS1-v1_5 SHA-256 verification", .timeLimit(.minutes(1)))
+@Suite("Crypto: RSASSA-PKCS1-v1_5 SHA-256 verification", .hangLimit)
 struct RSASignatureTests {
     @Test("Published and OpenSSL-made signatures verify", arguments: RS256Vector.all)
     func vectorsVerify(_ vector: RS256Vector) throws {
@@ -178,7 +179,7 @@ struct RSASignatureTests {
     }
 }
 
-@Suite("Crypto: RSA public keys", .timeLimit(.minutes(1)))
+@Suite("Crypto: RSA public keys", .hangLimit)
 struct RSAPublicKeyTests {
     @Test("Modulus below 2048 bits, above 8192 bits, or even is refused")
     func modulusRefusals() throws {

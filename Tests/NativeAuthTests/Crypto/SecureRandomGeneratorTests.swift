@@ -8,7 +8,7 @@ import Testing
 /// The system generator as signing uses it, and the test signer built on it: several threads sign
 /// at once with no race reported (this suite runs under ThreadSanitizer, where a generator with no
 /// storage made concurrent signatures a reported race on one shared placeholder address).
-@Suite("Crypto: the secure generator and concurrent signing", .timeLimit(.minutes(1)))
+@Suite("Crypto: the secure generator and concurrent signing", .hangLimit)
 struct SecureRandomGeneratorTests {
     @Test func theGeneratorHasStorageOfItsOwnAndDrawsDifferentWords() {
         #expect(MemoryLayout<SecureRandomGenerator>.size > 0)

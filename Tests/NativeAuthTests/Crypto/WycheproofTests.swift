@@ -8,7 +8,7 @@ import Testing
 /// counts below assert that, so a newer copy that brings some fails here and makes the decision
 /// visible. The decision then: an `acceptable` vector is refused (the check expects `false`) unless
 /// the algorithm's specification requires accepting it.
-@Suite(.timeLimit(.minutes(2)), .lowPriority) struct WycheproofTests {
+@Suite(.hangLimit, .cpuHeavy) struct WycheproofTests {
     @Test func ecdsaP256SHA256InP1363Form() throws {
         var tally = VectorTally()
         for group in try Wycheproof.groups("ecdsa_secp256r1_sha256_p1363_test.json") {

@@ -59,7 +59,7 @@ struct ReadProof {
     var nonce: String? { claims["nonce"]?.stringValue }
 }
 
-@Suite("DPoP in the web client (RFC 9449)", .timeLimit(.minutes(1)))
+@Suite("DPoP in the web client (RFC 9449)", .hangLimit)
 struct DPoPClientTests {
     let harness = PARClient()
     let keys = RecordingKeyProvider()
@@ -98,6 +98,7 @@ struct DPoPClientTests {
         _ provider: ScriptedOpenIDProvider, keys: any DPoPKeyProvider, clock: TestClock? = nil
     ) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = clock ?? harness.clock
         configuration.dpop = DPoPConfiguration(keyProvider: keys)
         return try WebAuthClient(

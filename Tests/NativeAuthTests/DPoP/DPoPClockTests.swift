@@ -8,7 +8,7 @@ import Testing
 /// server that checks `iat` within seconds refuses (glewlwyd: 5 s ahead, 60 s behind, 403
 /// `invalid_dpop_proof`). The SDK takes the server's time from the refusal's `Date` and sends the
 /// request once more.
-@Suite("DPoP proofs on the server's clock", .timeLimit(.minutes(1)))
+@Suite("DPoP proofs on the server's clock", .hangLimit)
 struct DPoPClockTests {
     let harness = PARClient()
     let keys = RecordingKeyProvider()
@@ -59,6 +59,7 @@ struct DPoPClockTests {
 
     func client(_ provider: ScriptedOpenIDProvider, keys: RecordingKeyProvider? = nil) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = harness.clock
         configuration.logger = harness.logger
         configuration.dpop = DPoPConfiguration(keyProvider: keys ?? self.keys)

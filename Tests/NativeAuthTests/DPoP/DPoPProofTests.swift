@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
@@ -22,7 +23,7 @@ struct FailingKey: DPoPKey {
     func sign(_ input: Data) async throws -> Data { throw Refused() }
 }
 
-@Suite("DPoP proofs (RFC 9449 §4.2)", .timeLimit(.minutes(1)))
+@Suite("DPoP proofs (RFC 9449 §4.2)", .hangLimit)
 struct DPoPProofTests {
     static func parts(_ jwt: String) throws -> (header: JSONValue, payload: JSONValue, signature: Data) {
         let pieces = jwt.split(separator: ".", omittingEmptySubsequences: false).map(String.init)

@@ -8,7 +8,7 @@ import Testing
 /// §11.6.1): `use_dpop_nonce` and `invalid_dpop_proof` only as a challenge's `error`, never as
 /// text inside another parameter; and a claims challenge on the `DPoP` scheme, which a DPoP-bound
 /// account's resource answers with.
-@Suite("DPoP: a resource's challenges, read by the grammar", .timeLimit(.minutes(1)))
+@Suite("DPoP: a resource's challenges, read by the grammar", .hangLimit)
 struct DPoPResourceChallengeTests {
     let harness = PARClient()
     let keys = RecordingKeyProvider()
@@ -49,6 +49,7 @@ struct DPoPResourceChallengeTests {
     func boundAccount() async throws -> UserAccountResult {
         let provider = DPoPClientTests.provider()
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = harness.clock
         configuration.dpop = DPoPConfiguration(keyProvider: keys)
         let client = try WebAuthClient(

@@ -1,10 +1,11 @@
 import AuthCrypto
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
 
-@Suite("The SDK's own DPoP keys (PS256 and RS256)", .timeLimit(.minutes(2)), .lowPriority)
+@Suite("The SDK's own DPoP keys (PS256 and RS256)", .hangLimit, .cpuHeavy)
 struct SoftwareDPoPKeyTests {
     @Test func aNewKeySignsProofsTheServerCanCheckAndComesBackFromItsStoredForm() async throws {
         let provider = SoftwareDPoPKeyProvider()

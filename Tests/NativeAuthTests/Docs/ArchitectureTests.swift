@@ -1,11 +1,12 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 /// Keeps the layering of Docs/Architecture.md true: every folder of the SDK has a place in the
 /// table, the table has no cycle, no file names a type of a layer above its own, the diagrams
 /// are the table and name types where they are, folders stay small, and no comment cites a page
 /// the repository does not hold.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit, .cpuHeavy)
 struct ArchitectureTests {
     static let repository = StateMachineDocTests.repository
     static let sources = repository.appendingPathComponent("Sources/NativeAuth")

@@ -2,7 +2,7 @@ import Foundation
 import NativeAuthTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1)), .lowPriority)
+@Suite(.hangLimit, .cpuHeavy)
 struct StateMachineDocTests {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

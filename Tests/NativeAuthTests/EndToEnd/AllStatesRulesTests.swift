@@ -7,7 +7,7 @@ import Testing
 /// The rules of Docs/Design.md, for every state of every flow (the catalogue's kinds, each reached on
 /// the emulator): while an action runs a second one fails at once and sends nothing; a successful
 /// action spends the state; a spent state refuses and sends nothing.
-@Suite("Every state is single-flight and spent after success", .timeLimit(.minutes(1)))
+@Suite("Every state is single-flight and spent after success", .hangLimit)
 struct AllStatesRulesTests {
     @Test(arguments: FlowStateVariant.all)
     func singleFlightAndSpent(variant: FlowStateVariant) async throws {

@@ -19,7 +19,7 @@ struct SlowAgent: ExternalUserAgent {
     }
 }
 
-@Suite("Browser sign-in end to end on the emulator", .timeLimit(.minutes(2)))
+@Suite("Browser sign-in end to end on the emulator", .hangLimit)
 struct BrowserSignInEmulatorTests {
     static let redirect = URL(string: "msauth.com.example.app://auth")!
     static let browserUser = "bo@example.com"
@@ -112,6 +112,7 @@ struct BrowserSignInEmulatorTests {
     @Test func webAuthClientSignsInAndRefreshesAtTheEmulatorsIssuer() async throws {
         let tenant = harness.tenant
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = harness.clock
         let store = InMemoryCredentialStore()
         func client() throws -> WebAuthClient {

@@ -38,7 +38,7 @@ final class FixtureKeyProvider: DPoPKeyProvider {
     func deleteKey(storedForm: Data) async { deleted.withLock { $0 += 1 } }
 }
 
-@Suite("DPoP end to end on the emulator", .timeLimit(.minutes(1)))
+@Suite("DPoP end to end on the emulator", .hangLimit)
 struct DPoPEmulatorTests {
     static let redirect = URL(string: "msauth.com.example.app://auth")!
     let harness = EmulatorHarness()
@@ -51,6 +51,7 @@ struct DPoPEmulatorTests {
 
     func client(dpop: Bool = true) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = harness.clock
         if dpop { configuration.dpop = DPoPConfiguration(keyProvider: keys) }
         return try WebAuthClient(

@@ -5,7 +5,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("First-party sign-in: redirect_to_web, hostile answers and DPoP on the emulator", .timeLimit(.minutes(1)))
+@Suite("First-party sign-in: redirect_to_web, hostile answers and DPoP on the emulator", .hangLimit)
 struct FirstPartyBrowserAndHostileTests {
     let fixture = FirstPartyFixture()
     var tenant: EmulatedTenant { fixture.tenant }

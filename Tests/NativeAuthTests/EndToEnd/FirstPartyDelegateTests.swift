@@ -36,7 +36,7 @@ final class FirstPartyRecorder: FirstPartySignInDelegate {
 }
 
 /// The delegate forms of the first-party client: each step's one outcome, on the main actor.
-@Suite("First-party sign-in: delegates", .timeLimit(.minutes(1)))
+@Suite("First-party sign-in: delegates", .hangLimit)
 struct FirstPartyDelegateTests {
     let fixture = FirstPartyFixture()
 

@@ -8,7 +8,7 @@ import Testing
 /// through the public API over loopback HTTP: the emulator serves RFC 8414 metadata (and, for the
 /// second shape, an OpenID document of another issuer) from its own JSON, and the SDK finds the
 /// server's endpoints from it.
-@Suite("First-party discovery over HTTP: RFC 8414 metadata, a foreign OpenID document", .timeLimit(.minutes(1)))
+@Suite("First-party discovery over HTTP: RFC 8414 metadata, a foreign OpenID document", .hangLimit)
 struct FirstPartyDiscoveryHTTPTests {
     /// Runs a first-party sign-in with a client of `documents`' tenant served over loopback HTTP,
     /// and returns the paths the tenant received; the server is stopped whatever the sign-in threw.
@@ -21,11 +21,12 @@ struct FirstPartyDiscoveryHTTPTests {
         do {
             let issuer = try #require(URL(string: server.authority.absoluteString + "/v2.0"))
             var configuration = WebAuthConfiguration()
+            configuration.requestTimeout = TestBounds.requestDeadline
             configuration.clock = fixture.harness.clock
             configuration.logger = fixture.harness.logger
             let client = try WebAuthClient(
                 issuer: issuer, clientId: fixture.tenant.clientId, redirectURI: FirstPartyFixture.redirect,
-                transport: URLSessionTransport(timeout: 10), credentialStore: InMemoryCredentialStore(),
+                transport: URLSessionTransport(timeout: TestBounds.requestDeadline), credentialStore: InMemoryCredentialStore(),
                 configuration: configuration)
             let result = try await client.signInFirstParty(
                 username: "ada@example.com", password: EmulatorHarness.password, scopes: ["offline_access"])

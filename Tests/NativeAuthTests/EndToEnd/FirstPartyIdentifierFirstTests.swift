@@ -8,7 +8,7 @@ import Testing
 /// A provider whose profile asks for the username first and the password after it
 /// (`password_required`), and the follow-ups a challenge state sends: the password and a profile's
 /// own parameters, with the newest `auth_session`, none of them ever shown.
-@Suite("First-party sign-in: a follow-up that asks for the password", .timeLimit(.minutes(1)))
+@Suite("First-party sign-in: a follow-up that asks for the password", .hangLimit)
 struct FirstPartyIdentifierFirstTests {
     let fixture = FirstPartyFixture()
     var tenant: EmulatedTenant { fixture.tenant }

@@ -6,7 +6,7 @@ import Testing
 @testable import NativeAuth
 
 @Suite(
-    "First-party sign-in at an authorization server: RFC 8414 metadata, the app's own metadata", .timeLimit(.minutes(1))
+    "First-party sign-in at an authorization server: RFC 8414 metadata, the app's own metadata", .hangLimit
 )
 struct FirstPartyProviderMetadataTests {
     let fixture = FirstPartyFixture()
@@ -91,6 +91,7 @@ struct FirstPartyProviderMetadataTests {
 
     func client(_ metadata: ProviderMetadata) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = fixture.harness.clock
         configuration.logger = fixture.harness.logger
         return try WebAuthClient(

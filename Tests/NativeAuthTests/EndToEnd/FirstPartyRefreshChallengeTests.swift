@@ -8,7 +8,7 @@ import Testing
 /// OAuth 2.0 for First-Party Applications §6.2 (Appendix A.6, B.4): a refresh answered
 /// `insufficient_authorization` with an `auth_session` is a typed error that hands the app the
 /// state to go on with, and the stored credentials stay.
-@Suite("First-party: a refresh answered with an authorization challenge", .timeLimit(.minutes(1)))
+@Suite("First-party: a refresh answered with an authorization challenge", .hangLimit)
 struct FirstPartyRefreshChallengeTests {
     let fixture = FirstPartyFixture()
     var tenant: EmulatedTenant { fixture.tenant }

@@ -38,7 +38,7 @@ extension FirstPartyFixture {
 
 /// OAuth 2.0 for First-Party Applications §5.3.1 and §6.1: the `auth_session` of the token answer
 /// is kept with the account, as a secret, and a later sign-in of the account continues it.
-@Suite("First-party sign-in: the account keeps its provider session", .timeLimit(.minutes(1)))
+@Suite("First-party sign-in: the account keeps its provider session", .hangLimit)
 struct FirstPartySessionTests {
     let fixture = FirstPartyFixture()
     var tenant: EmulatedTenant { fixture.tenant }

@@ -32,6 +32,7 @@ struct FirstPartyFixture {
 
     func client(dpop: DPoPConfiguration? = nil, transport: (any HTTPTransport)? = nil) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = harness.clock
         configuration.logger = harness.logger
         configuration.dpop = dpop
@@ -55,7 +56,7 @@ struct FirstPartyFixture {
     }
 }
 
-@Suite("First-party sign-in end to end on the emulator", .timeLimit(.minutes(1)))
+@Suite("First-party sign-in end to end on the emulator", .hangLimit)
 struct FirstPartySignInEmulatorTests {
     let fixture = FirstPartyFixture()
     var tenant: EmulatedTenant { fixture.tenant }

@@ -9,7 +9,7 @@ import Testing
 /// First-Party Applications §7 and Appendix A.7 say: `send` throws the challenge typed, the app
 /// continues the account's session with it, the new ID token is checked against it, and the
 /// request goes through. Whatever fails, the account stays signed in and nothing new is stored.
-@Suite("First-party: a resource's step-up challenge", .timeLimit(.minutes(1)))
+@Suite("First-party: a resource's step-up challenge", .hangLimit)
 struct FirstPartyStepUpTests {
     let fixture = FirstPartyFixture()
     var tenant: EmulatedTenant { fixture.tenant }

@@ -4,7 +4,7 @@ import NativeAuthEmulator
 import NativeAuthTestSupport
 import Testing
 
-@Suite("Sign-up, reset, MFA and registration through delegates", .timeLimit(.minutes(1)))
+@Suite("Sign-up, reset, MFA and registration through delegates", .hangLimit)
 @MainActor
 struct FlowDelegateTests {
     let harness = EmulatorHarness()

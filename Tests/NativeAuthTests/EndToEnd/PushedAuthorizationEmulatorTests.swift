@@ -20,7 +20,7 @@ struct HesitantAgent: ExternalUserAgent {
     }
 }
 
-@Suite("Pushed authorization requests end to end on the emulator", .timeLimit(.minutes(1)))
+@Suite("Pushed authorization requests end to end on the emulator", .hangLimit)
 struct PushedAuthorizationEmulatorTests {
     static let redirect = URL(string: "msauth.com.example.app://auth")!
     let harness = EmulatorHarness(
@@ -37,6 +37,7 @@ struct PushedAuthorizationEmulatorTests {
     ) throws -> WebAuthClient {
         tenant.configure { $0.pushedAuthorizationRequests = mode }
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = harness.clock
         configuration.pushedAuthorizationRequests = policy
         return try WebAuthClient(

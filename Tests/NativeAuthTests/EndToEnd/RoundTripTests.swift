@@ -6,7 +6,7 @@ import Testing
 @testable import NativeAuth
 
 /// Each flow sends the fewest requests the protocol allows; a change that adds one fails here.
-@Suite("Round trips per flow stay at the protocol's minimum", .timeLimit(.minutes(1)))
+@Suite("Round trips per flow stay at the protocol's minimum", .hangLimit)
 struct RoundTripTests {
     /// The endpoint paths (`initiate`, `challenge`, …) of the requests the tenant received after `start`.
     static func paths(_ tenant: EmulatedTenant, after start: Int) -> [String] {

@@ -8,7 +8,7 @@ import Testing
 /// An app in another process than the tenant (a UI test, a simulator) turns on what the
 /// in-process emulator's settings turn on, through the server's control API: pushed
 /// authorization requests and DPoP, then a web sign-in over HTTP that uses both.
-@Suite("The emulator server's settings over its control API", .timeLimit(.minutes(1)))
+@Suite("The emulator server's settings over its control API", .hangLimit)
 struct ServedSettingsTests {
     static let redirect = URL(string: "msauth.com.example.app://auth")!
 
@@ -29,7 +29,7 @@ struct ServedSettingsTests {
         let harness = EmulatorHarness()
         let server = try EmulatorServer(tenant: harness.tenant)
         server.start()
-        let transport = URLSessionTransport(timeout: 10)
+        let transport = URLSessionTransport(timeout: TestBounds.requestDeadline)
         let outcome: Result<Void, any Error>
         do {
             let changed = try await Self.settings(
@@ -49,6 +49,7 @@ struct ServedSettingsTests {
             #expect(read.object["dpop"] as? String == "required" && read.object["dpopNonces"] as? Bool == false)
 
             var configuration = WebAuthConfiguration()
+            configuration.requestTimeout = TestBounds.requestDeadline
             configuration.clock = harness.clock  // over HTTP, no transport gives the tenant's time
             configuration.dpop = DPoPConfiguration(keyProvider: FixtureKeyProvider())
             let client = try WebAuthClient(
@@ -81,7 +82,7 @@ struct ServedSettingsTests {
         let before = harness.tenant.settings
         let server = try EmulatorServer(tenant: harness.tenant)
         server.start()
-        let transport = URLSessionTransport(timeout: 10)
+        let transport = URLSessionTransport(timeout: TestBounds.requestDeadline)
         let outcome: Result<Void, any Error>
         do {
             let read = try await Self.settings(server, transport)

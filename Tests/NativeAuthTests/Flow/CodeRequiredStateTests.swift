@@ -6,7 +6,7 @@ import Testing
 
 /// One code screen for every flow: the code-entry states of sign-in, sign-up, password reset and
 /// the second factor, driven only through ``CodeRequiredState``.
-@Suite("CodeRequiredState: one screen for every code step", .timeLimit(.minutes(1)))
+@Suite("CodeRequiredState: one screen for every code step", .hangLimit)
 struct CodeRequiredStateTests {
     let transport = ScriptedTransport()
     let client: NativeAuthClient

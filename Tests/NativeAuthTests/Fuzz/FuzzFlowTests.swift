@@ -169,7 +169,7 @@ extension ActionOutcome {
 /// (g) The flows end to end on a generated server: every action ends in exactly one outcome, a
 /// result or the step's typed error, that agrees with what was served; never a crash or a hang;
 /// and nothing rendered shows a secret.
-@Suite("Fuzz: flows end to end", .serialized, .timeLimit(.minutes(10)), .lowPriority)
+@Suite("Fuzz: flows end to end", .serialized, .hangLimit, .cpuHeavy)
 struct FuzzFlowTests {
     @Test func flows() async {
         FlowWalk.reached.withLock { $0 = [:] }
@@ -226,9 +226,9 @@ struct FlowWalk {
         configuration.clock = TestClock()
         configuration.logger = logger
         // The generated server answers in process, and the walk's watchdog catches a hang; the
-        // request deadline (a wall-clock one) is the longest allowed, so that a low-priority walk
-        // waiting behind the whole suite for a thread is not ended as a network failure.
-        configuration.requestTimeout = 600
+        // request deadline (a wall-clock one) is the longest allowed, so that a walk waiting
+        // behind the whole suite for a thread is not ended as a network failure.
+        configuration.requestTimeout = TestBounds.requestDeadline
         client = NativeAuthClient(
             configuration: configuration, transport: transport, credentialStore: InMemoryCredentialStore())
     }

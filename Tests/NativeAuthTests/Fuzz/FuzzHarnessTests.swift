@@ -1,11 +1,12 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
 
 /// The fuzz harness itself: the watchdog catches an action that never ends, and a seed always
 /// generates the same case.
-@Suite("Fuzz: harness", .timeLimit(.minutes(1)))
+@Suite("Fuzz: harness", .hangLimit)
 struct FuzzHarnessTests {
     /// A small yield budget is enough to see the watchdog fire; it keeps the test at a second or
     /// so even when the cooperative pool is crowded by the other fuzz suites, where each yield can

@@ -6,7 +6,7 @@ import Testing
 
 /// Fuzzing of the pure functions under the wire layer: the JSON parser, base64url, JWT payloads and
 /// claims, and HTTP dates. Each case is generated from its seed; see FuzzCore.swift for replaying.
-@Suite("Fuzz: JSON, base64url, JWT, HTTP dates", .serialized, .timeLimit(.minutes(3)), .lowPriority)
+@Suite("Fuzz: JSON, base64url, JWT, HTTP dates", .serialized, .hangLimit, .cpuHeavy)
 struct FuzzParsingTests {
     // MARK: (a) JSONValue.parse
 

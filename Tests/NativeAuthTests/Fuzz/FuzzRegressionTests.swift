@@ -1,10 +1,11 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
 
 /// The inputs the fuzz suite found problems with, replayed exactly.
-@Suite("Fuzz: regressions", .timeLimit(.minutes(1)))
+@Suite("Fuzz: regressions", .hangLimit)
 struct FuzzRegressionTests {
     // MARK: A 4xx whose body is JSON but not an object was reported as "not JSON"
 

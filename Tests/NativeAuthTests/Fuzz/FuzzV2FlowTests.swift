@@ -485,7 +485,7 @@ struct V2FuzzCase: Sendable {
 /// answer it refused, and show no secret in any description, dump or log record.
 ///
 /// `NATIVEAUTH_FUZZ_V2_CASES=<n>` runs n cases (default 600); `NATIVEAUTH_FUZZ_SEED=0x…` replays one.
-@Suite("Fuzz: hostile V2 documents through the flows", .timeLimit(.minutes(10)))
+@Suite("Fuzz: hostile V2 documents through the flows", .hangLimit, .cpuHeavy)
 struct FuzzV2FlowTests {
     @Test func hostileV2DocumentsEndTypedBoundedAndLeakNothing() async {
         let counts = Locked([String: Int]())

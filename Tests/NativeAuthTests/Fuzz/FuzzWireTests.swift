@@ -5,7 +5,7 @@ import Testing
 @testable import NativeAuth
 
 /// Fuzzing of the wire layer: sorting responses, the success decoders, and error bodies.
-@Suite("Fuzz: wire layer", .serialized, .timeLimit(.minutes(3)), .lowPriority)
+@Suite("Fuzz: wire layer", .serialized, .hangLimit, .cpuHeavy)
 struct FuzzWireTests {
     // MARK: (b) WireClient.classify
 

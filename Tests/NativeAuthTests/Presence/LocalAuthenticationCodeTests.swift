@@ -1,3 +1,4 @@
+import NativeAuthTestSupport
 // Runs where LocalAuthentication is: checks the raw values the portable mapping uses against the
 // framework's own `LAError.Code`, so that a mistake in UserPresenceError.swift cannot pass
 // unnoticed on an Apple platform.
@@ -7,7 +8,7 @@
 
     @testable import NativeAuth
 
-    @Suite("Presence: LocalAuthentication's codes as the framework defines them", .timeLimit(.minutes(1)))
+    @Suite("Presence: LocalAuthentication's codes as the framework defines them", .hangLimit)
     struct LocalAuthenticationCodeTests {
         @Test func theRawValuesAreTheFrameworks() {
             #expect(LocalAuthenticationCode.authenticationFailed == LAError.Code.authenticationFailed.rawValue)

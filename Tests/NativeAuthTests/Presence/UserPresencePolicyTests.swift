@@ -6,7 +6,7 @@ import Testing
 
 /// The parts of the person's confirmation that need no account: the policies' arithmetic, the
 /// requirement's reason, what LocalAuthentication's error codes mean, and what is shown of it all.
-@Suite("Presence: policies, reasons and LocalAuthentication codes", .timeLimit(.minutes(1)))
+@Suite("Presence: policies, reasons and LocalAuthentication codes", .hangLimit)
 struct UserPresencePolicyTests {
     let given = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -1,10 +1,11 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 /// The SDK bugs the property run found, each replayed by the smallest sequences that showed it.
-@Suite("State-machine properties: regressions of bugs found", .timeLimit(.minutes(1)))
+@Suite("State-machine properties: regressions of bugs found", .hangLimit)
 struct RegressionProperties {
     typealias S = ScriptedProperties
 

@@ -1,11 +1,12 @@
 import Foundation
 import NativeAuth
 import NativeAuthEmulator
+import NativeAuthTestSupport
 import Testing
 
 /// Hand-written sequences for behaviours a random walk reaches rarely, checked step by step
 /// against the same reference model as the random ones.
-@Suite("State-machine properties: scripted sequences", .timeLimit(.minutes(1)))
+@Suite("State-machine properties: scripted sequences", .hangLimit)
 struct ScriptedProperties {
     typealias S = FlowStep
 

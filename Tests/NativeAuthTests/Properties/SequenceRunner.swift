@@ -51,6 +51,7 @@ final class SequenceRunner {
                 capabilities: scenario.plan.capabilities)
         else { preconditionFailure("the emulator's authority is valid") }
         configuration.clock = probe
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.protocolVersion = scenario.plan.protocolVersion
         client = NativeAuthClient(configuration: configuration, transport: probe, credentialStore: store)
     }
@@ -148,15 +149,15 @@ final class SequenceRunner {
         return problems
     }
 
-    /// The action's outcome; when it has not ended within `TestBounds.lowPriorityWait` (the suite
-    /// runs at low priority), its task is cancelled and the outcome is an unknown one, which fails
-    /// the step.
+    /// The action's outcome, woken by the action's end; when it has not ended within
+    /// `TestBounds.wait` (a hang), its task is cancelled and the outcome is an unknown one, which
+    /// fails the step.
     private static func outcome(of task: Task<FlowOutcome, Never>) async -> FlowOutcome {
         let ended = Latch<FlowOutcome>()
         Task { ended.fulfill(await task.value) }
-        if let observed = await ended.outcome(within: TestBounds.lowPriorityWait).value { return observed }
+        if let observed = await ended.outcome(within: TestBounds.wait).value { return observed }
         task.cancel()
-        return .unknown("the action did not end within \(TestBounds.text(TestBounds.lowPriorityWait))")
+        return .unknown("the action did not end within \(TestBounds.text(TestBounds.wait))")
     }
 
     /// Starts the action on its own task, so the test can overlap or cancel it.

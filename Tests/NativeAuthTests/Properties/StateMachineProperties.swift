@@ -110,7 +110,7 @@ enum PropertyRun {
 ///   `PropertyRunConfiguration.lanes` lanes, and side by side on two cores they took longer than
 ///   one after the other.
 @Suite(
-    "State-machine properties: random flows against the reference model", .timeLimit(.minutes(10)), .lowPriority,
+    "State-machine properties: random flows against the reference model", .hangLimit, .cpuHeavy,
     .serialized)
 struct StateMachineProperties {
     /// The main property: thousands of random sequences (flows, valid and invalid input, resends,

@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthSupport
@@ -7,7 +8,7 @@ import Testing
 /// The request deadline for work that answers through a callback (the default transport's path):
 /// the first of the outcome, the timeout and the caller's cancellation wins, exactly once, and the
 /// work is then cancelled (which does nothing to work that already finished).
-@Suite("Deadline: callback work", .timeLimit(.minutes(1)))
+@Suite("Deadline: callback work", .hangLimit)
 struct DeadlineCallbackTests {
     /// Counts calls of a cancel closure.
     final class Counter: Sendable {

@@ -8,7 +8,7 @@ import Testing
 /// The one deadline timer: handlers run in deadline order, once, and never after a cancellation;
 /// an earlier deadline scheduled after a later one re-arms the timer; cancelled entries do not pile
 /// up. Each test uses a scheduler of its own, and its waits are bounded by latches.
-@Suite("Deadline: the shared timer", .timeLimit(.minutes(1)))
+@Suite("Deadline: the shared timer", .hangLimit)
 struct DeadlineSchedulerTests {
     /// The order in which handlers ran.
     final class Record: Sendable {

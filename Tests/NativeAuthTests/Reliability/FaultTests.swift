@@ -5,7 +5,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Network faults: retried only where safe, bounded, state usable after", .timeLimit(.minutes(1)))
+@Suite("Network faults: retried only where safe, bounded, state usable after", .hangLimit)
 struct FaultTests {
     let harness = EmulatorHarness()
 
@@ -145,7 +145,7 @@ struct FaultTests {
     }
 }
 
-@Suite("Cancellation: prompt, nothing more sent, state usable", .timeLimit(.minutes(1)))
+@Suite("Cancellation: prompt, nothing more sent, state usable", .hangLimit)
 struct CancellationTests {
     /// Every state of the catalogue but a new password's (whose wait is the poller's own), its
     /// forward call cancelled while the tenant's latency holds it on the clock.

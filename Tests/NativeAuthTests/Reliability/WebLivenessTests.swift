@@ -56,7 +56,7 @@ final class DeafPathTransport: CallbackTransport, Sendable {
 /// Web requests have the same deadline as native ones: a provider (or a transport) that never
 /// answers ends a web sign-in, a web refresh and every caller who joined that refresh with a
 /// typed timeout by ``WebAuthConfiguration/requestTimeout``.
-@Suite("Reliability: web requests end by the request deadline", .timeLimit(.minutes(1)))
+@Suite("Reliability: web requests end by the request deadline", .hangLimit)
 struct WebLivenessTests {
     let clock = TestClock()
     let store = InMemoryCredentialStore()
@@ -67,6 +67,7 @@ struct WebLivenessTests {
 
     func client(_ transport: any HTTPTransport, timeout: TimeInterval?) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = clock
         configuration.requestTimeout = timeout
         return try WebAuthClient(

@@ -5,7 +5,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Password reset end to end on the emulator", .timeLimit(.minutes(1)))
+@Suite("Password reset end to end on the emulator", .hangLimit)
 struct ResetPasswordEmulatorTests {
     let harness = EmulatorHarness()
     static let newPassword = "N3w-Secure-Pass!"
@@ -182,7 +182,7 @@ struct ResetPasswordEmulatorTests {
     }
 }
 
-@Suite("Password reset: server answers decode to the right outcome", .timeLimit(.minutes(1)))
+@Suite("Password reset: server answers decode to the right outcome", .hangLimit)
 struct ResetPasswordWireTests {
     let transport = ScriptedTransport()
     let clock = TestClock()

@@ -78,7 +78,7 @@ final class ErrorOnlyTokenDelegate: CallRecorder, CredentialsDelegate {
     func onAccessTokenRetrieveError(error: RetrieveAccessTokenError) { record("tokenError", error) }
 }
 
-@Suite("Delegate names shared with MSAL, and the names they replace", .timeLimit(.minutes(1)))
+@Suite("Delegate names shared with MSAL, and the names they replace", .hangLimit)
 @MainActor
 struct DelegateRenameTests {
     let mfa = MFAAndRegistrationTests()

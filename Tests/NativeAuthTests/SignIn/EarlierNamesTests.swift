@@ -8,7 +8,7 @@ import Testing
 /// `submitCode` and `isInvalidCode` on the challenge steps) are deprecated and still work.
 ///
 /// Each test is itself deprecated, which lets it call the deprecated names without a warning.
-@Suite("Earlier names: deprecated, still working", .timeLimit(.minutes(1)))
+@Suite("Earlier names: deprecated, still working", .hangLimit)
 struct EarlierNamesTests {
     let harness = EmulatorHarness()
 

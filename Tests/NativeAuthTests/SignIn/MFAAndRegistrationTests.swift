@@ -4,7 +4,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("MFA and strong-auth registration after sign-in", .timeLimit(.minutes(1)))
+@Suite("MFA and strong-auth registration after sign-in", .hangLimit)
 struct MFAAndRegistrationTests {
     let transport = ScriptedTransport()
     let logger = InMemoryLogger()

@@ -98,7 +98,7 @@ final class MinimalStartDelegate: SignInStartDelegate {
     }
 }
 
-@Suite("Sign-in delegates: one call, on the main actor, same outcomes as async", .timeLimit(.minutes(1)))
+@Suite("Sign-in delegates: one call, on the main actor, same outcomes as async", .hangLimit)
 @MainActor
 struct SignInDelegateTests {
     let transport = ScriptedTransport()

@@ -4,7 +4,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Sign-in states keep the rules of Docs/Design.md", .timeLimit(.minutes(1)))
+@Suite("Sign-in states keep the rules of Docs/Design.md", .hangLimit)
 struct SignInStateRulesTests {
     let transport = ScriptedTransport()
     let gate: GatedTransport

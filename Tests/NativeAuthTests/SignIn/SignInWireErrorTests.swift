@@ -5,7 +5,7 @@ import Testing
 @testable import NativeAuth
 
 /// Every error and quirk of the sign-in endpoints becomes the right typed error.
-@Suite("Sign-in: server answers decode to the right outcome", .timeLimit(.minutes(1)))
+@Suite("Sign-in: server answers decode to the right outcome", .hangLimit)
 struct SignInWireErrorTests {
     func client(_ transport: ScriptedTransport, capabilities: Set<Capability> = []) -> NativeAuthClient {
         NativeAuthClient(

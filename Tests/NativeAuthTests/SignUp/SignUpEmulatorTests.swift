@@ -5,7 +5,7 @@ import Testing
 
 @testable import NativeAuth
 
-@Suite("Sign-up end to end on the emulator", .timeLimit(.minutes(1)))
+@Suite("Sign-up end to end on the emulator", .hangLimit)
 struct SignUpEmulatorTests {
     let harness = EmulatorHarness()
     static let newUser = "new.user@example.com"
@@ -210,7 +210,7 @@ struct SignUpEmulatorTests {
     }
 }
 
-@Suite("Sign-up: server answers decode to the right outcome", .timeLimit(.minutes(1)))
+@Suite("Sign-up: server answers decode to the right outcome", .hangLimit)
 struct SignUpWireTests {
     let transport = ScriptedTransport()
     var client: NativeAuthClient {

@@ -78,7 +78,7 @@ final class MinimalSignUpOrSignInDelegate: SignUpOrSignInStartDelegate, SignUpOr
     }
 }
 
-@Suite("Sign up or sign in, delegate form", .timeLimit(.minutes(1)))
+@Suite("Sign up or sign in, delegate form", .hangLimit)
 @MainActor
 struct SignUpOrSignInDelegateTests {
     let harness = EmulatorHarness()

@@ -7,7 +7,7 @@ import Testing
 
 /// `signUpOrSignIn` on the emulator: a new user, a known code user, a known password user, a
 /// browser-only user and a tenant that does not sign users up, with the requests each sends.
-@Suite("Sign up or sign in, in one call", .timeLimit(.minutes(1)))
+@Suite("Sign up or sign in, in one call", .hangLimit)
 struct SignUpOrSignInTests {
     static let newUser = "new.user@example.com"
     static let browserUser = "bo@example.com"

@@ -6,7 +6,7 @@ import Testing
 /// The macOS keychain store's choice of keychain, with fake keychain calls: the data protection
 /// keychain first; the file-based one only when the first refuses the process for want of an
 /// entitlement (an unsigned command-line tool), and only for a store without an access group.
-@Suite("Storage: the keychain store's fallback to the file-based keychain", .timeLimit(.minutes(1)))
+@Suite("Storage: the keychain store's fallback to the file-based keychain", .hangLimit)
 struct KeychainFallbackTests {
     struct Status: Error {
         let code: Int32

@@ -1,10 +1,11 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthCrypto
 @testable import NativeAuth
 
-@Suite("Storage: CRC-32, SHA-256 and the envelope format", .timeLimit(.minutes(1)))
+@Suite("Storage: CRC-32, SHA-256 and the envelope format", .hangLimit)
 struct StorageChecksumTests {
     @Test("CRC-32 (IEEE) gives the standard check value and known vectors")
     func crc32Vectors() {

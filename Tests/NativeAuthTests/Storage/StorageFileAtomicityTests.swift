@@ -1,10 +1,11 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
 
 @Suite(
-    "Storage: a write killed at any step leaves the old item or the new one, never a mixture", .timeLimit(.minutes(1)))
+    "Storage: a write killed at any step leaves the old item or the new one, never a mixture", .hangLimit)
 struct StorageFileAtomicityTests {
     let scratch = ScratchDirectory()
     let old = Data.pattern(seed: 10, count: 2000)

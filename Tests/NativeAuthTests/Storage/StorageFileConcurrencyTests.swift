@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthSupport
@@ -10,7 +11,7 @@ import Testing
     import Darwin
 #endif
 
-@Suite("Storage: file store under concurrent writers and readers", .timeLimit(.minutes(1)))
+@Suite("Storage: file store under concurrent writers and readers", .hangLimit)
 struct StorageFileConcurrencyTests {
     let scratch = ScratchDirectory()
 

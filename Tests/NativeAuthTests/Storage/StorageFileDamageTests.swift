@@ -5,8 +5,8 @@ import Testing
 @testable import NativeAuth
 
 @Suite(
-    "Storage: damaged and future files give typed errors and never affect other keys", .timeLimit(.minutes(1)),
-    .lowPriority)
+    "Storage: damaged and future files give typed errors and never affect other keys", .hangLimit,
+    .cpuHeavy)
 struct StorageFileDamageTests {
     let scratch = ScratchDirectory()
     var store: FileCredentialStore { FileCredentialStore(directory: scratch.storeDirectory) }

@@ -13,7 +13,7 @@ import Testing
 /// A store directory that is a symbolic link is used but never tightened (that would change the
 /// mode of whatever it points at); a planted lock file gets an error that says what to remove, and
 /// the signed-in account is still reported.
-@Suite("Storage: symlinked directories and planted lock files", .serialized, .timeLimit(.minutes(1)))
+@Suite("Storage: symlinked directories and planted lock files", .serialized, .hangLimit)
 struct StorageFileHostileTests {
     let scratch = ScratchDirectory()
 

@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
@@ -9,7 +10,7 @@ import Testing
     import Darwin
 #endif
 
-@Suite("Storage: file store modes are 0700 and 0600 whatever the umask", .serialized, .timeLimit(.minutes(1)))
+@Suite("Storage: file store modes are 0700 and 0600 whatever the umask", .serialized, .hangLimit)
 struct StorageFilePermissionTests {
     let scratch = ScratchDirectory()
 

@@ -1,9 +1,10 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
 
-@Suite("Storage: file store keeps, replaces and removes items", .timeLimit(.minutes(1)), .lowPriority)
+@Suite("Storage: file store keeps, replaces and removes items", .hangLimit)
 struct StorageFileStoreTests {
     let scratch = ScratchDirectory()
     var store: FileCredentialStore { FileCredentialStore(directory: scratch.storeDirectory) }

@@ -6,7 +6,7 @@ import Testing
 
 /// Cancelling the calling task ends `send` with `CancellationError`, promptly, and leaves the
 /// transport usable.
-@Suite("URLSessionTransport: cancellation", .timeLimit(.minutes(1)))
+@Suite("URLSessionTransport: cancellation", .hangLimit)
 struct URLSessionTransportCancellationTests {
     @Test("cancelling while the server holds the answer throws CancellationError, not a timeout")
     func cancelInFlight() async throws {
@@ -16,7 +16,7 @@ struct URLSessionTransportCancellationTests {
         }
         defer { server.stop() }
         // A long timeout: if cancellation did not end the request, the test would see a timeout instead.
-        let transport = URLSessionTransport(timeout: 40)
+        let transport = URLSessionTransport(timeout: TestBounds.requestDeadline)
 
         let inFlight = Task { try await transport.send(HTTPRequest(method: "POST", url: server.url("/held"))) }
         _ = await server.waitForRequests(count: 1)
@@ -38,7 +38,7 @@ struct URLSessionTransportCancellationTests {
     func cancelBeforeStart() async throws {
         let server = try ScriptedHTTPServer { _ in .text(200, "ok") }
         defer { server.stop() }
-        let transport = URLSessionTransport()
+        let transport = URLSessionTransport(timeout: TestBounds.requestDeadline)
 
         let cancelled = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -59,7 +59,7 @@ struct URLSessionTransportCancellationTests {
             request.path.hasPrefix("/held") ? .hold(gate, then: .text(200, "late")) : .text(200, "after")
         }
         defer { server.stop() }
-        let transport = URLSessionTransport(timeout: 40)
+        let transport = URLSessionTransport(timeout: TestBounds.requestDeadline)
 
         let tasks = (0..<5).map { index in
             Task { try await transport.send(HTTPRequest(method: "GET", url: server.url("/held/\(round)/\(index)"))) }
@@ -80,7 +80,7 @@ struct URLSessionTransportCancellationTests {
     func cancellationRacingTheAnswer() async throws {
         let server = try ScriptedHTTPServer { request in .text(200, request.path) }
         defer { server.stop() }
-        let transport = URLSessionTransport(timeout: 20)
+        let transport = URLSessionTransport(timeout: TestBounds.requestDeadline)
 
         for round in 0..<60 {
             let inFlight = Task {

@@ -5,7 +5,7 @@ import NativeAuthTestSupport
 import Testing
 
 /// Requests and responses travel over real HTTP on 127.0.0.1 exactly as given.
-@Suite("URLSessionTransport: requests and responses", .timeLimit(.minutes(1)))
+@Suite("URLSessionTransport: requests and responses", .hangLimit)
 struct URLSessionTransportExchangeTests {
     @Test("a POST arrives with its method, target, headers and body exactly")
     func postArrivesExactly() async throws {
@@ -24,7 +24,7 @@ struct URLSessionTransportExchangeTests {
             body: body
         )
 
-        _ = try await URLSessionTransport().send(request)
+        _ = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(request)
 
         let received = try #require(server.requests.first)
         #expect(server.requests.count == 1)
@@ -45,7 +45,8 @@ struct URLSessionTransportExchangeTests {
         let server = try ScriptedHTTPServer { _ in .text(200, "ok") }
         defer { server.stop() }
 
-        _ = try await URLSessionTransport().send(HTTPRequest(method: "GET", url: server.url("/discovery")))
+        _ = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(
+            HTTPRequest(method: "GET", url: server.url("/discovery")))
 
         let received = try #require(server.requests.first)
         #expect(received.method == "GET")
@@ -67,7 +68,8 @@ struct URLSessionTransportExchangeTests {
         }
         defer { server.stop() }
 
-        let response = try await URLSessionTransport().send(HTTPRequest(method: "GET", url: server.url("/")))
+        let response = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(
+            HTTPRequest(method: "GET", url: server.url("/")))
 
         #expect(response.statusCode == 200)
         #expect(response.header("content-type") == "application/json; charset=utf-8")
@@ -86,7 +88,7 @@ struct URLSessionTransportExchangeTests {
         }
         defer { server.stop() }
 
-        let response = try await URLSessionTransport().send(
+        let response = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(
             HTTPRequest(method: "POST", url: server.url("/token"), body: Data("x=1".utf8)))
 
         #expect(response.statusCode == status)
@@ -107,7 +109,7 @@ struct URLSessionTransportExchangeTests {
         }
         defer { server.stop() }
 
-        let response = try await URLSessionTransport(timeout: 20).send(
+        let response = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(
             HTTPRequest(method: "POST", url: server.url("/token"), body: Data("x=1".utf8)))
 
         #expect(response.statusCode == 401)
@@ -124,7 +126,8 @@ struct URLSessionTransportExchangeTests {
         }
         defer { server.stop() }
 
-        let response = try await URLSessionTransport().send(HTTPRequest(method: "GET", url: server.url("/")))
+        let response = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(
+            HTTPRequest(method: "GET", url: server.url("/")))
 
         #expect(response.header("X-Lower-Case") == "v")
         #expect(response.header("x-mixed-case") == "w")
@@ -140,7 +143,8 @@ struct URLSessionTransportExchangeTests {
         let server = try ScriptedHTTPServer { _ in .text(status, "") }
         defer { server.stop() }
 
-        let response = try await URLSessionTransport().send(HTTPRequest(method: "GET", url: server.url("/empty")))
+        let response = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(
+            HTTPRequest(method: "GET", url: server.url("/empty")))
 
         #expect(response.statusCode == status)
         #expect(response.body.isEmpty)
@@ -154,7 +158,7 @@ struct URLSessionTransportExchangeTests {
         defer { server.stop() }
         let payload = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })
 
-        let response = try await URLSessionTransport().send(
+        let response = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(
             HTTPRequest(
                 method: "POST", url: server.url("/echo"),
                 headers: ["Content-Type": "application/octet-stream"], body: payload))
@@ -169,7 +173,7 @@ struct URLSessionTransportExchangeTests {
     func concurrentRequests() async throws {
         let server = try ScriptedHTTPServer { request in .text(200, "answer for \(request.path)") }
         defer { server.stop() }
-        let transport = URLSessionTransport()
+        let transport = URLSessionTransport(timeout: TestBounds.requestDeadline)
 
         let bodies = try await withThrowingTaskGroup(of: (Int, String).self) { group in
             for index in 0..<20 {
@@ -198,7 +202,7 @@ struct URLSessionTransportExchangeTests {
             .text(200, "ok", headers: [("Set-Cookie", "session=abc123; Path=/"), ("Set-Cookie", "other=1; Path=/")])
         }
         defer { server.stop() }
-        let transport = URLSessionTransport()
+        let transport = URLSessionTransport(timeout: TestBounds.requestDeadline)
 
         _ = try await transport.send(HTTPRequest(method: "GET", url: server.url("/first")))
         _ = try await transport.send(HTTPRequest(method: "GET", url: server.url("/second")))
@@ -219,7 +223,7 @@ struct URLSessionTransportExchangeTests {
             return .text(200, "answer \(count)", headers: [("Cache-Control", "public, max-age=3600")])
         }
         defer { server.stop() }
-        let transport = URLSessionTransport()
+        let transport = URLSessionTransport(timeout: TestBounds.requestDeadline)
 
         let first = try await transport.send(HTTPRequest(method: "GET", url: server.url("/config")))
         let second = try await transport.send(HTTPRequest(method: "GET", url: server.url("/config")))

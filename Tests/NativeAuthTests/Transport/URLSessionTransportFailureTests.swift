@@ -9,7 +9,7 @@ import Testing
 #endif
 
 /// When no whole response arrives, the transport throws the `URLError` as Foundation reported it.
-@Suite("URLSessionTransport: failed exchanges", .timeLimit(.minutes(1)))
+@Suite("URLSessionTransport: failed exchanges", .hangLimit)
 struct URLSessionTransportFailureTests {
     @Test("a server that closes without answering makes send throw a URLError")
     func closedWithoutAnswer() async throws {
@@ -17,7 +17,8 @@ struct URLSessionTransportFailureTests {
         defer { server.stop() }
 
         await #expect(throws: URLError.self) {
-            try await URLSessionTransport().send(HTTPRequest(method: "POST", url: server.url("/token")))
+            try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(
+                HTTPRequest(method: "POST", url: server.url("/token")))
         }
         #expect(!server.requests.isEmpty)
     }
@@ -28,7 +29,8 @@ struct URLSessionTransportFailureTests {
         defer { peer.stop() }
 
         await #expect(throws: URLError.self) {
-            try await URLSessionTransport().send(HTTPRequest(method: "GET", url: peer.url("/")))
+            try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(
+                HTTPRequest(method: "GET", url: peer.url("/")))
         }
     }
 
@@ -40,7 +42,8 @@ struct URLSessionTransportFailureTests {
         defer { server.stop() }
 
         await #expect(throws: URLError.self) {
-            try await URLSessionTransport().send(HTTPRequest(method: "GET", url: server.url("/token")))
+            try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(
+                HTTPRequest(method: "GET", url: server.url("/token")))
         }
     }
 
@@ -52,7 +55,8 @@ struct URLSessionTransportFailureTests {
         bound.stop()
 
         let error = await #expect(throws: URLError.self) {
-            try await URLSessionTransport().send(HTTPRequest(method: "GET", url: url))
+            try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(
+                HTTPRequest(method: "GET", url: url))
         }
         #expect(error?.code == .cannotConnectToHost)
     }
@@ -83,7 +87,8 @@ struct URLSessionTransportFailureTests {
         let url = try #require(URL(string: "data:text/plain;charset=utf-8,not%20http"))
 
         let error = await #expect(throws: URLError.self) {
-            try await URLSessionTransport().send(HTTPRequest(method: "GET", url: url))
+            try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(
+                HTTPRequest(method: "GET", url: url))
         }
         #expect(error?.code == .badServerResponse)
     }

@@ -5,7 +5,7 @@ import NativeAuthTestSupport
 import Testing
 
 /// A redirect comes back to the caller as the response it is; the transport never follows it.
-@Suite("URLSessionTransport: redirects", .timeLimit(.minutes(1)))
+@Suite("URLSessionTransport: redirects", .hangLimit)
 struct URLSessionTransportRedirectTests {
     @Test("a 302 with Location comes back as a 302 and the target receives nothing")
     func foundIsReturned() async throws {
@@ -17,7 +17,7 @@ struct URLSessionTransportRedirectTests {
         }
         defer { origin.stop() }
 
-        let response = try await URLSessionTransport().send(
+        let response = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(
             HTTPRequest(method: "GET", url: origin.url("/authorize")))
 
         #expect(response.statusCode == 302)
@@ -36,7 +36,7 @@ struct URLSessionTransportRedirectTests {
         let origin = try ScriptedHTTPServer { _ in .text(status, "see \(status)", headers: [("Location", location)]) }
         defer { origin.stop() }
 
-        let response = try await URLSessionTransport().send(
+        let response = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(
             HTTPRequest(method: "POST", url: origin.url("/token"), body: Data("grant_type=password".utf8)))
 
         #expect(response.statusCode == status)
@@ -53,7 +53,8 @@ struct URLSessionTransportRedirectTests {
         }
         defer { server.stop() }
 
-        let response = try await URLSessionTransport().send(HTTPRequest(method: "GET", url: server.url("/start")))
+        let response = try await URLSessionTransport(timeout: TestBounds.requestDeadline).send(
+            HTTPRequest(method: "GET", url: server.url("/start")))
 
         #expect(response.statusCode == 307)
         #expect(response.header("Location") == "/next")

@@ -5,7 +5,7 @@ import Testing
 
 /// A request that gets no answer gives the transport's error as `underlyingError` on the native
 /// and the web error types alike, so one pattern reads both.
-@Suite("Errors: underlyingError on native and web errors", .timeLimit(.minutes(1)))
+@Suite("Errors: underlyingError on native and web errors", .hangLimit)
 struct UnderlyingErrorTests {
     struct Offline: HTTPTransport {
         func send(_ request: HTTPRequest) async throws -> HTTPResponse { throw URLError(.notConnectedToInternet) }

@@ -7,7 +7,7 @@ import Testing
 /// Choosing the first factor over native authentication V2, on a tenant that offers every first
 /// factor (``EmulatorSettings/nativeAuthV2FirstFactorChoice``): the user chooses with
 /// ``SignInParameters/selectsAuthMethod``, and the SDK chooses as MSAL does otherwise.
-@Suite("Sign-in over V2: choosing the first factor", .timeLimit(.minutes(1)))
+@Suite("Sign-in over V2: choosing the first factor", .hangLimit)
 struct FirstFactorSelectionV2Tests {
     let harness: EmulatorHarness = {
         let harness = EmulatorHarness()

@@ -6,7 +6,7 @@ import Testing
 
 /// Where the password state of a V2 sign-in finds the password method's `recover` link, and what
 /// a hostile one does (Docs/NativeAuthV2.md, "Inline password reset").
-@Suite("V2: the recover link of the password method", .timeLimit(.minutes(1)))
+@Suite("V2: the recover link of the password method", .hangLimit)
 struct InlineResetV2LinkTests {
     let harness = EmulatorHarness()
 

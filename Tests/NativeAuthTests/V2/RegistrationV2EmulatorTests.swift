@@ -6,7 +6,7 @@ import Testing
 
 /// Just-in-time method registration over native authentication V2 on the emulator, behind V1's
 /// ``RegisterStrongAuthState`` and ``RegisterStrongAuthVerificationRequiredState``.
-@Suite("Sign-in over V2: registering a method first (JIT)", .timeLimit(.minutes(1)))
+@Suite("Sign-in over V2: registering a method first (JIT)", .hangLimit)
 struct RegistrationV2EmulatorTests {
     static let joan = "joan@example.com"
     let harness = EmulatorHarness()

@@ -8,7 +8,7 @@ import Testing
 /// (``EmulatorSettings/nativeAuthV2RecoveryMethods``): a reset whose only recovery method is SMS
 /// sends the code there, and ``ResetPasswordParameters/selectsAuthMethod`` lets the user choose
 /// between the email and SMS methods.
-@Suite("Password reset over V2 with SMS and method selection", .timeLimit(.minutes(1)))
+@Suite("Password reset over V2 with SMS and method selection", .hangLimit)
 struct ResetPasswordSMSV2Tests {
     static let username = "ida@example.com"
     static let phone = "+15550100"

@@ -6,7 +6,7 @@ import Testing
 
 /// Password reset over native authentication V2 (`protocolVersion = .v2`) on the emulator, behind
 /// the same typed states as V1.
-@Suite("Password reset over V2 end to end on the emulator", .timeLimit(.minutes(1)))
+@Suite("Password reset over V2 end to end on the emulator", .hangLimit)
 struct ResetPasswordV2EmulatorTests {
     static let newPassword = "N3w-Secure-Pass!"
     static let browserUser = "bo@example.com"

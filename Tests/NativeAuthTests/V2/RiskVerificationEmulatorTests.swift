@@ -7,7 +7,7 @@ import Testing
 /// Risk verification on the emulator (``EmulatorSettings/nativeAuthV2SMSRiskVerification``): the
 /// first challenge of an SMS method answers `action: riskverify`, the SDK follows the link with
 /// nothing the user types, and the code arrives as before; the app sees the same states.
-@Suite("V2: risk verification of an SMS method on the emulator", .timeLimit(.minutes(1)))
+@Suite("V2: risk verification of an SMS method on the emulator", .hangLimit)
 struct RiskVerificationEmulatorTests {
     static let sam = "sam@example.com"
     static let phone = "+15550100"
@@ -110,7 +110,7 @@ struct RiskVerificationEmulatorTests {
 
 /// The `riskverify` link on the wire, request by request: it sends a code only for the answer that
 /// gave it, once.
-@Suite("V2: the emulator's riskverify link, on the wire", .timeLimit(.minutes(1)))
+@Suite("V2: the emulator's riskverify link, on the wire", .hangLimit)
 struct RiskVerificationWireTests {
     static let kim = "kim@example.com"
     static let phone = "+15550111"

@@ -71,7 +71,7 @@ struct SignInScreenLogic {
 
 /// One screen's logic, unchanged, against V1 and V2: the same states, in the same order, with the
 /// same errors. Moving an app to V2 is a configuration change.
-@Suite("V2: the same screen code gets the same states as V1", .timeLimit(.minutes(1)))
+@Suite("V2: the same screen code gets the same states as V1", .hangLimit)
 struct SameScreenV1V2Tests {
     static let users =
         EmulatorHarness.defaultUsers + [

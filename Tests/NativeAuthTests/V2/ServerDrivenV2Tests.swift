@@ -7,7 +7,7 @@ import Testing
 /// What a V2 server written apart from this SDK answered, and the SDK read wrong: each answer
 /// shape taught to the emulator, and the SDK driven through its public API over loopback HTTP
 /// (Docs/NativeAuthV2.md, "Using V2").
-@Suite("V2 as the server means it, over HTTP", .timeLimit(.minutes(1)))
+@Suite("V2 as the server means it, over HTTP", .hangLimit)
 struct ServerDrivenV2Tests {
     /// A response rewritten on its way to the SDK: a server that answers as the emulator does but
     /// for the bytes `rewrite` changes.
@@ -37,9 +37,10 @@ struct ServerDrivenV2Tests {
         server.start()
         var configuration = try NativeAuthConfiguration(clientId: harness.tenant.clientId, authority: server.authority)
         configuration.clock = harness.clock
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.logger = harness.logger
         configuration.protocolVersion = .v2
-        let transport: any HTTPTransport = URLSessionTransport(timeout: 10)
+        let transport: any HTTPTransport = URLSessionTransport(timeout: TestBounds.requestDeadline)
         let client = NativeAuthClient(
             configuration: configuration,
             transport: rewrite.map { RewritingTransport(transport, rewrite: $0) } ?? transport,

@@ -6,7 +6,7 @@ import Testing
 
 /// A second factor over native authentication V2 on the emulator: the same ``AwaitingMFAState``
 /// and ``MFARequiredState`` as V1, driven by the `multiFactor` challenge's method links.
-@Suite("Sign-in over V2: the second factor on the emulator", .timeLimit(.minutes(1)))
+@Suite("Sign-in over V2: the second factor on the emulator", .hangLimit)
 struct SignInMFAV2EmulatorTests {
     static let sam = "sam@example.com"
     static let samPhone = "+15550100"
@@ -153,6 +153,7 @@ enum V2Clients {
         else { preconditionFailure("emulator configuration") }
         configuration.logger = harness.logger
         configuration.clock = clock ?? harness.clock
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.protocolVersion = .v2
         return NativeAuthClient(
             configuration: configuration, transport: transport ?? harness.tenant, credentialStore: harness.store)

@@ -6,7 +6,7 @@ import Testing
 
 /// Sign-in over native authentication V2 (`protocolVersion = .v2`) on the emulator, behind the same
 /// typed states as V1.
-@Suite("Sign-in over V2 end to end on the emulator", .timeLimit(.minutes(1)))
+@Suite("Sign-in over V2 end to end on the emulator", .hangLimit)
 struct SignInV2EmulatorTests {
     static let redirect = URL(string: "msauth.com.example.app://auth")!
     static let browserUser = "bo@example.com"

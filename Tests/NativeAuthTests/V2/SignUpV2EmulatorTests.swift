@@ -6,7 +6,7 @@ import Testing
 
 /// Sign-up over native authentication V2 (`protocolVersion = .v2`) on the emulator, behind the same
 /// typed states as V1.
-@Suite("Sign-up over V2 end to end on the emulator", .timeLimit(.minutes(1)))
+@Suite("Sign-up over V2 end to end on the emulator", .hangLimit)
 struct SignUpV2EmulatorTests {
     static let newUser = "lin@example.com"
     static let authority = "/contoso.onmicrosoft.com"
@@ -300,7 +300,7 @@ struct SignUpV2EmulatorTests {
     }
 }
 
-@Suite("Sign-up over V2 through the HTTP emulator server", .timeLimit(.minutes(1)))
+@Suite("Sign-up over V2 through the HTTP emulator server", .hangLimit)
 struct SignUpV2ServerTests {
     @Test func signUpThenSignInOverLoopbackHTTP() async throws {
         let harness = EmulatorHarness()
@@ -308,9 +308,10 @@ struct SignUpV2ServerTests {
         server.start()
         var configuration = try NativeAuthConfiguration(clientId: harness.tenant.clientId, authority: server.authority)
         configuration.clock = harness.clock
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.protocolVersion = .v2
         let client = NativeAuthClient(
-            configuration: configuration, transport: URLSessionTransport(timeout: 10),
+            configuration: configuration, transport: URLSessionTransport(timeout: TestBounds.requestDeadline),
             credentialStore: InMemoryCredentialStore())
         let outcome: Result<String, any Error>
         do {

@@ -40,7 +40,7 @@ final class RewritingTransport: HTTPTransport {
 /// Links are data, not addresses to trust (Docs/NativeAuthV2Protocol.md, "Following an href"): a hostile
 /// answer's link to another host, an `http` link, a missing link or an unknown action ends the
 /// flow with a typed error before the password, the code or the continuation token go anywhere.
-@Suite("V2: hostile links are refused before anything secret is sent", .timeLimit(.minutes(1)))
+@Suite("V2: hostile links are refused before anything secret is sent", .hangLimit)
 struct V2HostileLinkTests {
     let harness = EmulatorHarness()
     static let password = EmulatorHarness.password

@@ -28,7 +28,7 @@ enum FallbackTenant {
     }
 }
 
-@Suite("Web sign-in: a native flow continues in the browser", .timeLimit(.minutes(1)))
+@Suite("Web sign-in: a native flow continues in the browser", .hangLimit)
 struct BrowserFallbackTests {
     let native = ScriptedTransport()
     let store = InMemoryCredentialStore()

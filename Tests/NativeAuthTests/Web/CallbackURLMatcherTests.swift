@@ -1,9 +1,10 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
 
-@Suite("Callback URL matching", .timeLimit(.minutes(1)))
+@Suite("Callback URL matching", .hangLimit)
 struct CallbackURLMatcherTests {
     private func matches(_ url: String, _ redirect: String) -> Bool {
         guard let url = URL(string: url), let redirect = URL(string: redirect) else { return false }

@@ -50,11 +50,12 @@ final class DeviceRecordingDelegate: DeviceSignInStartDelegate, DeviceSignInWait
     }
 }
 
-@Suite("Device code sign-in: the delegate form", .timeLimit(.minutes(1)))
+@Suite("Device code sign-in: the delegate form", .hangLimit)
 @MainActor
 struct DeviceSignInDelegateTests {
     func client(_ provider: ScriptedOpenIDProvider, clock: any NativeAuthClock) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = clock
         return try WebAuthClient(
             issuer: URL(string: ScriptedOpenIDProvider.issuer)!, clientId: "web-app",

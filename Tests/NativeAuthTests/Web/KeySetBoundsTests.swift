@@ -8,7 +8,7 @@ import Testing
 /// A key set cannot make a sign-in expensive: public exponents below 2^256 (FIPS 186-5), at most
 /// ``JSONWebKeySet/maximumKeys`` keys read per set and ``JSONWebKeySet/maximumKeysPerID`` tried
 /// per `kid`, and a key prepared only when a token names it. Why a key was refused reaches the app.
-@Suite("Web sign-in: bounded key-set work, and why a key was refused", .timeLimit(.minutes(1)))
+@Suite("Web sign-in: bounded key-set work, and why a key was refused", .hangLimit)
 struct KeySetBoundsTests {
     static let modulus = Base64URL.encode(Data(WebTestSigner.modulus))
     static let token = WebTestSigner.token(claims: #"{"sub":"user-1"}"#)
@@ -94,6 +94,7 @@ struct KeySetBoundsTests {
                 credentialStore: InMemoryCredentialStore(),
                 configuration: {
                     var configuration = WebAuthConfiguration()
+                    configuration.requestTimeout = TestBounds.requestDeadline
                     configuration.clock = TestClock()
                     return configuration
                 }())

@@ -5,7 +5,7 @@ import Testing
 @testable import LoopbackHTTP
 @testable import NativeAuth
 
-@Suite("Loopback HTTP listener", .timeLimit(.minutes(1)))
+@Suite("Loopback HTTP listener", .hangLimit)
 struct LoopbackHTTPListenerTests {
     private func serveError(
         _ listener: LoopbackHTTPListener, options: LoopbackHTTPServeOptions = LoopbackHTTPServeOptions()

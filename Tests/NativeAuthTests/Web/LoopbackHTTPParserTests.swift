@@ -1,10 +1,11 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import LoopbackHTTP
 @testable import NativeAuth
 
-@Suite("Loopback HTTP request parser", .timeLimit(.minutes(1)))
+@Suite("Loopback HTTP request parser", .hangLimit)
 struct LoopbackHTTPParserTests {
     private func parse(_ text: String, limits: LoopbackHTTPLimits = LoopbackHTTPLimits()) -> LoopbackHTTPParseResult {
         LoopbackHTTPParser.parse(Array(text.utf8), limits: limits)

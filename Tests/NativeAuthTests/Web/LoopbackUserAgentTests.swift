@@ -5,14 +5,14 @@ import Testing
 @testable import AuthSupport
 @testable import NativeAuth
 
-@Suite("Loopback user agent", .timeLimit(.minutes(1)))
+@Suite("Loopback user agent", .hangLimit)
 struct LoopbackUserAgentTests {
     private let authorizationURL =
         URL(string: "https://login.example.com/authorize?client_id=c") ?? URL(fileURLWithPath: "/")
 
     /// An agent whose browser only reports the URL it was asked to open; the test then plays the browser.
     private func agentWithSignal(
-        port: UInt16? = nil, timeout: Duration = .seconds(30)
+        port: UInt16? = nil, timeout: Duration = TestBounds.wait
     ) -> (LoopbackUserAgent, AsyncStream<URL>) {
         let (stream, continuation) = AsyncStream.makeStream(of: URL.self)
         let agent = LoopbackUserAgent(port: port, timeout: timeout) { url in

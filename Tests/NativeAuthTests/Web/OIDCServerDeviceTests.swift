@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthSupport
@@ -59,7 +60,7 @@ final class PendingHookTransport: HTTPTransport, Sendable {
 }
 
 /// Waits on `state` with the system clock, cancelling the wait after `bound`.
-func waitForDeviceSignIn(_ state: DeviceSignInState, bound: Duration = .seconds(30)) async
+func waitForDeviceSignIn(_ state: DeviceSignInState, bound: Duration = TestBounds.wait) async
     -> Result<UserAccountResult, WebSignInError>
 {
     let waiter = Task { await outcome { () async throws(WebSignInError) in try await state.waitForCompletion() } }
@@ -79,7 +80,7 @@ func waitForDeviceSignIn(_ state: DeviceSignInState, bound: Duration = .seconds(
 @Suite(
     "Device code sign-in against a real OpenID Connect server (glewlwyd)",
     .enabled(if: OIDCServerEnvironment.issuer != nil, OIDCServerEnvironment.skipReason),
-    .serialized, .oidcServerExclusive, .timeLimit(.minutes(1)))
+    .serialized, .oidcServerExclusive, .hangLimit)
 struct OIDCServerDeviceTests {
     let login = OIDCTestLogin(issuer: OIDCServerEnvironment.issuer ?? URL(fileURLWithPath: "/"))
 
@@ -95,7 +96,7 @@ struct OIDCServerDeviceTests {
         let userCode = Locked<String?>(nil)
         let approved = Locked(false)
         let approver = DeviceApprover(login: login)
-        let transport = PendingHookTransport(URLSessionTransport(timeout: 10))
+        let transport = PendingHookTransport(URLSessionTransport(timeout: TestBounds.requestDeadline))
         transport.onFirstPending.withLock {
             $0 = {
                 guard let code = userCode.current else { return }
@@ -137,13 +138,14 @@ struct OIDCServerDeviceTests {
         let refreshed = try await account.getAccessToken(forceRefresh: true)
         #expect(refreshed.accessToken != first.accessToken)
         let restored = try #require(
-            try await deviceClient(URLSessionTransport(timeout: 10), store: store).currentAccount())
+            try await deviceClient(URLSessionTransport(timeout: TestBounds.requestDeadline), store: store)
+                .currentAccount())
         #expect(restored.account.identifier == account.account.identifier)
     }
 
     @Test func deviceCodeRedeemedTwiceIsAccessDenied() async throws {
         let approver = DeviceApprover(login: login)
-        let transport = PendingHookTransport(URLSessionTransport(timeout: 10))
+        let transport = PendingHookTransport(URLSessionTransport(timeout: TestBounds.requestDeadline))
         let client = try deviceClient(transport)
         let state = try await client.startDeviceSignIn(WebDeviceSignInParameters(scopes: OIDCTestLogin.scopes))
         try await approver.approve(userCode: state.userCode)
@@ -165,7 +167,7 @@ struct OIDCServerDeviceTests {
     }
 
     @Test func deviceCodeUnapprovedStaysPendingUntilTheClientStopsAtItsExpiry() async throws {
-        let transport = PendingHookTransport(URLSessionTransport(timeout: 10))
+        let transport = PendingHookTransport(URLSessionTransport(timeout: TestBounds.requestDeadline))
         let client = try deviceClient(transport)
         // The server's codes live 600 s; this state takes the server's answer with 3 s instead.
         _ = try await client.startDeviceSignIn(WebDeviceSignInParameters(scopes: OIDCTestLogin.scopes))

@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthSupport
@@ -53,7 +54,7 @@ struct OIDCTestLogin {
     static let scopes = ["profile", "offline_access"]
 
     let issuer: URL
-    let transport = URLSessionTransport(timeout: 10)
+    let transport = URLSessionTransport(timeout: TestBounds.requestDeadline)
 
     /// `{server}/api`, the issuer's parent (the issuer is `{server}/api/oidc`).
     var api: URL { issuer.deletingLastPathComponent() }
@@ -102,7 +103,7 @@ struct OIDCTestLogin {
 @Suite(
     "Web sign-in against a real OpenID Connect server (glewlwyd)",
     .enabled(if: OIDCServerEnvironment.issuer != nil, OIDCServerEnvironment.skipReason),
-    .serialized, .oidcServerExclusive, .timeLimit(.minutes(1)))
+    .serialized, .oidcServerExclusive, .hangLimit)
 struct OIDCServerIntegrationTests {
     let login = OIDCTestLogin(issuer: OIDCServerEnvironment.issuer ?? URL(fileURLWithPath: "/"))
 
@@ -128,7 +129,7 @@ struct OIDCServerIntegrationTests {
         let callback = try request.callback(from: location)
 
         let recording = RecordingTransport(login.transport)
-        let tokens = try await WebTokenClient(transport: recording).exchange(
+        let tokens = try await WebTokenClient(testTransport: recording).exchange(
             callback, for: request, tokenEndpoint: metadata.tokenEndpoint)
         #expect(tokens.tokenType == "Bearer")
         let raw = try #require(recording.responses.first)
@@ -143,7 +144,7 @@ struct OIDCServerIntegrationTests {
 
         // A code is good once.
         do {
-            _ = try await WebTokenClient(transport: login.transport).exchange(
+            _ = try await WebTokenClient(testTransport: login.transport).exchange(
                 callback, for: request, tokenEndpoint: metadata.tokenEndpoint)
             Issue.record("a used code was accepted")
         } catch {
@@ -161,7 +162,7 @@ struct OIDCServerIntegrationTests {
                 code: callback.code, redirectURI: request.redirectURI, verifier: PKCE().verifier),
             correlationId: request.correlationId)
         do {
-            _ = try await WebTokenClient(transport: login.transport).send(wrong)
+            _ = try await WebTokenClient(testTransport: login.transport).send(wrong)
             Issue.record("a wrong verifier was accepted")
         } catch {
             #expect(error.isInvalidGrant)
@@ -174,13 +175,13 @@ struct OIDCServerIntegrationTests {
     @Test func refreshWithoutNewRefreshTokenKeepsTheOldOne() async throws {
         let metadata = try await login.metadata()
         let (request, location) = try await login.authorize(metadata: metadata)
-        let client = WebTokenClient(transport: login.transport)
+        let client = WebTokenClient(testTransport: login.transport)
         let tokens = try await client.exchange(
             try request.callback(from: location), for: request, tokenEndpoint: metadata.tokenEndpoint)
         let refreshToken = try #require(tokens.refreshToken)
 
         let recording = RecordingTransport(login.transport)
-        let refreshed = try await WebTokenClient(transport: recording).refresh(
+        let refreshed = try await WebTokenClient(testTransport: recording).refresh(
             refreshToken, clientId: OIDCTestLogin.clientId, tokenEndpoint: metadata.tokenEndpoint)
         let raw = try #require(recording.responses.first)
         let members = try #require(try JSONValue.parse(raw.body).objectValue)
@@ -198,7 +199,7 @@ struct OIDCServerIntegrationTests {
     @Test func unknownRefreshTokenIsRefused() async throws {
         let metadata = try await login.metadata()
         do {
-            _ = try await WebTokenClient(transport: login.transport).refresh(
+            _ = try await WebTokenClient(testTransport: login.transport).refresh(
                 Secret("not-a-refresh-token"), clientId: OIDCTestLogin.clientId, tokenEndpoint: metadata.tokenEndpoint)
             Issue.record("an unknown refresh token was accepted")
         } catch {

@@ -43,7 +43,7 @@ final class RecordingCookieAgent: ExternalUserAgent, Sendable {
 @Suite(
     "Pushed authorization requests against a real OpenID Connect server (glewlwyd)",
     .enabled(if: OIDCServerEnvironment.issuer != nil, OIDCServerEnvironment.skipReason),
-    .serialized, .oidcServerExclusive, .timeLimit(.minutes(1)))
+    .serialized, .oidcServerExclusive, .hangLimit)
 struct OIDCServerPushedAuthorizationTests {
     let login = OIDCTestLogin(issuer: OIDCServerEnvironment.issuer ?? URL(fileURLWithPath: "/"))
     /// The issuer of the plugin instance that requires pushed requests.
@@ -54,11 +54,13 @@ struct OIDCServerPushedAuthorizationTests {
         policy: PushedAuthorizationRequestPolicy = .whenAvailable, authentication: WebClientAuthentication = .none
     ) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.pushedAuthorizationRequests = policy
         configuration.clientAuthentication = authentication
         return try WebAuthClient(
             issuer: issuer, clientId: clientId, redirectURI: OIDCTestLogin.redirectURI,
-            transport: URLSessionTransport(timeout: 10), credentialStore: store, configuration: configuration)
+            transport: URLSessionTransport(timeout: TestBounds.requestDeadline), credentialStore: store,
+            configuration: configuration)
     }
 
     @Test func discoveryNamesTheEndpointAndTheRequirementOnlyWhereTheyAreOn() async throws {

@@ -78,15 +78,16 @@ final class TestServerLogoutAgent: ExternalUserAgent, Sendable {
 @Suite(
     "Web sign-out and registration against a real OpenID Connect server (glewlwyd)",
     .enabled(if: OIDCServerEnvironment.issuer != nil, OIDCServerEnvironment.skipReason),
-    .serialized, .oidcServerExclusive, .timeLimit(.minutes(1)))
+    .serialized, .oidcServerExclusive, .hangLimit)
 struct OIDCServerSignOutTests {
     let login = OIDCTestLogin(issuer: OIDCServerEnvironment.issuer ?? URL(fileURLWithPath: "/"))
 
     func client(
         clientId: String, store: InMemoryCredentialStore, authentication: WebClientAuthentication = .none,
-        transport: any HTTPTransport = URLSessionTransport(timeout: 10)
+        transport: any HTTPTransport = URLSessionTransport(timeout: TestBounds.requestDeadline)
     ) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clientAuthentication = authentication
         return try WebAuthClient(
             issuer: login.issuer, clientId: clientId, redirectURI: OIDCTestLogin.redirectURI, transport: transport,
@@ -105,7 +106,7 @@ struct OIDCServerSignOutTests {
         _ = try await account.getAccessToken(forceRefresh: true)
         let refreshToken = Secret(try #require(try await login.storedRefreshToken(store, clientId: "conf-app")))
         let metadata = try await login.metadata()
-        let tokens = WebTokenClient(transport: login.transport, authentication: basic)
+        let tokens = WebTokenClient(testTransport: login.transport, authentication: basic)
         _ = try await tokens.refresh(refreshToken, clientId: "conf-app", tokenEndpoint: metadata.tokenEndpoint)
 
         let result = await client.signOut(account)

@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
@@ -7,7 +8,7 @@ import Testing
 /// the authorization endpoint answers with a 302 to the redirect URI, which is the callback.
 struct CookieBrowserAgent: ExternalUserAgent {
     let cookie: String
-    let transport = URLSessionTransport(timeout: 10)
+    let transport = URLSessionTransport(timeout: TestBounds.requestDeadline)
 
     func authorize(url: URL, redirectURI: URL) async throws -> URL {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
@@ -27,7 +28,7 @@ struct CookieBrowserAgent: ExternalUserAgent {
 @Suite(
     "Web client against a real OpenID Connect server (glewlwyd)",
     .enabled(if: OIDCServerEnvironment.issuer != nil, OIDCServerEnvironment.skipReason),
-    .serialized, .oidcServerExclusive, .timeLimit(.minutes(1)))
+    .serialized, .oidcServerExclusive, .hangLimit)
 struct OIDCServerWebClientTests {
     let login = OIDCTestLogin(issuer: OIDCServerEnvironment.issuer ?? URL(fileURLWithPath: "/"))
 
@@ -37,7 +38,7 @@ struct OIDCServerWebClientTests {
         let make = {
             try WebAuthClient(
                 issuer: issuer, clientId: OIDCTestLogin.clientId, redirectURI: OIDCTestLogin.redirectURI,
-                transport: URLSessionTransport(timeout: 10), credentialStore: store)
+                transport: URLSessionTransport(timeout: TestBounds.requestDeadline), credentialStore: store)
         }
         let client = try make()
         let agent = CookieBrowserAgent(cookie: try await login.sessionCookie())

@@ -7,7 +7,7 @@ import Testing
 
 /// Every way a push can fail ends the sign-in with a typed error, before the browser opens, with
 /// nothing stored and no secret in the error or the logs.
-@Suite("Web sign-in: a pushed authorization request that fails", .timeLimit(.minutes(1)))
+@Suite("Web sign-in: a pushed authorization request that fails", .hangLimit)
 struct PushedAuthorizationErrorTests {
     let harness = PARClient()
     static let secret = "par-client-secret-7Qw"

@@ -42,6 +42,7 @@ struct PARClient {
         authentication: WebClientAuthentication = .none, timeout: TimeInterval? = nil
     ) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = clock
         configuration.logger = logger
         configuration.clientAuthentication = authentication
@@ -73,7 +74,7 @@ func formFields(_ body: String) -> [String: String] {
     return Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { _, last in last }
 }
 
-@Suite("Web sign-in: pushed authorization requests (RFC 9126)", .timeLimit(.minutes(1)))
+@Suite("Web sign-in: pushed authorization requests (RFC 9126)", .hangLimit)
 struct PushedAuthorizationTests {
     let harness = PARClient()
 
@@ -271,6 +272,7 @@ struct PushedAuthorizationTests {
             endpoints: .standard(par: true), tokenAnswer: ScriptedOpenIDProvider.signingIn())
         let seen = LockedValue<[String]>([])
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.requestInterceptors = [Refusing(seen: seen)]
         let client = try WebAuthClient(
             issuer: URL(string: ScriptedOpenIDProvider.issuer)!, clientId: "web-app",

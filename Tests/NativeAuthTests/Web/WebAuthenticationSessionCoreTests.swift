@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthSupport
@@ -70,7 +71,7 @@ final class FakeSessionHandle: WebAuthenticationSessionHandle {
 
 struct SessionTestError: Error {}
 
-@Suite("Authentication session agent core", .timeLimit(.minutes(1)))
+@Suite("Authentication session agent core", .hangLimit)
 struct WebAuthenticationSessionCoreTests {
     private let authorizationURL =
         URL(string: "https://login.example.com/authorize?client_id=c") ?? URL(fileURLWithPath: "/")

@@ -1,9 +1,10 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
 
-@Suite("Web client authentication: public, client_secret_basic, client_secret_post", .timeLimit(.minutes(1)))
+@Suite("Web client authentication: public, client_secret_basic, client_secret_post", .hangLimit)
 struct WebClientAuthenticationTests {
     static let form: FormBody = {
         var form = FormBody()
@@ -62,6 +63,7 @@ struct WebClientAuthenticationTests {
             var dumped = ""
             dump(value, to: &dumped)
             var configuration = WebAuthConfiguration()
+            configuration.requestTimeout = TestBounds.requestDeadline
             configuration.clientAuthentication = value
             var configurationDump = ""
             dump(configuration, to: &configurationDump)

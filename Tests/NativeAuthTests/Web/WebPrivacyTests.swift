@@ -5,7 +5,7 @@ import Testing
 @testable import AuthSupport
 @testable import NativeAuth
 
-@Suite("Web sign-in: no verifier, code, state, nonce or token in logs, errors or descriptions", .timeLimit(.minutes(1)))
+@Suite("Web sign-in: no verifier, code, state, nonce or token in logs, errors or descriptions", .hangLimit)
 struct WebPrivacyTests {
     let clock = TestClock()
     let store = InMemoryCredentialStore()
@@ -13,6 +13,7 @@ struct WebPrivacyTests {
 
     func client(_ provider: ScriptedOpenIDProvider) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = clock
         configuration.logger = logger
         return try WebAuthClient(
@@ -125,11 +126,12 @@ final class WebSignInRecorder: WebSignInDelegate {
     }
 }
 
-@Suite("Web sign-in: delegate form", .timeLimit(.minutes(1)))
+@Suite("Web sign-in: delegate form", .hangLimit)
 struct WebSignInDelegateTests {
     @Test func completesAndFailsOnTheMainActor() async throws {
         let provider = ScriptedOpenIDProvider(tokenAnswer: ScriptedOpenIDProvider.signingIn())
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = TestClock()
         let client = try WebAuthClient(
             issuer: URL(string: ScriptedOpenIDProvider.issuer)!, clientId: "web-app",

@@ -67,7 +67,7 @@ final class LogoutAgent: ExternalUserAgent, Sendable {
     }
 }
 
-@Suite("Web sign-out: revocation, end session, and always a local sign-out", .timeLimit(.minutes(1)))
+@Suite("Web sign-out: revocation, end session, and always a local sign-out", .hangLimit)
 struct WebSignOutTests {
     let clock = TestClock()
     let store = InMemoryCredentialStore()
@@ -79,6 +79,7 @@ struct WebSignOutTests {
         logger: (any NativeAuthLogger)? = nil
     ) throws -> WebAuthClient {
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clock = clock
         configuration.clientAuthentication = authentication
         configuration.logger = logger
@@ -436,6 +437,7 @@ struct WebSignOutTests {
         texts += [result.endSession.error, refused.revocation.error, refused.endSession.error].compactMap { $0 }
             .flatMap { [$0.description, $0.debugDescription, $0.errorDescription ?? ""] }
         var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
         configuration.clientAuthentication = .clientSecretBasic(secret)
         var dumped = ""
         dump(configuration, to: &dumped)

@@ -109,7 +109,7 @@ struct WebTokenRequestTests {
 
     @Test func refreshThroughTheClientKeepsTheOldToken() async throws {
         let transport = ScriptedTransport([("token", .json(200, #"{"access_token":"at2","token_type":"bearer"}"#))])
-        let client = WebTokenClient(transport: transport)
+        let client = WebTokenClient(testTransport: transport)
         let refreshed = try await client.refresh(Secret("old"), clientId: "c", tokenEndpoint: endpoint)
         #expect(refreshed.refreshToken?.reveal == "old")
         #expect(refreshed.accessToken.reveal == "at2")
@@ -208,7 +208,7 @@ struct WebLoggingPrivacyTests {
             parameters: WebSignInParameters(), random: random)
         let callback = try request.callback(
             from: url("http://127.0.0.1:1/cb?code=code-secret&state=\(FormBody.escape(request.state.reveal))"))
-        let client = WebTokenClient(transport: transport, log: log)
+        let client = WebTokenClient(testTransport: transport, log: log)
         let tokens = try await client.exchange(callback, for: request, tokenEndpoint: metadata.tokenEndpoint)
         await #expect(throws: WebSignInError.self) {
             try await client.refresh(
@@ -222,5 +222,20 @@ struct WebLoggingPrivacyTests {
         ] {
             #expect(!text.contains(secret), "\(secret) was logged")
         }
+    }
+}
+
+extension WebTokenClient {
+    /// A token client on a pipeline of its own, with the tests' request deadline: its server answers
+    /// in process or on loopback, so only a hang may reach it (the default, 35 s for a transport
+    /// that is not URLSession's, was reached by a step waiting for a thread on a loaded machine).
+    init(
+        testTransport transport: any HTTPTransport, log: Log = Log(logger: nil),
+        authentication: WebClientAuthentication = .none
+    ) {
+        self.init(
+            pipeline: RequestPipeline(
+                transport: transport, log: log, retry: .never, requestTimeout: TestBounds.requestDeadline),
+            authentication: authentication)
     }
 }

@@ -5,7 +5,7 @@ import Testing
 @testable import NativeAuth
 
 /// The wire layer's one reading of answers: the error catalogue and the typed step outcome.
-@Suite("Step outcomes and the error catalogue", .timeLimit(.minutes(1)))
+@Suite("Step outcomes and the error catalogue", .hangLimit)
 struct StepOutcomeTests {
     static func serverError(_ json: String, status: Int = 400) throws -> ServerError {
         guard let members = try JSONValue.parse(Data(json.utf8)).objectValue,

@@ -1,11 +1,12 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
 
 /// Both error shapes of Docs/NativeAuthV2Protocol.md, "Errors", and its table read as the SDK's
 /// `ErrorKind`s.
-@Suite("V2 errors: both shapes and the Errors table", .timeLimit(.minutes(1)))
+@Suite("V2 errors: both shapes and the Errors table", .hangLimit)
 struct V2ErrorTests {
     func refusal(_ body: String, status: Int = 400) -> ServerError? {
         if case .refused(let error) = V2Fixtures.outcome(body, .interaction, status: status) { return error }

@@ -1,11 +1,12 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuth
 
 /// Every rule of the resolver, as Docs/NativeAuthV2Protocol.md, "Following an href", describes the three
 /// MSAL clients' rewriting and the Android column of its checks table.
-@Suite("V2 href resolver: rewriting and every refusal", .timeLimit(.minutes(1)))
+@Suite("V2 href resolver: rewriting and every refusal", .hangLimit)
 struct V2HrefResolverTests {
     static let authority =
         URL(string: "https://contoso.ciamlogin.com/contoso.onmicrosoft.com") ?? URL(fileURLWithPath: "/")

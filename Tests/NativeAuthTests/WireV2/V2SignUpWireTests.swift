@@ -6,7 +6,7 @@ import Testing
 
 /// The sign-up parts of the V2 wire (Docs/NativeAuthV2Protocol.md, "Sign-up"): the password as an attribute
 /// of `submitAttributes`, and the sign-up refusals read from `innerError.code` and `details`.
-@Suite("V2 sign-up wire: submitAttributes and its refusals", .timeLimit(.minutes(1)))
+@Suite("V2 sign-up wire: submitAttributes and its refusals", .hangLimit)
 struct V2SignUpWireTests {
     let builder = V2RequestBuilder(configuration: testConfiguration())
     let id = UUID(uuidString: "11111111-2222-3333-4444-555555555555") ?? UUID()
