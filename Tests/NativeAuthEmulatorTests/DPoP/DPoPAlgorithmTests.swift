@@ -1,5 +1,6 @@
 import AuthCrypto
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import NativeAuthEmulator

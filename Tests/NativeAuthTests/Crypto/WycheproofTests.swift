@@ -1,4 +1,5 @@
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthCrypto

@@ -26,7 +26,8 @@ struct FirstPartyDiscoveryHTTPTests {
             configuration.logger = fixture.harness.logger
             let client = try WebAuthClient(
                 issuer: issuer, clientId: fixture.tenant.clientId, redirectURI: FirstPartyFixture.redirect,
-                transport: URLSessionTransport(timeout: TestBounds.requestDeadline), credentialStore: InMemoryCredentialStore(),
+                transport: URLSessionTransport(timeout: TestBounds.requestDeadline),
+                credentialStore: InMemoryCredentialStore(),
                 configuration: configuration)
             let result = try await client.signInFirstParty(
                 username: "ada@example.com", password: EmulatorHarness.password, scopes: ["offline_access"])

@@ -1,5 +1,6 @@
 import AuthSupport
 import Foundation
+import NativeAuthTestSupport
 import Testing
 
 @testable import AuthCrypto
