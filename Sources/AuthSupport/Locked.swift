@@ -18,3 +18,10 @@ package final class Locked<Value: Sendable>: @unchecked Sendable {
 
     package var current: Value { withLock { $0 } }
 }
+
+/// Reflection (`dump`, debuggers, `Mirror`) shows nothing behind the lock: reading the value
+/// without taking it would race with its writers, and what is locked away is often a secret
+/// (cached tokens, stored keys).
+extension Locked: CustomReflectable {
+    package var customMirror: Mirror { Mirror(self, children: [:]) }
+}

@@ -305,3 +305,9 @@ actor AccountManager {
 extension AccountRecord {
     var account: Account { Account(username: username, identifier: identifier, claims: claims) }
 }
+
+/// Reflection shows nothing of the account's state: it is the actor's to read (a `Mirror` would read
+/// it off the actor), and it holds the account's tokens.
+extension AccountManager: CustomReflectable {
+    nonisolated var customMirror: Mirror { Mirror(self, children: [:]) }
+}

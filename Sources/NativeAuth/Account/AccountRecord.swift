@@ -114,3 +114,22 @@ struct AccountRecord: Codable, Sendable, Equatable {
         ).joined(separator: " ")
     }
 }
+
+/// Reflection shows who is signed in and what is cached, never a token, the stored DPoP key, the
+/// `auth_session` or the biometry state: an allowlist, so a field added later is hidden until it
+/// is listed here.
+extension AccountRecord: CustomReflectable {
+    var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "identifier": identifier, "username": username, "signInScopes": signInScopes,
+                "cachedScopeKeys": accessTokens.keys.sorted(), "isDPoPBound": dpopKey != nil,
+            ])
+    }
+}
+
+extension AccountRecord.CachedAccessToken: CustomReflectable {
+    /// The token's scopes and expiry, never the token.
+    var customMirror: Mirror { Mirror(self, children: ["expiresOn": expiresOn, "scopes": scopes]) }
+}

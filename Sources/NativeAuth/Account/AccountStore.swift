@@ -336,3 +336,8 @@ final class AccountStore {
         }
     }
 }
+
+extension AccountStore: CustomReflectable {
+    /// The item key only: what was last stored holds the account's tokens.
+    var customMirror: Mirror { Mirror(self, children: ["key": key]) }
+}

@@ -114,3 +114,8 @@ actor RefreshCoalescer {
         }
     }
 }
+
+extension RefreshCoalescer: CustomReflectable {
+    /// Nothing: the state is the actor's to read, and a `Mirror` would read it off the actor.
+    nonisolated var customMirror: Mirror { Mirror(self, children: [:]) }
+}

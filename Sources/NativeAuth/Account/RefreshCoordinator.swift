@@ -31,3 +31,8 @@ actor RefreshCoordinator {
         return result
     }
 }
+
+extension RefreshCoordinator: CustomReflectable {
+    /// Nothing: the state is the actor's to read, and a `Mirror` would read it off the actor.
+    nonisolated var customMirror: Mirror { Mirror(self, children: [:]) }
+}

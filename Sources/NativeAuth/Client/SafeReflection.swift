@@ -72,3 +72,10 @@ extension SignUpParameters: CustomReflectable {
     /// Shows the description only: the password and attribute values are never reflected.
     public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 }
+
+extension WebAuthClient: CustomReflectable {
+    /// Shows the issuer, client id and redirect URI only.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["issuer": issuer, "clientId": clientId, "redirectURI": redirectURI])
+    }
+}

@@ -207,3 +207,8 @@ extension DPoPSigner {
             && AuthenticationChallenges.hasTokenError("use_dpop_nonce", in: response.header("WWW-Authenticate"))
     }
 }
+
+extension DPoPBoundKey: CustomReflectable {
+    /// The key's algorithm, never its stored form (which may hold the private key).
+    var customMirror: Mirror { Mirror(self, children: ["algorithm": key.algorithm]) }
+}

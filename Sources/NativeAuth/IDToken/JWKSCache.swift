@@ -38,3 +38,8 @@ actor JWKSCache {
         return parsed
     }
 }
+
+extension JWKSCache: CustomReflectable {
+    /// Nothing: the state is the actor's to read, and a `Mirror` would read it off the actor.
+    nonisolated var customMirror: Mirror { Mirror(self, children: [:]) }
+}

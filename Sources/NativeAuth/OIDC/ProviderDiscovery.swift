@@ -333,3 +333,8 @@ private struct DiscoveryDocument {
         }
     }
 }
+
+extension ProviderDiscovery: CustomReflectable {
+    /// Nothing: the state is the actor's to read, and a `Mirror` would read it off the actor.
+    nonisolated var customMirror: Mirror { Mirror(self, children: [:]) }
+}

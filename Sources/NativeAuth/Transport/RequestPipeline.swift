@@ -214,3 +214,16 @@ final class RequestPipeline: Sendable {
         return String(describing: type(of: error))
     }
 }
+
+extension RequestPipeline: CustomReflectable {
+    /// The pipeline's settings; the app's transport and interceptors are the app's to show, and
+    /// reflection of the SDK does not walk into them.
+    var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "transport": String(describing: type(of: transport)), "interceptors": interceptors.count,
+                "requestTimeout": requestTimeout,
+            ])
+    }
+}
