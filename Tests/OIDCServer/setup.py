@@ -2,7 +2,8 @@
 """Integration-test fixture, called by start.sh: signs in to a new glewlwyd as its default
 administrator and creates, over the admin REST API, the scopes, the test user, the OpenID Connect
 plugin (signing with the RSA key in WORKDIR), further instances of it (one that requires pushed
-authorization requests, two with DPoP, one of them demanding nonces), and the test clients.
+authorization requests, two with DPoP, one of them demanding nonces, three signing with ES256, PS256
+and EdDSA with the other keys in WORKDIR), and the test clients.
 Python standard library only.
 
 Usage: setup.py SERVER_URL WORKDIR
@@ -98,3 +99,47 @@ post("/client/", {"client_id": "dpop-app", "name": "DPoP test app", "confidentia
                   "redirect_uri": ["http://127.0.0.1:8765/callback"],
                   "authorization_type": ["code", "refresh_token", "device_authorization", "delete_token"],
                   "dpop_bound_access_tokens": "true", "scope": []}, "client dpop-app")
+# Three more instances, each signing its ID and access tokens with another algorithm (the plugin's
+# jwt-type, jwt-key-size, key and cert, with the key start.sh made for it):
+# {server}/api/oidc-es256 (ecdsa, P-256: ES256), {server}/api/oidc-ps256 (rsa-pss: PS256) and
+# {server}/api/oidc-eddsa (eddsa, Ed25519: EdDSA). Their JWKS publish the public key only. The
+# PS256 one also publishes DPoP, as /api/oidc-dpop does, so that a client there proves its key with
+# PS256 too.
+for suffix, jwt_type, display in (("es256", "ecdsa", "ES256"), ("ps256", "rsa-pss", "PS256"), ("eddsa", "eddsa", "EdDSA")):
+    params_alg = dict(params_dpop if suffix == "ps256" else params, **{
+        "iss": api + "/oidc-" + suffix, "jwt-type": jwt_type, "jwt-key-size": "256",
+        "key": open(f"{keydir}/oidc-{suffix}-key.pem").read(), "cert": open(f"{keydir}/oidc-{suffix}-pub.pem").read(),
+        "session-cookie-name": "GLEWLWYD2_OIDC_" + suffix.upper() + "_SID",
+    })
+    post("/mod/plugin/", {"module": "oidc", "name": "oidc-" + suffix, "display_name": f"OIDC ({display})", "enabled": True,
+                          "parameters": params_alg}, f"oidc-{suffix} plugin")
+# private_key_jwt client authentication (RFC 7523 §2.2, OpenID Connect Core §9), at
+# {server}/api/oidc-private-key-jwt only: glewlwyd takes client_assertion where
+# request-parameter-allow is on (it then lists client_secret_jwt, and private_key_jwt once a client
+# property for keys is named, in token_endpoint_auth_methods_supported), and reads a client's public
+# keys from the property client-jwks-parameter names (the client module keeps "jwks" as a JWK Set).
+# It checks the assertion's signature with the key whose kid the header names (a kid is required),
+# iss = sub = client_id, aud = the endpoint's own URL ({issuer}/token, /revoke, /introspect, /par or
+# /device_authorization; the issuer is refused, alone or in a list with that URL), exp at most
+# request-maximum-exp (3600 s by default) ahead, and a jti not seen before; a refusal is a bare 403.
+params_pkjwt = dict(params, **{
+    "iss": api + "/oidc-private-key-jwt",
+    "request-parameter-allow": True, "client-jwks-parameter": "jwks",
+    "session-cookie-name": "GLEWLWYD2_OIDC_PKJWT_SID",
+})
+post("/mod/plugin/", {"module": "oidc", "name": "oidc-private-key-jwt", "display_name": "OIDC (private_key_jwt)",
+                      "enabled": True, "parameters": params_pkjwt}, "oidc-private-key-jwt plugin")
+# A confidential client that authenticates with private_key_jwt only. Its key is a placeholder:
+# the public part of RFC 7515 appendix A.2's example RSA key (kid rfc7515-a2), whose private part
+# the RFC publishes, so it proves nothing outside tests. A client that makes its own key registers
+# it instead, through dynamic registration (token_endpoint_auth_method private_key_jwt and jwks).
+rfc7515_a2 = {"kty": "RSA", "kid": "rfc7515-a2", "use": "sig", "alg": "PS256", "e": "AQAB", "n": (
+    "ofgWCuLjybRlzo0tZWJjNiuSfb4p4fAkd_wWJcyQoTbji9k0l8W26mPddxHmfHQp-Vaw-4qPCJrcS2mJPMEzP1Pt0Bm4d4QlL-yR"
+    "T-SFd2lZS-pCgNMsD1W_YpRPEwOWvG6b32690r2jZ47soMZo9wGzjb_7OMg0LOL-bSf63kpaSHSXndS5z5rexMdbBYUsLA9e-KXB"
+    "dQOS-UTo7WTBEMa2R2CapHg665xsmtdVMTBQY4uDZlxvb3qCo5ZwKh9kG4LT6_I5IhlJH7aGhyxXFvUK-DWNmoudF8NAco9_h9ia"
+    "GNj8q2ethFkMLs91kzk2PAcDTW9gb54h4FRWyuXpoQ")}
+post("/client/", {"client_id": "pkjwt-app", "name": "private_key_jwt test app", "confidential": True, "enabled": True,
+                  "token_endpoint_auth_method": ["private_key_jwt"], "jwks": {"keys": [rfc7515_a2]},
+                  "redirect_uri": ["http://127.0.0.1:8765/callback"],
+                  "authorization_type": ["code", "refresh_token", "client_credentials", "device_authorization", "delete_token"],
+                  "scope": ["api.read"]}, "client pkjwt-app")

@@ -16,6 +16,11 @@
 #           http://127.0.0.1:PORT/api/oidc-dpop-nonce: the same, demanding a server nonce in every
 #             proof (oauth-dpop-nonce-mandatory; oauth-dpop-nonce-counter 3: a client's nonce
 #             changes after 4 accepted proofs, and the accepting answer carries the new one).
+#           http://127.0.0.1:PORT/api/oidc-es256, .../oidc-ps256, .../oidc-eddsa: the plugin signing
+#             its ID and access tokens with ES256 (P-256 key), PS256 (RSA key) or EdDSA (Ed25519
+#             key) instead of RS256 (jwt-type ecdsa, rsa-pss, eddsa; jwt-key-size 256). The rule:
+#             {server}/api/oidc-<alg in lower case>. The keys are made here, into WORKDIR, at
+#             every start. oidc-ps256 also publishes DPoP, with oidc-dpop's settings.
 #   user    alice, password alice-password; may receive openid profile email offline_access api.read
 #   clients native-app: public; redirect URIs http://127.0.0.1:8765/callback and
 #             com.example.app://oauth/callback; post-logout URI http://127.0.0.1:8765/logged-out
@@ -68,6 +73,12 @@ zcat /usr/share/doc/glewlwyd/database/init.sqlite3.sql.gz | sqlite3 "$run/glewlw
 # and dpop_bound_access_tokens (DPoP required of a client) at all: it keeps listed properties only.
 sqlite3 "$run/glewlwyd.db" "UPDATE g_client_module_instance SET gcmi_parameters = json_set(gcmi_parameters, '\$.\"data-format\".post_logout_redirect_uris', json('{\"multiple\":true,\"read\":true,\"write\":true}'), '\$.\"data-format\".dpop_bound_access_tokens', json('{\"multiple\":false,\"read\":true,\"write\":true}')) WHERE gcmi_name='database';"
 [ -f "$run/oidc-key.pem" ] || { openssl genrsa -out "$run/oidc-key.pem" 2048 2>/dev/null; openssl rsa -in "$run/oidc-key.pem" -pubout -out "$run/oidc-pub.pem" 2>/dev/null; }
+# The signing keys of the instances that sign with other algorithms, made here for this run only
+# (none is kept in the repository): a P-256 key (ES256), a second RSA key (PS256) and an Ed25519
+# key (EdDSA), each with its public key beside it.
+[ -f "$run/oidc-es256-key.pem" ] || { openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$run/oidc-es256-key.pem" 2>/dev/null; openssl pkey -in "$run/oidc-es256-key.pem" -pubout -out "$run/oidc-es256-pub.pem" 2>/dev/null; }
+[ -f "$run/oidc-ps256-key.pem" ] || { openssl genrsa -out "$run/oidc-ps256-key.pem" 2048 2>/dev/null; openssl rsa -in "$run/oidc-ps256-key.pem" -pubout -out "$run/oidc-ps256-pub.pem" 2>/dev/null; }
+[ -f "$run/oidc-eddsa-key.pem" ] || { openssl genpkey -algorithm ed25519 -out "$run/oidc-eddsa-key.pem" 2>/dev/null; openssl pkey -in "$run/oidc-eddsa-key.pem" -pubout -out "$run/oidc-eddsa-pub.pem" 2>/dev/null; }
 backend=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 sed -e "s#@PORT@#$port#g" -e "s#@BACKEND_PORT@#$backend#g" -e "s#@DB@#$run/glewlwyd.db#g" "$here/glewlwyd.conf.in" > "$run/glewlwyd.conf"
 glewlwyd --config-file="$run/glewlwyd.conf" > "$run/glewlwyd.log" 2>&1 &
