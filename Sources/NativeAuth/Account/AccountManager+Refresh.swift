@@ -90,6 +90,16 @@ extension AccountManager {
         return .success(TokenResult(accessToken: cached.token, expiresOn: cached.expiresOn, scopes: cached.scopes))
     }
 
+    /// Keeps `rotated` in place of `redeemed`, the refresh token a refused refresh answer replaced
+    /// at the provider, when the account still holds `redeemed`; nothing else of the answer is kept.
+    func keepRotatedRefreshToken(_ rotated: Secret, replacing redeemed: Secret) async {
+        guard var updated = record, updated.refreshToken == redeemed.reveal else { return }
+        updated.refreshToken = rotated.reveal
+        record = updated
+        await save(updated)
+        log(.info, "kept the refresh token of a refused refresh answer")
+    }
+
     /// Follows what another client (or process) did to the store: when the account was signed out
     /// or another user signed in there, this client follows instead of writing the old account
     /// back; when the refresh token was rotated there, the store's copy is taken, keeping our

@@ -91,7 +91,8 @@ final class DPoPContext: Sendable {
     ) async throws(DPoPFailure) -> String {
         do {
             return try await DPoPProof.make(
-                key: key.key, method: method, url: url, accessToken: accessToken, nonce: nonces.nonce(for: url),
+                key: key.key, method: method, url: url, accessToken: accessToken,
+                nonce: nonces.nonce(for: url, withAccessToken: accessToken != nil),
                 issuedAt: now
             ).jwt
         } catch {
@@ -153,7 +154,7 @@ extension DPoPSigner {
                 throw refused(error)
             }
             let answer = try await send(proved)
-            let fresh = context.nonces.remember(answer, from: request.url)
+            let fresh = context.nonces.remember(answer, from: request.url, withAccessToken: accessToken != nil)
             if !nonceAnswered, fresh != nil, isNonceChallenge(answer) {
                 nonceAnswered = true
             } else if !clockCorrected, isProofRefusal(answer), correctsClock(answer, issuedAt: issuedAt) {

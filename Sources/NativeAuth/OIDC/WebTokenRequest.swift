@@ -146,15 +146,19 @@ struct WebTokenAnswer: Sendable, Equatable {
         guard let access = fields.string("access_token"), !access.isEmpty else {
             throw unexpected("The answer has no 'access_token'.")
         }
-        guard let type = fields.string("token_type") else { throw unexpected("The answer has no 'token_type'.") }
-        guard type.caseInsensitiveCompare(expectedTokenType) == .orderedSame else {
+        let type = fields.string("token_type")
+        guard let type, type.caseInsensitiveCompare(expectedTokenType) == .orderedSame else {
             if expectedTokenType == "DPoP" {
-                // RFC 9449 §5: a client that asked for DPoP-bound tokens checks that it got them.
+                // RFC 9449 §5: a client that asked for DPoP-bound tokens checks that it got them;
+                // an answer that does not say its type (RFC 6749 §5.1 requires it) does not.
                 throw WebSignInError(
-                    .proofOfPossession(.tokensNotBound), note: "The token type is '\(type.prefix(20))'.",
+                    .proofOfPossession(.tokensNotBound),
+                    note: type.map { "The token type is '\($0.prefix(20))'." } ?? "The answer has no 'token_type'.",
                     httpStatusCode: status, correlationId: correlationId)
             }
-            throw unexpected("The token type '\(type.prefix(20))' is not supported; only Bearer is.")
+            throw unexpected(
+                type.map { "The token type '\($0.prefix(20))' is not supported; only Bearer is." }
+                    ?? "The answer has no 'token_type'.")
         }
         let idToken = fields.string("id_token").flatMap { $0.isEmpty ? nil : Secret($0) }
         if case .authorizationCode = grant, idToken == nil {
@@ -180,6 +184,9 @@ indirect enum WebRefreshAnswer: Sendable {
     /// ``AuthorizationChallengeAnswer/insufficientAuthorization(_:)``,
     /// and the answer's status.
     case challenge(AuthorizationChallengeAnswer, status: Int)
+    /// Tokens that are not bound to the key the refresh proved (RFC 9449 §5): refused, with the
+    /// refresh token the answer brought, which the provider has rotated the redeemed one into.
+    case unbound(WebSignInError, rotatedRefreshToken: Secret?)
 }
 
 /// Redeems grants at the token endpoint through the transport, authenticated as `authentication` says.
@@ -254,7 +261,13 @@ struct WebTokenClient: Sendable {
                 return .challenge(answer, status: response.statusCode)
             }
         }
-        return .tokens(try parse(response, to: request, dpop: dpop).keepingRefreshToken(refreshToken))
+        do {
+            return .tokens(try parse(response, to: request, dpop: dpop).keepingRefreshToken(refreshToken))
+        } catch  where error.code == .proofOfPossession(.tokensNotBound) {
+            let rotated = (try? WebHTTP.members(of: response, correlationId: correlationId))?
+                .flatMap { WireObject($0).string("refresh_token") }
+            return .unbound(error, rotatedRefreshToken: rotated.flatMap { $0.isEmpty ? nil : Secret($0) })
+        }
     }
 
     /// Sends `request`, with a proof of `dpop`'s key when given, and returns the answer unread.

@@ -35,6 +35,11 @@ struct WebRefreshRedeemer: RefreshRedeemer {
         case .challenge(let answer, let status):
             throw await challengeError(
                 answer, status: status, account: account, metadata: metadata, correlationId: correlationId)
+        case .unbound(let error, let rotated):
+            // The provider rotated the refresh token before the answer was refused: the new one is
+            // kept (the one redeemed is dead), the access token is not.
+            if let rotated { await link.accounts?.keepRotatedRefreshToken(rotated, replacing: refreshToken) }
+            throw Self.retrieveError(error, correlationId: correlationId)
         case .tokens(let answer):
             do {
                 provider.noteServerDate(answer.serverDate)

@@ -244,6 +244,75 @@ struct DPoPClientTests {
         #expect(try await account.getAccessToken().accessToken == "bound-access")
     }
 
+    /// A provider that rotates the refresh token into a refused (bearer) answer has already
+    /// retired the one redeemed: the rotated one is kept, so the next refresh redeems it instead
+    /// of a dead token that would sign the user out. The bearer access token is not kept.
+    @Test func aRefusedRefreshAnswerLeavesTheRotatedRefreshTokenStored() async throws {
+        let provider = Self.provider()
+        let client = try client(provider, keys: keys)
+        let account = try await client.signIn(WebSignInParameters(), using: InstantAgent(provider: provider))
+        provider.tokenAnswer.withLock {
+            $0 = { _ in
+                ScriptedOpenIDProvider.json(
+                    200, #"{"token_type":"Bearer","expires_in":3600,"access_token":"other","refresh_token":"rotated"}"#)
+            }
+        }
+        let error = try await #require(throws: RetrieveAccessTokenError.self) {
+            try await account.getAccessToken(forceRefresh: true)
+        }
+        #expect(error.isProofOfPossessionFailed)
+        #expect(try await account.getAccessToken().accessToken == "bound-access")
+        provider.tokenAnswer.withLock { $0 = Self.provider().tokenAnswer.current }
+        #expect(try await account.getAccessToken(forceRefresh: true).accessToken == "bound-access")
+        let forms = provider.forms(to: "/token")
+        #expect(forms.last?.contains("refresh_token=rotated") == true, "\(forms.last ?? "")")
+        // The restored account holds the rotated token too: it was stored.
+        let restored = try await self.client(provider, keys: keys).currentAccount()
+        #expect(restored != nil)
+    }
+
+    /// An answer that does not say its token type (RFC 6749 §5.1 requires it) is not known to be
+    /// bound to the key: the same proof-of-possession failure as a bearer answer, nothing stored.
+    @Test func anAnswerWithoutATokenTypeIsAProofOfPossessionFailure() async throws {
+        let provider = Self.provider()
+        provider.tokenAnswer.withLock {
+            $0 = { exchange in
+                let idToken = WebTestSigner.token(claims: ScriptedOpenIDProvider.claims(nonce: exchange.nonce))
+                return ScriptedOpenIDProvider.json(
+                    200, #"{"expires_in":3600,"access_token":"a","refresh_token":"r","id_token":"\#(idToken)"}"#)
+            }
+        }
+        let client = try client(provider, keys: keys)
+        let error = try await #require(throws: WebSignInError.self) {
+            try await client.signIn(WebSignInParameters(), using: InstantAgent(provider: provider))
+        }
+        #expect(error.isProofOfPossessionFailed, "\(error)")
+        #expect(try await harness.storesNothing())
+    }
+
+    /// An authorization server and a resource server on one origin, each with its own nonce
+    /// (RFC 9449 §8, §9): after each has given its nonce once, a refresh carries the token
+    /// endpoint's and an API call the resource server's, with no further challenge.
+    @Test func theAuthorizationAndResourceServersOfOneOriginKeepTheirOwnNonces() async throws {
+        let provider = Self.provider(nonce: "as-nonce")
+        let client = try client(provider, keys: keys)
+        let account = try await client.signIn(WebSignInParameters(), using: InstantAgent(provider: provider))
+        let api = ScriptedTransport()
+        let challenge = HTTPResponse(
+            statusCode: 401,
+            headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce""#, "DPoP-Nonce": "rs-nonce"])
+        api.then("me", .response(challenge))
+        for _ in 0..<2 { api.then("me", .response(HTTPResponse(statusCode: 200, body: Data("ok".utf8)))) }
+        let resource = HTTPRequest(method: "GET", url: URL(string: ScriptedOpenIDProvider.issuer + "/me")!)
+        #expect(try await account.send(resource, using: api).statusCode == 200)
+        let tokenRequests = provider.count("/token")
+        _ = try await account.getAccessToken(forceRefresh: true)
+        #expect(provider.count("/token") == tokenRequests + 1, "the refresh needed no new nonce")
+        #expect(try ReadProof(try #require(provider.requests(to: "/token").last)).nonce == "as-nonce")
+        #expect(try await account.send(resource, using: api).statusCode == 200)
+        #expect(try api.requests.map(ReadProof.init).map(\.nonce) == [nil, "rs-nonce", "rs-nonce"])
+    }
+
     @Test func aResourceNonceChallengeIsAnsweredOnceWithTheNonce() async throws {
         let provider = Self.provider()
         let client = try client(provider, keys: keys)

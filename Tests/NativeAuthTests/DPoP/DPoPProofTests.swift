@@ -92,31 +92,55 @@ struct DPoPProofTests {
         }
     }
 
-    @Test func nonceMemoryKeepsTheNewestValidNoncePerOrigin() {
+    @Test func nonceMemoryKeepsTheNewestValidNoncePerOriginAndRole() {
         let nonces = DPoPNonces()
         let token = URL(string: "https://server.example.com:8443/token")!
         func answer(_ nonce: String?) -> HTTPResponse {
             HTTPResponse(statusCode: 400, headers: nonce.map { ["DPoP-Nonce": $0] } ?? [:], body: Data())
         }
-        #expect(nonces.nonce(for: token) == nil)
-        #expect(nonces.remember(answer("eyJ7S_zG.eyJH0-Z.HX4w-7v"), from: token) == "eyJ7S_zG.eyJH0-Z.HX4w-7v")
-        #expect(nonces.nonce(for: URL(string: "https://SERVER.example.com:8443/other")!) == "eyJ7S_zG.eyJH0-Z.HX4w-7v")
-        #expect(nonces.nonce(for: URL(string: "https://server.example.com/token")!) == nil, "another port")
-        nonces.remember(answer("second"), from: token)
-        #expect(nonces.nonce(for: token) == "second")
+        func nonce(_ url: URL, resource: Bool = false) -> String? { nonces.nonce(for: url, withAccessToken: resource) }
+        @discardableResult
+        func remember(_ nonce: String?, _ url: URL, resource: Bool = false) -> String? {
+            nonces.remember(answer(nonce), from: url, withAccessToken: resource)
+        }
+        #expect(nonce(token) == nil)
+        #expect(remember("eyJ7S_zG.eyJH0-Z.HX4w-7v", token) == "eyJ7S_zG.eyJH0-Z.HX4w-7v")
+        #expect(nonce(URL(string: "https://SERVER.example.com:8443/other")!) == "eyJ7S_zG.eyJH0-Z.HX4w-7v")
+        #expect(nonce(URL(string: "https://server.example.com/token")!) == nil, "another port")
+        // The resource server on the same origin keeps its own nonce (RFC 9449 §9).
+        #expect(nonce(token, resource: true) == nil)
+        remember("resource-1", URL(string: "https://server.example.com:8443/userinfo")!, resource: true)
+        #expect(nonce(token, resource: true) == "resource-1")
+        #expect(nonce(token) == "eyJ7S_zG.eyJH0-Z.HX4w-7v")
+        remember("second", token)
+        #expect(nonce(token) == "second")
         // Not NQCHAR: a quote, a backslash, a space, a control character; empty; none.
         for bad in ["a\"b", "a\\b", "a b", "a\u{7}b", ""] {
-            #expect(nonces.remember(answer(bad), from: token) == nil, "\(bad)")
+            #expect(remember(bad, token) == nil, "\(bad)")
         }
-        nonces.remember(answer(nil), from: token)
-        #expect(nonces.nonce(for: token) == "second")
-        #expect(nonces.remember(answer(String(repeating: "n", count: 2000)), from: token) == nil)
-        for index in 0..<(DPoPNonces.capacity * 2) {
-            nonces.remember(answer("n\(index)"), from: URL(string: "https://host\(index).example/")!)
+        remember(nil, token)
+        #expect(nonce(token) == "second")
+        #expect(remember(String(repeating: "n", count: DPoPNonces.maximumLength + 1), token) == nil)
+        #expect(remember(String(repeating: "n", count: DPoPNonces.maximumLength), token) != nil)
+    }
+
+    /// When one server more than the capacity gives a nonce, the one whose nonce is the oldest
+    /// is forgotten, whatever its name; a server that gives a new nonce is the newest again.
+    @Test func nonceMemoryForgetsTheOldestFirst() {
+        let nonces = DPoPNonces()
+        func url(_ index: Int) -> URL { URL(string: "https://\(index % 2 == 0 ? "z" : "a")-host\(index).example/")! }
+        let answer = { (nonce: String) in HTTPResponse(statusCode: 200, headers: ["DPoP-Nonce": nonce], body: Data()) }
+        for index in 0..<DPoPNonces.capacity {
+            nonces.remember(answer("n\(index)"), from: url(index), withAccessToken: false)
         }
-        #expect(
-            (0..<(DPoPNonces.capacity * 2)).filter {
-                nonces.nonce(for: URL(string: "https://host\($0).example/")!) != nil
-            }.count <= DPoPNonces.capacity)
+        // Server 0 answers again: server 1 is now the oldest.
+        nonces.remember(answer("again"), from: url(0), withAccessToken: false)
+        nonces.remember(answer("new"), from: url(DPoPNonces.capacity), withAccessToken: false)
+        #expect(nonces.nonce(for: url(1), withAccessToken: false) == nil, "the oldest is forgotten")
+        #expect(nonces.nonce(for: url(0), withAccessToken: false) == "again")
+        #expect(nonces.nonce(for: url(2), withAccessToken: false) == "n2")
+        #expect(nonces.nonce(for: url(DPoPNonces.capacity), withAccessToken: false) == "new")
+        let kept = (0...DPoPNonces.capacity).filter { nonces.nonce(for: url($0), withAccessToken: false) != nil }
+        #expect(kept.count == DPoPNonces.capacity)
     }
 }
