@@ -34,6 +34,9 @@ final class EmulatorBrowserRoute {
     let store: any CredentialStore
     private(set) var server: EmulatorServer?
     private(set) var servedClient: NativeAuthClient?
+    /// The served client's request deadline, in seconds; `nil` keeps the SDK's defaults. Its tests
+    /// set a long one: on a busy machine, a request to a server in the same process may wait.
+    var requestTimeout: TimeInterval?
 
     init(tenant: EmulatedTenant, snapshotFile: URL?, printer: OutboxPrinter, store: any CredentialStore) {
         self.tenant = tenant
@@ -57,16 +60,19 @@ final class EmulatorBrowserRoute {
         } catch {
             throw Failure(reason: "the emulated tenant could not be served on 127.0.0.1: \(error.reason)")
         }
-        let configuration: NativeAuthConfiguration
+        var configuration: NativeAuthConfiguration
         do {
             configuration = try NativeAuthConfiguration(
                 clientId: tenant.clientId, authority: server.authority, capabilities: DemoMain.capabilities)
+            configuration.requestTimeout = requestTimeout
         } catch {
             throw Failure(reason: "the served tenant's configuration is invalid: \(error.description)")
         }
         server.start()
         let transport = EmailPrintingTransport(
-            tenant: tenant, snapshotFile: snapshotFile, forward: URLSessionTransport(), printer: printer)
+            tenant: tenant, snapshotFile: snapshotFile,
+            forward: URLSessionTransport(timeout: requestTimeout ?? URLSessionTransport.defaultTimeout),
+            printer: printer)
         let client = NativeAuthClient(configuration: configuration, transport: transport, credentialStore: store)
         self.server = server
         servedClient = client

@@ -22,6 +22,7 @@ struct BrowserSignInTests {
         let placeholder = BrowserSettings(open: { _ in }, timeout: TestBounds.wait)
         let app = DemoMain.emulatorApp(scopes: ["api://demo/notes.read"], storage: .memory, browser: placeholder)
         let route = try #require(app.emulatorRoute)
+        route.requestTimeout = TestBounds.requestDeadline
         route.tenant.addUser(
             EmulatedUser(username: Self.browserUser, password: Self.browserPassword, requiresBrowser: true))
         let settings = BrowserSettings(open: browser(route.tenant), timeout: TestBounds.wait)

@@ -42,7 +42,9 @@ struct StoreWriteOrderTests {
         await waitUntil("the index write to be held") { store.held == 1 }
         let signOut = Task { await account.signOut() }
         // The sign-out waits for the save to finish rather than running between its writes.
-        for _ in 0..<50 { await Task.yield() }
+        try await requireEventually("the sign-out to wait for the store") {
+            await account.manager.storeWaiters.count == 1
+        }
         store.open()
         _ = await refresh.value
         let result = await signOut.value

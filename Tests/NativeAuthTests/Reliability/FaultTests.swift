@@ -179,8 +179,10 @@ struct CancellationTests {
         let patient = Task { try await account.getAccessToken(forceRefresh: true) }
         try await requireUntil("the refresh to wait on the clock") { harness.clock.sleepers > 0 }
         let impatient = Task { try await account.getAccessToken(forceRefresh: true) }
-        // Let the second caller join the refresh in flight, then cancel it.
-        for _ in 0..<100 { await Task.yield() }
+        // Once the second caller has joined the refresh in flight, cancel it.
+        try await requireEventually("both callers to wait for the one refresh") {
+            await account.manager.coalescer.waiterCount == 2
+        }
         impatient.cancel()
         do {
             _ = try await impatient.value

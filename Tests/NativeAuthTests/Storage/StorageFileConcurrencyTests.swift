@@ -88,7 +88,7 @@ struct StorageFileConcurrencyTests {
             try await store.setData(Data("new".utf8), forKey: "key")
             finished.withLock { $0 = true }
         }
-        try await Task.sleep(for: .milliseconds(300))
+        try await Self.waitUntilBlocked(onLockAt: scratch.storeDirectory.appendingPathComponent(".lock"))
         #expect(finished.current == false, "the write went ahead while another process held the lock")
         #expect(try await store.data(forKey: "key") == Data("old".utf8))
 
@@ -96,5 +96,24 @@ struct StorageFileConcurrencyTests {
         try await writer.value
         #expect(finished.current)
         #expect(try await store.data(forKey: "key") == Data("new".utf8))
+    }
+
+    /// Waits until a writer is blocked on the `flock(2)` of the file at `url`. On Linux the kernel
+    /// lists every blocked waiter in `/proc/locks` (a line with `->` and the file's inode): the
+    /// wait ends on that event. Elsewhere nothing shows it, and the check can only be given time:
+    /// a write that wrongly went ahead has done so within a few hundred milliseconds, and a busy
+    /// machine can only make the check pass more easily, never fail.
+    static func waitUntilBlocked(onLockAt url: URL) async throws {
+        #if os(Linux)
+            var info = stat()
+            try #require(stat(url.path, &info) == 0)
+            let inode = ":\(info.st_ino) "
+            try await requireUntil("a writer blocked on the directory lock") {
+                let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
+                return locks.split(separator: "\n").contains { $0.contains("->") && $0.contains(inode) }
+            }
+        #else
+            try await Task.sleep(for: .milliseconds(300))
+        #endif
     }
 }
