@@ -16,6 +16,12 @@ struct IDTokenValidator: Sendable {
     /// often a few seconds (RFC 9470's example is 5) and the skew is already corrected; it
     /// covers the seconds between the authentication and the code's redemption.
     var authTimeAllowance: TimeInterval = 60
+    /// The signature algorithms accepted (the web client's setting): a token whose key verified it
+    /// with another is refused (``IDTokenCheck/algorithm``).
+    var acceptedAlgorithms = IDTokenValidator.supportedAlgorithms
+
+    /// Every algorithm the checks verify (RFC 7518 §3.3, §3.4, §3.5; RFC 8037).
+    static let supportedAlgorithms: Set<String> = ["RS256", "PS256", "ES256", "EdDSA"]
 
     struct Expectations: Sendable {
         /// The `nonce` sent with the authorization request; `nil` on a refresh.
@@ -54,6 +60,9 @@ struct IDTokenValidator: Sendable {
             throw error
         } catch {
             throw Self.fail(.signature)
+        }
+        guard let algorithm = verified.header["alg"]?.stringValue, acceptedAlgorithms.contains(algorithm) else {
+            throw Self.fail(.algorithm)
         }
         guard let payload = verified.claims else { throw Self.fail(.malformed) }
         let claims = Claims(payload)

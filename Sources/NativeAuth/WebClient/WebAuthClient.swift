@@ -112,7 +112,8 @@ public final class WebAuthClient: Sendable {
         let provider = WebProvider(
             discovery: discovery, clientId: clientId, pipeline: pipeline, clock: clock,
             authentication: configuration.clientAuthentication,
-            pushedAuthorization: configuration.pushedAuthorizationRequests, dpop: dpop)
+            pushedAuthorization: configuration.pushedAuthorizationRequests, dpop: dpop,
+            idTokenAlgorithms: configuration.idTokenAlgorithms)
         self.provider = provider
         let link = WebAccountsLink()
         accounts = AccountManager(
@@ -213,6 +214,28 @@ public struct WebAuthConfiguration: Sendable {
     /// carries a proof signed with the account's key, and the access token goes out as
     /// `Authorization: DPoP`. `nil` (the default) keeps bearer tokens. See Docs/DPoP.md.
     public var dpop: DPoPConfiguration? = nil
+
+    /// The signature algorithms an ID token may be signed with: by default every one the SDK
+    /// verifies (``supportedIDTokenAlgorithms``: RS256, PS256, ES256 and EdDSA). Whatever the set,
+    /// the algorithm is the one of the provider's key for the token's `kid`, never the token's
+    /// word alone, and `none` and HMAC are always refused. A client held to the FAPI 2.0 Security
+    /// Profile sets ``fapiIDTokenAlgorithms`` (no RS256). A token signed with an algorithm outside
+    /// the set fails its check (``WebSignInError/isInvalidIDToken``, ``IDTokenCheck/algorithm``).
+    ///
+    /// A set that is empty or names an algorithm the SDK does not verify is refused: the property
+    /// keeps its previous value.
+    public var idTokenAlgorithms: Set<String> = WebAuthConfiguration.supportedIDTokenAlgorithms {
+        didSet {
+            if idTokenAlgorithms.isEmpty || !idTokenAlgorithms.isSubset(of: Self.supportedIDTokenAlgorithms) {
+                idTokenAlgorithms = oldValue
+            }
+        }
+    }
+
+    /// Every ID token signature algorithm the SDK verifies (RFC 7518 §3.3, §3.4, §3.5; RFC 8037).
+    public static let supportedIDTokenAlgorithms: Set<String> = IDTokenValidator.supportedAlgorithms
+    /// The algorithms the FAPI 2.0 Security Profile allows (§5.4): PS256, ES256 and EdDSA.
+    public static let fapiIDTokenAlgorithms: Set<String> = ["PS256", "ES256", "EdDSA"]
 
     /// The default settings.
     public init() {}

@@ -16,6 +16,8 @@ final class WebProvider: Sendable {
     /// Query parameters added to the token endpoint of a code's redemption: the native client's
     /// slice parameters (``SliceConfig``); none for any other provider.
     let tokenEndpointQuery: [(name: String, value: String?)]
+    /// The ID token signature algorithms accepted (``WebAuthConfiguration/idTokenAlgorithms``).
+    let idTokenAlgorithms: Set<String>
     private let keys = Locked<(url: URL, cache: JWKSCache)?>(nil)
     /// The provider's clock minus ours, from the `Date` header of its last token answer, when
     /// within ``maximumClockCorrection``; 0 otherwise.
@@ -36,12 +38,14 @@ final class WebProvider: Sendable {
         issuer: URL, clientId: String, pipeline: RequestPipeline, clock: any NativeAuthClock,
         authentication: WebClientAuthentication = .none,
         pushedAuthorization: PushedAuthorizationRequestPolicy = .whenAvailable, dpop: DPoPContext? = nil,
-        tokenEndpointQuery: [(name: String, value: String?)] = []
+        tokenEndpointQuery: [(name: String, value: String?)] = [],
+        idTokenAlgorithms: Set<String> = WebAuthConfiguration.supportedIDTokenAlgorithms
     ) throws(WebSignInError) {
         self.init(
             discovery: try ProviderDiscovery(issuer: issuer, pipeline: pipeline), clientId: clientId,
             pipeline: pipeline, clock: clock, authentication: authentication,
-            pushedAuthorization: pushedAuthorization, dpop: dpop, tokenEndpointQuery: tokenEndpointQuery)
+            pushedAuthorization: pushedAuthorization, dpop: dpop, tokenEndpointQuery: tokenEndpointQuery,
+            idTokenAlgorithms: idTokenAlgorithms)
     }
 
     /// A provider whose metadata `discovery` gives: discovered, or the app's own.
@@ -49,8 +53,10 @@ final class WebProvider: Sendable {
         discovery: ProviderDiscovery, clientId: String, pipeline: RequestPipeline, clock: any NativeAuthClock,
         authentication: WebClientAuthentication = .none,
         pushedAuthorization: PushedAuthorizationRequestPolicy = .whenAvailable, dpop: DPoPContext? = nil,
-        tokenEndpointQuery: [(name: String, value: String?)] = []
+        tokenEndpointQuery: [(name: String, value: String?)] = [],
+        idTokenAlgorithms: Set<String> = WebAuthConfiguration.supportedIDTokenAlgorithms
     ) {
+        self.idTokenAlgorithms = idTokenAlgorithms
         self.clientId = clientId
         self.tokenEndpointQuery = tokenEndpointQuery
         self.pipeline = pipeline
@@ -170,7 +176,8 @@ final class WebProvider: Sendable {
     func validate(_ idToken: Secret, metadata: ProviderMetadata, expecting: IDTokenValidator.Expectations)
         async throws(WebSignInError) -> Claims
     {
-        let validator = IDTokenValidator(issuer: metadata.issuer, clientId: clientId)
+        var validator = IDTokenValidator(issuer: metadata.issuer, clientId: clientId)
+        validator.acceptedAlgorithms = idTokenAlgorithms
         do {
             return try await validator.validate(idToken, keys: try keyCache(metadata), expecting: expecting)
         } catch {

@@ -96,6 +96,8 @@ struct OIDCServerSignatureAlgorithmTests {
         var configuration = WebAuthConfiguration()
         configuration.requestTimeout = TestBounds.requestDeadline
         configuration.dpop = dpop.map { DPoPConfiguration(keyProvider: $0) }
+        // Held to the FAPI 2.0 set: every instance here signs with one of its algorithms.
+        configuration.idTokenAlgorithms = WebAuthConfiguration.fapiIDTokenAlgorithms
         return try WebAuthClient(
             issuer: issuer, clientId: clientId, redirectURI: OIDCTestLogin.redirectURI, transport: transport,
             credentialStore: store, configuration: configuration)
