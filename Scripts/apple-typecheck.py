@@ -482,7 +482,7 @@ def check(work_dir, self_check):
     print(f"Stub modules (Tests/AppleStubs): {', '.join(stubs)}")
     print("Platform minimums (Package.swift, SwiftPM's defaults for the rest): " + ", ".join(
         f"{platform} {availability.version_text(minimums[platform])}" for platform in availability.PLATFORMS))
-    compiled, skipped, unreachable, variant_lines = [], [], [], []
+    compiled, skipped, variant_lines = [], [], []
     plans = {}
     for name in order:
         target = targets[name]
@@ -528,9 +528,10 @@ def check(work_dir, self_check):
             variant_lines.append(f"  {name}: as {platform} compiles it (covers {', '.join(covers)})")
         compiled += [(path, name) for path in paths]
 
-    # Availability, on every platform, in every file compiled above.
+    # Availability, on every platform, in every file compiled above and every one marked as not
+    # compiled (its text can be read all the same).
     notes = []
-    for path, _ in compiled:
+    for path, _ in compiled + [(source.path, name) for source, name in skipped]:
         text = path.read_text()
         found, noted = availability.check_file(
             path, text, module_names(text), table, minimums, modules, relative(path))
