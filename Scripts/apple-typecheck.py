@@ -48,6 +48,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.dont_write_bytecode = True  # no __pycache__ in the work tree
 import apple_availability as availability  # noqa: E402
 
 STUB_DIR = ROOT / "Tests" / "AppleStubs"
