@@ -12,13 +12,29 @@ depends on, are only read for their declarations.
 It proves nothing about Apple's signatures (the stubs copy them from developer.apple.com); it
 catches every mistake against the SDK's own types, concurrency and control flow in that code.
 
+Each file is compiled as each Apple platform sees it: a copy with its `#if` conditions set for the
+platform (`os(...)`, `targetEnvironment(...)`, `canImport(Darwin)` true, `canImport(Glibc)` false),
+once per platform whose compiled code differs (macOS and iOS for most). That brings in the Darwin
+branches of the files around the frameworks (FileCredentialStore's `#if canImport(Darwin)`, the
+loopback agent's `#if os(macOS)`), against Tests/AppleStubs/Darwin.swift: Glibc, which the POSIX
+calls are type-checked against, and what Darwin has beyond it.
+
+Then availability, which Swift does not check on Linux (Scripts/apple_availability.py): every use
+of an API in Tests/AppleStubs/availability.json, in the code each platform compiles, must be
+introduced at Package.swift's minimum for that platform or under an `#available` / `@available`
+guard that raises it, and must not be unavailable there. A use of an API deprecated at the
+versions the use is compiled for fails (Apple's compiler warns, and the project builds with no
+warning); one deprecated only later (or "to be deprecated") is listed, not failed.
+
     python3 Scripts/apple-typecheck.py               # the check
     python3 Scripts/apple-typecheck.py --self-check  # the check, then proof that it fails on
                                                      # mistakes planted in copies of Apple-only files
 
-Covering another framework is one more stub file; covering another file needs nothing. A file
-whose Apple-only code cannot compile on Linux at all says so on a line of its own:
-`// apple-typecheck: not compiled: <reason>`.
+Covering another framework is one more stub file and its APIs in availability.json; covering
+another file needs nothing. A file whose Apple-only code cannot compile on Linux at all says so on a
+line of its own: `// apple-typecheck: not compiled: <reason>`; a file whose platform branches differ
+only in a constant, `// apple-typecheck: one variant: <reason>` (it is compiled in the variants the
+other files need, and makes none of its own).
 """
 
 import json
@@ -31,8 +47,23 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.dont_write_bytecode = True  # no __pycache__ in the work tree
+import apple_availability as availability  # noqa: E402
+
 STUB_DIR = ROOT / "Tests" / "AppleStubs"
+AVAILABILITY_TABLE = STUB_DIR / "availability.json"
 SKIP_MARKER = "// apple-typecheck: not compiled:"
+# A file whose platform branches differ too little to compile it once per platform (one constant per
+# platform) says so: its branches do not make platforms of their own in plan_variants.
+ONE_VARIANT_MARKER = "// apple-typecheck: one variant:"
+# Stubs of the platform itself rather than of a framework: a file is not selected for importing
+# one, only compiled with it in its platform variants.
+PLATFORM_STUBS = {"Darwin"}
+# A condition that only an Apple platform's compiler answers: the files of a checked library target
+# holding one are compiled in the platform variants too.
+DARWIN_CONDITION = re.compile(
+    r"canImport\(Darwin\)|\bos\((?:macOS|iOS|tvOS|watchOS|visionOS)\)|targetEnvironment\(macCatalyst\)")
 
 # Mistakes planted in a copy of an Apple-only file, just inside its `#if canImport(...)` line, that
 # the check must report. (file, what the mistake is, planted code, part of the expected message)
@@ -64,6 +95,47 @@ SELF_CHECKS = [
         " SecKeyVerifySignature(SecKeyCreateWithData(data, [:] as CFDictionary, nil),"
         " .rsaSignatureMessagePKCS1v15SHA256, data, data, nil) }",
         "must be unwrapped",
+    ),
+]
+
+# Mistakes the availability check must report, planted in copies of the files as text: (file, what
+# the mistake is, text replaced (`None`: the planted code goes just inside the first `#if
+# canImport(...)`), planted code, part of the expected report).
+AVAILABILITY_SELF_CHECKS = [
+    (
+        "Sources/NativeAuth/Presence/LocalAuthenticationPresenceChecker.swift",
+        "an iOS 18 API used with no `#available` guard",
+        None,
+        "func appleTypecheckSelfCheck(_ context: LAContext) -> Data? { context.domainState.biometry.stateHash }",
+        "is introduced in iOS 18.0",
+    ),
+    (
+        "Sources/NativeAuth/Storage/KeychainCredentialStore.swift",
+        "an API tvOS does not have, in a file compiled for tvOS",
+        None,
+        "import AuthenticationServices\n"
+        "func appleTypecheckSelfCheck(_ session: ASWebAuthenticationSession) { session.prefersEphemeralWebBrowserSession = true }",
+        "is unavailable on tvOS",
+    ),
+    (
+        "Sources/NativeAuth/UserAgents/WebAuthenticationSessionUserAgent.swift",
+        "a wrong `#if os` condition: the sign-in sheet's file compiled for watchOS",
+        "#if canImport(AuthenticationServices) && !os(tvOS) && !os(watchOS)",
+        "#if canImport(AuthenticationServices) && !os(tvOS)",
+        "is unavailable on watchOS",
+    ),
+]
+
+# Mistakes in Darwin branches the platform variants must report, planted in copies: (file, what the
+# mistake is, text replaced, replacement, platform, part of the expected message).
+DARWIN_SELF_CHECKS = [
+    (
+        "Sources/NativeAuth/Storage/FileCredentialStore+Files.swift",
+        "a misspelt Darwin constant in the `#if canImport(Darwin)` branch (F_FULLSYNC for F_FULLFSYNC)",
+        "fcntl(descriptor, F_FULLFSYNC)",
+        "fcntl(descriptor, F_FULLSYNC)",
+        "macOS",
+        "cannot find 'F_FULLSYNC' in scope",
     ),
 ]
 
@@ -188,6 +260,7 @@ def swift_setting_flags(target, settings):
 
 
 def package_targets():
+    """The package's Swift targets, and its manifest."""
     described = json.loads(run(["swift", "package", "describe", "--type", "json"]).stdout)
     manifest = json.loads(run(["swift", "package", "dump-package"]).stdout)
     modes = manifest.get("swiftLanguageModes") or manifest.get("swiftLanguageVersions") or ["6"]
@@ -199,7 +272,21 @@ def package_targets():
         description["name"]: Target(description, settings.get(description["name"], []), package_name, language_mode)
         for description in described["targets"]
         if description.get("module_type") == "SwiftTarget"
-    }
+    }, manifest
+
+
+def package_modules(manifest, targets):
+    """Each module of the package, with the Apple platforms it is built for when a dependency on it
+    is limited to some (`None`: every platform)."""
+    modules = {target.module: None for target in targets.values()}
+    for target in manifest["targets"]:
+        for dependency in target.get("dependencies") or []:
+            (_, value), = dependency.items()
+            if isinstance(value, list) and len(value) > 1 and value[1] and value[1].get("platformNames"):
+                modules[re.sub(r"\W", "_", value[0])] = {
+                    availability.MANIFEST_NAME[name] for name in value[1]["platformNames"]
+                    if name in availability.MANIFEST_NAME}
+    return modules
 
 
 def with_dependencies(targets, names):
@@ -295,6 +382,71 @@ def imported_modules(target, source, search_paths):
     return set(run(command).stdout.split())
 
 
+# MARK: - Platform variants
+
+
+PLATFORM_PREDICATE = re.compile(r"\b(os|targetEnvironment|canImport)\(\s*(\w+)[^()]*\)")
+# The system modules whose `canImport` tells an Apple platform from another system.
+NON_APPLE_SYSTEM = {"Glibc", "Musl", "WinSDK", "Android", "Bionic", "WASILibc", "ucrt"}
+
+
+def rewrite_conditions(text, platform):
+    """`text` with the platform tests of its `#if` / `#elseif` lines answered as `platform`'s compiler
+    answers them; every other test (`canImport` of frameworks, FoundationNetworking and the
+    package's modules, flags) is left to the compiler. Lines keep their numbers."""
+
+    def answer(match):
+        kind, name = match.group(1), match.group(2)
+        if kind == "os":
+            return "true" if name == availability.OS_NAME[platform] else "false"
+        if kind == "targetEnvironment":
+            return "true" if name == "macCatalyst" and platform == "macCatalyst" else "false"
+        if name == "Darwin":
+            return "true"
+        if name in NON_APPLE_SYSTEM:
+            return "false"
+        return match.group(0)
+
+    lines = text.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        if CONDITION_LINE.match(line):
+            code, _, comment = line.partition("//")
+            lines[index] = PLATFORM_PREDICATE.sub(answer, code) + ("//" + comment if comment else "")
+    return "".join(lines)
+
+
+def plan_variants(paths):
+    """The platforms to compile `paths` for: each platform's copies, unless every file compiles no
+    code there that one platform already planned compiles (tvOS's copies, with the sign-in sheet
+    and Face ID left out, add nothing to iOS's), the branches of files marked ONE_VARIANT_MARKER
+    aside. [(platform, {path: text}, platforms it covers)]"""
+    texts = {path: path.read_text() for path in paths}
+    variants = []
+    for platform in availability.PLATFORMS:
+        rewritten = {path: rewrite_conditions(text, platform) for path, text in texts.items()}
+        masks = {path: availability.active_lines(text.splitlines(), lambda kind, argument: True)
+                 for path, text in rewritten.items()}
+        covering = next((variant for variant in variants if all(
+            all(b or not a for a, b in zip(masks[path], variant[3][path]))
+            for path in paths if ONE_VARIANT_MARKER not in texts[path])), None)
+        if covering:
+            covering[2].append(platform)
+            continue
+        variants.append((platform, rewritten, [platform], masks))
+    return [(platform, rewritten, covers) for platform, rewritten, covers, _ in variants]
+
+
+def module_names(text):
+    """Every module a file imports or tests with `canImport`."""
+    names = set()
+    for line in text.splitlines():
+        if match := IMPORT_LINE.match(line):
+            names.add(match.group(1))
+        if condition := CONDITION_LINE.match(line):
+            names |= set(CAN_IMPORT.findall(condition.group(1)))
+    return names
+
+
 # MARK: - The check
 
 
@@ -306,8 +458,11 @@ def check(work_dir, self_check):
     search_paths = [stub_dir, module_dir]
 
     stubs = compile_stubs(stub_dir)
-    frameworks = set(stubs)
-    targets = package_targets()
+    frameworks = set(stubs) - PLATFORM_STUBS
+    targets, manifest = package_targets()
+    table, problems = availability.load_table(AVAILABILITY_TABLE)
+    minimums = availability.package_minimums(manifest)
+    modules = package_modules(manifest, targets)
 
     files_by_target = {}
     for target in targets.values():
@@ -317,10 +472,19 @@ def check(work_dir, self_check):
                 files_by_target.setdefault(target.name, []).append(source)
     order = with_dependencies(targets, files_by_target)
     needed_as_module = {dependency for name in order for dependency in targets[name].dependencies}
+    # The files compiled in the platform variants: those of the frameworks and, in a library target
+    # that has some, the files with Darwin branches.
+    darwin_files = {
+        name: [path for path in targets[name].sources
+               if targets[name].kind != "test" and DARWIN_CONDITION.search(path.read_text())
+               and path not in {source.path for source in files_by_target[name]}]
+        for name in files_by_target}
 
-    print(f"Stub frameworks (Tests/AppleStubs): {', '.join(stubs)}")
-    problems = []
-    compiled, skipped, unreachable = [], [], []
+    print(f"Stub modules (Tests/AppleStubs): {', '.join(stubs)}")
+    print("Platform minimums (Package.swift, SwiftPM's defaults for the rest): " + ", ".join(
+        f"{platform} {availability.version_text(minimums[platform])}" for platform in availability.PLATFORMS))
+    compiled, skipped, variant_lines = [], [], []
+    plans = {}
     for name in order:
         target = targets[name]
         if name in needed_as_module:
@@ -341,32 +505,62 @@ def check(work_dir, self_check):
                     problems.append(
                         f"{relative(source.path)}:{number}: `{line}` tests a stubbed framework together with a "
                         f"platform, so the check cannot enter it: exclude platforms with `!os(...)` instead.")
-                else:
-                    unreachable.append(f"{relative(source.path)}:{number}: {line}")
-        if primaries:
-            result = run(typecheck_command(target, target.sources, [s.path for s in primaries], search_paths),
-                         check=False)
+        paths = [source.path for source in primaries] + darwin_files.get(name, [])
+        if not paths:
+            continue
+        plans[name] = plan_variants(paths)
+        for platform, rewritten, covers in plans[name]:
+            variant_dir = work_dir / "variants" / platform / name
+            variant_dir.mkdir(parents=True)
+            copies = {}
+            for path, text in rewritten.items():
+                copies[path] = variant_dir / path.name
+                copies[path].write_text(text)
+            variant_sources = [copies.get(source, source) for source in target.sources]
+            result = run(typecheck_command(target, variant_sources, copies.values(), search_paths), check=False)
             if result.returncode != 0:
-                print(result.stdout + result.stderr, end="")
-                problems.append(f"{name}: the Apple-only code does not type-check against the stubs (above).")
-            compiled += [(source, name) for source in primaries]
+                output = result.stdout + result.stderr
+                for path, copy in copies.items():
+                    output = output.replace(str(copy), relative(path))
+                print(output, end="")
+                problems.append(
+                    f"{name}: the Apple-only code, as {platform} compiles it, does not type-check against the stubs "
+                    f"(above).")
+            variant_lines.append(f"  {name}: as {platform} compiles it (covers {', '.join(covers)})")
+        compiled += [(path, name) for path in paths]
 
-    print("Compiled, with the stubs visible (function bodies type-checked):")
-    for source, name in compiled:
-        print(f"  {relative(source.path)}  [{name}; {', '.join(sorted(source.frameworks))}]")
-    modules = [name for name in order if name in needed_as_module]
-    print(f"Read for declarations only: the other files of those targets, and the modules {', '.join(modules)}")
+    # Availability, on every platform, in every file compiled above and every one marked as not
+    # compiled (its text can be read all the same).
+    notes = []
+    for path, _ in compiled + [(source.path, name) for source, name in skipped]:
+        text = path.read_text()
+        found, noted = availability.check_file(
+            path, text, module_names(text), table, minimums, modules, relative(path))
+        problems += found
+        notes += noted
+
+    print("Compiled, with the stubs visible (function bodies type-checked), in copies with the platform's "
+          "`#if` answers:")
+    for path, name in compiled:
+        print(f"  {relative(path)}  [{name}]")
+    print("Platform variants compiled:")
+    print("\n".join(variant_lines))
+    used_modules = [name for name in order if name in needed_as_module]
+    print(f"Read for declarations only: the other files of those targets, and the modules {', '.join(used_modules)}")
     if skipped:
         print("Not compiled (marked in the file):")
         for source, name in skipped:
             print(f"  {relative(source.path)}  [{name}]: {source.skip_reason}")
-    if unreachable:
-        print("Branches inside them no Linux check can enter (platform conditions):")
-        for line in unreachable:
-            print(f"  {line}")
+    print(f"Availability: {len(table['apis'])} APIs in {relative(AVAILABILITY_TABLE)}, checked on "
+          f"{', '.join(availability.PLATFORMS)}.")
+    if notes:
+        print("Deprecated later than the oldest systems they run on (not failed):")
+        for note in notes:
+            print(f"  {note}")
 
     if self_check and not problems:
-        problems += run_self_checks(targets, files_by_target, frameworks, search_paths, work_dir)
+        problems += run_self_checks(targets, files_by_target, plans, frameworks, search_paths, work_dir)
+        problems += run_availability_self_checks(frameworks, table, minimums, modules)
 
     if problems:
         print("\nFAILED:", file=sys.stderr)
@@ -374,56 +568,111 @@ def check(work_dir, self_check):
             print(f"- {problem}", file=sys.stderr)
         return 1
     print(f"OK: {len(compiled)} files in {len({name for _, name in compiled})} targets type-check against the "
-          f"stubs ({time.monotonic() - started:.1f} s).")
+          f"stubs, and their uses of Apple APIs are available where they are compiled "
+          f"({time.monotonic() - started:.1f} s).")
     return 0
 
 
-def run_self_checks(targets, files_by_target, frameworks, search_paths, work_dir):
+def run_self_checks(targets, files_by_target, plans, frameworks, search_paths, work_dir):
     """Plants every mistake of SELF_CHECKS, each on its own line just inside the first
-    `#if canImport(<stubbed framework>)` of a copy of its file, type-checks each target once with its
-    planted copies, and expects every mistake reported at its line."""
+    `#if canImport(<stubbed framework>)` of a copy of its file, and every one of DARWIN_SELF_CHECKS
+    in place of the text it replaces; type-checks each target once with its planted copies, in the
+    first platform variant (macOS), and expects every mistake reported at its line."""
     problems = []
-    print("Self-check: mistakes planted just inside the Apple-only branch of copies of the files:")
-    plants = {}  # target -> {original path: (planted path, [(line, case)])}
-    for file, description, code, expected in SELF_CHECKS:
-        path = ROOT / file
-        name = next((name for name, sources in files_by_target.items()
-                     if any(source.path == path and not source.skip_reason for source in sources)), None)
+    print("Self-check: mistakes planted in copies of the files:")
+    plants = {}  # target -> {original path: [(kind, case)]}
+    for case in SELF_CHECKS + [(file, description, (old, new), expected)
+                               for file, description, old, new, _, expected in DARWIN_SELF_CHECKS]:
+        path = ROOT / case[0]
+        name = next((name for name, paths in plans.items()
+                     if any(path in rewritten for _, rewritten, _ in paths[:1])), None)
         if name is None:
-            problems.append(f"self-check: {file} is not among the compiled files.")
+            problems.append(f"self-check: {case[0]} is not among the compiled files.")
             continue
-        planted, cases = plants.setdefault(name, {}).setdefault(
-            path, (work_dir / "self-check" / name / path.name, []))
-        cases.append((None, (file, description, code, expected)))
+        plants.setdefault(name, {}).setdefault(path, []).append(case)
     for name, files in plants.items():
-        for path, (planted, cases) in files.items():
+        platform, rewritten, _ = plans[name][0]
+        expectations, copies = [], {}
+        for path, cases in files.items():
             lines = path.read_text().splitlines(keepends=True)
+            inserted = [case for case in cases if isinstance(case[2], str)]
+            for file, description, (old, new), expected in [case for case in cases if not isinstance(case[2], str)]:
+                number = next((index for index, line in enumerate(lines) if old in line), None)
+                if number is None:
+                    problems.append(f"self-check: {file}: `{old}` is not in the file.")
+                    continue
+                lines[number] = lines[number].replace(old, new, 1)
+                expectations.append((path, number + 1, file, description, expected))
+            if inserted:
+                guard = next((index for index, line in enumerate(lines)
+                              if (match := CONDITION_LINE.match(line))
+                              and set(CAN_IMPORT.findall(match.group(1))) & frameworks), None)
+                if guard is None:
+                    problems.append(f"self-check: {relative(path)} has no `#if canImport(...)` of a stubbed framework.")
+                    continue
+                expectations = [(p, n + len(inserted) if p == path and n > guard + 1 else n, *rest)
+                                for p, n, *rest in expectations]
+                for offset, (file, description, code, expected) in enumerate(inserted):
+                    expectations.append((path, guard + 2 + offset, file, description, expected))
+                lines = lines[: guard + 1] + [case[2] + "\n" for case in inserted] + lines[guard + 1:]
+            copies[path] = rewrite_conditions("".join(lines), platform)
+        target = targets[name]
+        planted_dir = work_dir / "self-check" / name
+        planted_dir.mkdir(parents=True, exist_ok=True)
+        written = {}
+        for path in target.sources:
+            if path in copies or path in rewritten:
+                written[path] = planted_dir / path.name
+                written[path].write_text(copies.get(path) or rewritten[path])
+        sources = [written.get(source, source) for source in target.sources]
+        result = run(typecheck_command(target, sources, written.values(), search_paths), check=False)
+        output = result.stdout + result.stderr
+        for path, line_number, file, description, expected in expectations:
+            reported = [line.split("error:", 1)[1].strip() for line in output.splitlines()
+                        if line.startswith(f"{written[path]}:{line_number}:") and "error:" in line]
+            if result.returncode != 0 and any(expected in message for message in reported):
+                print(f"  {file}: {description} ({platform}): caught "
+                      f"({next(m for m in reported if expected in m)})")
+            else:
+                print(output, end="")
+                problems.append(f"self-check: {file}: {description}: not reported at the planted line.")
+    return problems
+
+
+def run_availability_self_checks(frameworks, table, minimums, modules):
+    """Plants every mistake of AVAILABILITY_SELF_CHECKS in the text of a copy of its file and expects
+    the availability check to report it (at the planted line, for planted code)."""
+    problems = []
+    for file, description, old, new, expected in AVAILABILITY_SELF_CHECKS:
+        path = ROOT / file
+        lines = path.read_text().splitlines(keepends=True)
+        planted_lines = set()
+        if old is None:
             guard = next((index for index, line in enumerate(lines)
                           if (match := CONDITION_LINE.match(line))
                           and set(CAN_IMPORT.findall(match.group(1))) & frameworks), None)
             if guard is None:
-                problems.append(f"self-check: {relative(path)} has no `#if canImport(...)` of a stubbed framework.")
-                cases.clear()
+                problems.append(f"self-check: {file} has no `#if canImport(...)` of a stubbed framework.")
                 continue
-            cases[:] = [(guard + 2 + offset, case) for offset, (_, case) in enumerate(cases)]
-            planted.parent.mkdir(parents=True, exist_ok=True)
-            planted.write_text("".join(lines[: guard + 1] + [case[2] + "\n" for _, case in cases] + lines[guard + 1:]))
-        target = targets[name]
-        replaced = {path: planted for path, (planted, cases) in files.items() if cases}
-        if not replaced:
-            continue
-        sources = [replaced.get(source, source) for source in target.sources]
-        result = run(typecheck_command(target, sources, replaced.values(), search_paths), check=False)
-        output = result.stdout + result.stderr
-        for planted, cases in files.values():
-            for line_number, (file, description, _, expected) in cases:
-                reported = [line.split("error:", 1)[1].strip() for line in output.splitlines()
-                            if line.startswith(f"{planted}:{line_number}:") and "error:" in line]
-                if result.returncode != 0 and any(expected in message for message in reported):
-                    print(f"  {file}: {description}: caught ({next(m for m in reported if expected in m)})")
-                else:
-                    print(output, end="")
-                    problems.append(f"self-check: {file}: {description}: not reported at the planted line.")
+            planted = [line + "\n" for line in new.split("\n")]
+            planted_lines = set(range(guard + 2, guard + 2 + len(planted)))
+            lines = lines[: guard + 1] + planted + lines[guard + 1:]
+        else:
+            number = next((index for index, line in enumerate(lines) if line.rstrip("\n") == old), None)
+            if number is None:
+                problems.append(f"self-check: {file}: the line `{old}` is not in the file.")
+                continue
+            lines[number] = new + "\n"
+        text = "".join(lines)
+        found, _ = availability.check_file(path, text, module_names(text), table, minimums, modules, file)
+        hits = [problem for problem in found if expected in problem
+                and (not planted_lines or int(problem.split(":", 2)[1]) in planted_lines)]
+        if hits:
+            print(f"  {file}: {description}: caught ({hits[0][len(file) + 1:][:160]}...)")
+        else:
+            for problem in found:
+                print(f"    {problem}")
+            problems.append(f"self-check: {file}: {description}: not reported by the availability check.")
     return problems
 
 

@@ -161,3 +161,24 @@ public enum SecureEnclave: Sendable {
         }
     }
 }
+
+// MARK: - SHA-256 (the certificate pinning sample hashes a certificate)
+
+/// A digest: a sequence of bytes. CryptoKit's interface: `public protocol Digest : ContiguousBytes,
+/// CustomStringConvertible, Hashable, Sequence where Self.Element == UInt8`.
+/// https://developer.apple.com/documentation/cryptokit/digest
+public protocol Digest: ContiguousBytes, CustomStringConvertible, Hashable, Sequence where Element == UInt8 {}
+
+/// SHA-256's digest. https://developer.apple.com/documentation/cryptokit/sha256digest
+public struct SHA256Digest: Digest {
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R { fatalError("stub") }
+    public var description: String { fatalError("stub") }
+    public func makeIterator() -> Array<UInt8>.Iterator { fatalError("stub") }
+}
+
+/// SHA-256. https://developer.apple.com/documentation/cryptokit/sha256
+public struct SHA256 {
+    /// The digest of `data` (HashFunction's `static func hash<D>(data: D) -> Self.Digest where D :
+    /// DataProtocol`). https://developer.apple.com/documentation/cryptokit/hashfunction/hash(data:)
+    public static func hash<D: DataProtocol>(data: D) -> SHA256Digest { fatalError("stub") }
+}

@@ -15,8 +15,15 @@
 //   declared non-Sendable, the conservative choice: whether a recent SDK marks them Sendable is
 //   not shown on their pages.
 // - Availability attributes are left out: Swift ignores iOS and macOS availability on Linux, so
-//   they would check nothing here.
+//   they would check nothing here. The check reads availability from availability.json instead.
 public import Foundation
+
+// On Darwin, Foundation holds URLSession and the rest of networking; swift-corelibs-foundation keeps
+// them in FoundationNetworking, re-exported here so that Apple-only code importing Foundation and
+// Security finds them as it does on Darwin.
+#if canImport(FoundationNetworking)
+    @_exported public import FoundationNetworking
+#endif
 
 // MARK: - CoreFoundation, as Security re-exports it
 
@@ -159,8 +166,8 @@ nonisolated(unsafe) public let kSecMatchLimitOne: CFString = "kSecMatchLimitOne"
 /// The key of an item's data. https://developer.apple.com/documentation/security/ksecvaluedata
 nonisolated(unsafe) public let kSecValueData: CFString = "kSecValueData"
 
-/// The key choosing the data protection keychain on macOS. (KeychainCredentialStore uses it under
-/// `#if os(macOS)`, a branch the Linux check cannot reach; declared so that it could.)
+/// The key choosing the data protection keychain on macOS (KeychainCredentialStore sets it where
+/// the file-based keychain exists).
 /// https://developer.apple.com/documentation/security/ksecusedataprotectionkeychain
 nonisolated(unsafe) public let kSecUseDataProtectionKeychain: CFString = "kSecUseDataProtectionKeychain"
 
@@ -256,4 +263,60 @@ public func SecAccessControlCreateWithFlags(
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> SecAccessControl? {
     fatalError("stub")
+}
+
+// MARK: - Trust (the certificate pinning sample, Tests/DocSnippetTests/TransportPinningSample.swift)
+
+/// An array of CoreFoundation objects. Apple: `class CFArray`, toll-free bridged with NSArray, so
+/// `array as? [SecCertificate]` compiles; here a typealias of NSArray, like CFDictionary above.
+/// https://developer.apple.com/documentation/corefoundation/cfarray
+public typealias CFArray = NSArray
+
+/// An X.509 certificate. SecBase.h: `typedef struct __SecCertificate *SecCertificateRef`.
+/// https://developer.apple.com/documentation/security/seccertificate
+public final class SecCertificate {}
+
+/// A trust evaluation of a certificate chain. SecBase.h: `typedef struct __SecTrust *SecTrustRef`.
+/// https://developer.apple.com/documentation/security/sectrust
+public final class SecTrust {}
+
+/// Evaluates trust (SecTrust.h: `bool SecTrustEvaluateWithError(SecTrustRef trust, CFErrorRef *error)`).
+/// https://developer.apple.com/documentation/security/sectrustevaluatewitherror(_:_:)
+public func SecTrustEvaluateWithError(_ trust: SecTrust, _ error: UnsafeMutablePointer<CFError?>?) -> Bool {
+    fatalError("stub")
+}
+
+/// The evaluated chain, leaf first (SecTrust.h: `CFArrayRef SecTrustCopyCertificateChain(SecTrustRef trust)`,
+/// `_Nullable`, CF_RETURNS_RETAINED).
+/// https://developer.apple.com/documentation/security/sectrustcopycertificatechain(_:)
+public func SecTrustCopyCertificateChain(_ trust: SecTrust) -> CFArray? {
+    fatalError("stub")
+}
+
+/// A certificate's DER (SecCertificate.h: `CFDataRef SecCertificateCopyData(SecCertificateRef certificate)`).
+/// https://developer.apple.com/documentation/security/seccertificatecopydata(_:)
+public func SecCertificateCopyData(_ certificate: SecCertificate) -> CFData {
+    fatalError("stub")
+}
+
+// MARK: - Foundation's server trust API, which takes Security's types
+
+// On Darwin, Foundation declares these with Security's SecTrust; swift-corelibs-foundation has no
+// SecTrust and declares NSURLAuthenticationMethodServerTrust unavailable. The compiler prefers an
+// available declaration to an unavailable one of the same name, so these stand in for Darwin's.
+
+/// NSURLProtectionSpace.h: `NSURLAuthenticationMethodServerTrust`.
+/// https://developer.apple.com/documentation/foundation/nsurlauthenticationmethodservertrust
+public let NSURLAuthenticationMethodServerTrust: String = "NSURLAuthenticationMethodServerTrust"
+
+extension URLProtectionSpace {
+    /// NSURLProtectionSpace.h: `@property (nullable, readonly) SecTrustRef serverTrust`.
+    /// https://developer.apple.com/documentation/foundation/urlprotectionspace/servertrust
+    public var serverTrust: SecTrust? { fatalError("stub") }
+}
+
+extension URLCredential {
+    /// NSURLCredential.h: `- (instancetype)initWithTrust:(SecTrustRef)trust`.
+    /// https://developer.apple.com/documentation/foundation/urlcredential/init(trust:)
+    public convenience init(trust: SecTrust) { fatalError("stub") }
 }

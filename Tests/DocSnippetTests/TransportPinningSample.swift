@@ -83,6 +83,6 @@ struct PinnedTransport: HTTPTransport {
 #endif
 // snippet: end
 
-// Compiled where Security exists (Apple platforms); the formatter leaves this file alone, as the
-// sample does not indent inside #if.
-// apple-typecheck: not compiled: swift-corelibs-foundation declares the server-trust API it uses (URLProtectionSpace.serverTrust, NSURLAuthenticationMethodServerTrust) unavailable, and a stub cannot replace Foundation's own declarations
+// Compiled where Security exists (Apple platforms), and on Linux by Scripts/apple-typecheck.py
+// against its stub frameworks; the formatter leaves this file alone, as the sample does not indent
+// inside #if.

@@ -53,7 +53,8 @@ extension AccountManager {
         }
         let scopes = answer.scopes.isEmpty ? requested : answer.scopes
         return .init(
-            token: answer.accessToken.reveal, expiresOn: now.addingTimeInterval(max(0, lifetime)), scopes: scopes)
+            token: answer.accessToken.reveal, expiresOn: now.addingTimeInterval(max(0, lifetime)), scopes: scopes,
+            issuedOn: now)
     }
 
     static func identifier(clientInfo: String?, claims: Claims, username: String) -> String {

@@ -227,10 +227,11 @@ actor AccountManager {
         publishedVersion = recordVersion
     }
 
-    /// The cached access token for `scopes` when one is valid beyond the margin, without entering
+    /// The cached access token for `scopes` when one is valid beyond the margin (at most half of
+    /// the token's lifetime: ``AccountRecord/CachedAccessToken/effectiveMargin(_:)``), without entering
     /// the actor; `nil` sends the caller to ``accessToken(for:scopes:forceRefresh:claims:)``.
     nonisolated func cachedAccessToken(for identifier: String, scopes: [String]) -> TokenResult? {
-        snapshot.token(for: identifier, scopes: scopes, validUntil: clock.now().addingTimeInterval(margin))
+        snapshot.token(for: identifier, scopes: scopes, at: clock.now(), margin: margin)
     }
 
     /// The token of `key` from its token item, when it was not read yet; the record keeps it
@@ -285,7 +286,7 @@ actor AccountManager {
             cached = await loadToken(key, identifier: identifier, session: session)
         }
         // A claims request always goes to the server: the cached token does not carry the claims.
-        if !forceRefresh, claims == nil, let cached, cached.expiresOn > clock.now().addingTimeInterval(margin) {
+        if !forceRefresh, claims == nil, let cached, cached.isValid(at: clock.now(), margin: margin) {
             return TokenResult(accessToken: cached.token, expiresOn: cached.expiresOn, scopes: cached.scopes)
         }
         // Refreshes with a claims request are shared only with callers asking for the same claims;

@@ -87,6 +87,11 @@ enum JSONWriter {
         out.append(contentsOf: "\(token.expiresOn.timeIntervalSince1970)".utf8)
         member("scopes", &out)
         strings(token.scopes, &out)
+        if let issuedOn = token.issuedOn {
+            guard issuedOn.timeIntervalSince1970.isFinite else { return false }
+            member("issuedOn", &out)
+            out.append(contentsOf: "\(issuedOn.timeIntervalSince1970)".utf8)
+        }
         out.append(UInt8(ascii: "}"))
         return true
     }
@@ -174,9 +179,17 @@ struct StoredJSON {
     func token(_ value: JSONValue?) throws(Unreadable) -> AccountRecord.CachedAccessToken {
         let fields = try StoredJSON(value)
         guard case .number(let seconds)? = fields.members["expiresOn"], seconds.isFinite else { throw Unreadable() }
+        // Missing in every token written before it was kept (or `null`): read as `nil`, as
+        // `decodeIfPresent` reads it.
+        let issuedOn: Date?
+        switch fields.members["issuedOn"] {
+        case nil, .null?: issuedOn = nil
+        case .number(let received)? where received.isFinite: issuedOn = Date(timeIntervalSince1970: received)
+        default: throw Unreadable()
+        }
         return AccountRecord.CachedAccessToken(
             token: try fields.string("token"), expiresOn: Date(timeIntervalSince1970: seconds),
-            scopes: try fields.strings("scopes"))
+            scopes: try fields.strings("scopes"), issuedOn: issuedOn)
     }
 }
 

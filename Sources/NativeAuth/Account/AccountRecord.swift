@@ -49,6 +49,26 @@ struct AccountRecord: Codable, Sendable, Equatable {
         var token: String
         var expiresOn: Date
         var scopes: [String]
+        /// When the token was received, on the client's clock: with ``expiresOn`` it gives the
+        /// token's lifetime, which bounds the refresh margin. `nil` in every record written before
+        /// it was kept: such a token is held to the whole margin, as it was then.
+        var issuedOn: Date? = nil
+
+        /// The margin a token of this lifetime is held to: `margin`, but at most half of the
+        /// lifetime (expiry − receipt), so that a token shorter than twice the margin is still
+        /// handed out for half of its life rather than refreshed at every use.
+        func effectiveMargin(_ margin: TimeInterval) -> TimeInterval {
+            guard let issuedOn else { return margin }
+            let lifetime = expiresOn.timeIntervalSince(issuedOn)
+            guard lifetime.isFinite else { return margin }
+            return min(margin, max(0, lifetime) / 2)
+        }
+
+        /// Whether the token may still be handed out at `now`: it expires after `now` plus the
+        /// margin it is held to (``effectiveMargin(_:)``).
+        func isValid(at now: Date, margin: TimeInterval) -> Bool {
+            expiresOn > now.addingTimeInterval(effectiveMargin(margin))
+        }
     }
 
     init(

@@ -47,8 +47,9 @@ final class TokenCacheSnapshot: Sendable {
         }
     }
 
-    /// The cached token of `identifier` for `scopes`, valid after `validUntil`; `nil` otherwise.
-    func token(for identifier: String, scopes: [String], validUntil: Date) -> TokenResult? {
+    /// The cached token of `identifier` for `scopes`, valid at `now` beyond `margin` (at most half
+    /// of its lifetime: ``AccountRecord/CachedAccessToken/isValid(at:margin:)``); `nil` otherwise.
+    func token(for identifier: String, scopes: [String], at now: Date, margin: TimeInterval) -> TokenResult? {
         let found: (AccountRecord.CachedAccessToken?, Bool) = state.withLock { state in
             guard state.usable, state.identifier == identifier else { return (nil, true) }
             if scopes.isEmpty { return (state.signInToken, true) }
@@ -59,7 +60,7 @@ final class TokenCacheSnapshot: Sendable {
             return (token, true)
         }
         if let token = found.0 {
-            return token.expiresOn > validUntil
+            return token.isValid(at: now, margin: margin)
                 ? TokenResult(accessToken: token.token, expiresOn: token.expiresOn, scopes: token.scopes) : nil
         }
         guard !found.1 else { return nil }
@@ -71,7 +72,7 @@ final class TokenCacheSnapshot: Sendable {
             guard state.usable, state.identifier == identifier else { return nil }
             return state.tokens[key]
         }
-        guard let token, token.expiresOn > validUntil else { return nil }
+        guard let token, token.isValid(at: now, margin: margin) else { return nil }
         return TokenResult(accessToken: token.token, expiresOn: token.expiresOn, scopes: token.scopes)
     }
 }

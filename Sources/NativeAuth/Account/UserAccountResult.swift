@@ -15,7 +15,8 @@ public final class UserAccountResult: Sendable, CustomStringConvertible {
     }
 
     /// Returns an access token for `scopes`: the cached one while it stays valid for longer than
-    /// the configuration's `tokenRefreshMargin`, otherwise a new one from the refresh token.
+    /// the configuration's `tokenRefreshMargin` (or half of the token's lifetime, when that is
+    /// shorter), otherwise a new one from the refresh token.
     ///
     /// Concurrent calls for the same scopes share one refresh.
     ///

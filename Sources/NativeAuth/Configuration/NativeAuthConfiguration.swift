@@ -17,7 +17,12 @@ public struct NativeAuthConfiguration: Sendable {
     public let capabilities: Set<Capability>
     /// Extra headers sent with every request; every name starts with `x-`.
     public let customHeaders: [String: String]
-    /// How long before its expiry a cached access token stops being handed out (default 300 s).
+    /// How long before its expiry a cached access token stops being handed out (default 300 s),
+    /// at most half of the token's lifetime: a token is held to `min(tokenRefreshMargin,
+    /// lifetime / 2)`, its lifetime being its expiry minus the moment it was received. A provider
+    /// issuing 300-second tokens thus gets them refreshed after 150 s, not at every use; a 3600 s
+    /// token keeps the whole 300 s margin. Tokens cached before the lifetime was kept are held to
+    /// the whole margin.
     ///
     /// A value that is not finite, negative, or longer than a day is refused: the property keeps
     /// its previous value.

@@ -166,7 +166,12 @@ public final class WebAuthClient: Sendable {
 
 /// Settings of a ``WebAuthClient`` besides its provider.
 public struct WebAuthConfiguration: Sendable {
-    /// How long before its expiry a cached access token stops being handed out (default 300 s).
+    /// How long before its expiry a cached access token stops being handed out (default 300 s),
+    /// at most half of the token's lifetime: a token is held to `min(tokenRefreshMargin,
+    /// lifetime / 2)`, its lifetime being its expiry minus the moment it was received. A provider
+    /// issuing 300-second tokens thus gets them refreshed after 150 s, not at every use; a 3600 s
+    /// token keeps the whole 300 s margin.
+    /// Tokens cached before the lifetime was kept are held to the whole margin.
     public var tokenRefreshMargin: TimeInterval = 300
     /// The clock for token expiry and the ID token's times; the system clock by default. Left
     /// so, a client whose transport keeps its server's time (``ServerClockTransport``: an

@@ -146,6 +146,7 @@ final class RequestBuilder: Sendable {
 
     /// The platform and its version, read once: reading it costs a system call or a file read.
     static let operatingSystem: String = {
+        // apple-typecheck: one variant: these platform branches differ only in a string constant
         #if os(Linux)
             let name = "Linux"
         #elseif os(macOS)

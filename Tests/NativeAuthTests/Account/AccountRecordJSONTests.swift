@@ -28,7 +28,8 @@ struct AccountRecordJSONTests {
                 tokens[Self.text(&random)] = .init(
                     token: Self.text(&random),
                     expiresOn: Date(timeIntervalSince1970: Bool.random(using: &random) ? seconds.rounded() : seconds),
-                    scopes: (0..<Int.random(in: 0..<3, using: &random)).map { _ in Self.text(&random) })
+                    scopes: (0..<Int.random(in: 0..<3, using: &random)).map { _ in Self.text(&random) },
+                    issuedOn: Bool.random(using: &random) ? Date(timeIntervalSince1970: seconds - 3600) : nil)
             }
             var record = AccountRecord(
                 identifier: Self.text(&random), username: Self.text(&random), idToken: Self.text(&random),
