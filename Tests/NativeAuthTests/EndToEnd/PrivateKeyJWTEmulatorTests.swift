@@ -106,6 +106,28 @@ struct PrivateKeyJWTEmulatorTests {
         #expect(body.contains("invalid_client") && body.contains("jti was used before"), "\(body)")
     }
 
+    @Test func aFirstPartySignInAuthenticatesAtTheChallengeEndpointToo() async throws {
+        let key = try Self.key()
+        tenant.configure {
+            $0.clientAssertionKey = key.publicJWK
+            $0.authorizationChallengeEndpoint = true
+        }
+        let result = try await client(.privateKeyJWT(PrivateKeyJWT(key: key))).signInFirstParty(
+            username: "ada@example.com", password: EmulatorHarness.password, scopes: ["offline_access"])
+        guard case .completed = result else { throw TestFailure("expected a sign-in, got \(result)") }
+        #expect(assertions(to: .authorizationChallenge).count == 1)
+        #expect(assertions(to: .token).count == 1)
+        // Without the key, the challenge endpoint refuses the client before it reads the password.
+        let publicClient = try client(.none)
+        do throws(WebSignInError) {
+            let refused = try await publicClient.signInFirstParty(
+                username: "ada@example.com", password: EmulatorHarness.password, scopes: ["offline_access"])
+            Issue.record("expected a refusal, got \(refused)")
+        } catch {
+            #expect(error.serverError == "invalid_client" && error.httpStatusCode == 401)
+        }
+    }
+
     @Test func theSettingIsReadAndShownAsJSON() throws {
         var settings = EmulatorSettings()
         try settings.apply(json: #"{"clientAssertionKey":{"kty":"RSA","n":"AQAB","e":"AQAB"}}"#)
