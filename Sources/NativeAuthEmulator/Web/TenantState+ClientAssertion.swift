@@ -29,9 +29,6 @@ extension TenantState {
     /// The longest assertion read.
     static let clientAssertionMaximumLength = 16_384
 
-    /// Whether the web endpoints take the client's assertions only.
-    var requiresClientAssertion: Bool { settings.clientAssertionKey != nil }
-
     /// Checks the client assertion of `form`, sent to `endpoint`, and remembers its `jti`. Does
     /// nothing when ``EmulatorSettings/clientAssertionKey`` is not set.
     mutating func authenticateClient(_ form: FormBody, endpoint: EmulatorEndpoint, call: Call) throws(APIError) {
