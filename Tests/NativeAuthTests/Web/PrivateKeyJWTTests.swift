@@ -241,4 +241,31 @@ struct PrivateKeyJWTTests {
         }
         #expect("\(method)" == "privateKeyJWT(PS256, kid: app-key-1, aud: issuer, 60 s)")
     }
+
+    #if canImport(CryptoKit)
+        /// ES256 with CryptoKit (Apple platforms only): the assertion verifies with the JWK the key
+        /// gives for registration, checked by the portable P-256 code, and the stored form restores it.
+        @Test func aCryptoKitP256KeySignsES256() async throws {
+            let key = try P256ClientAssertionKey.generate(prefersSecureEnclave: false, keyID: "device-1")
+            let method = WebClientAuthentication.privateKeyJWT(PrivateKeyJWT(key: key))
+            let jwt = try #require(
+                try await method.assertion(clientId: "web-app", context: Self.context(), correlationId: nil))
+            let pieces = jwt.reveal.split(separator: ".").map(String.init)
+            let header = try JSONValue.parse(try #require(Base64URL.decode(pieces[0])))
+            #expect(header["alg"]?.stringValue == "ES256" && header["kid"]?.stringValue == "device-1")
+            let point = try P256PublicKey(
+                x: try #require(Base64URL.decode(key.publicJWK["x"] ?? "")),
+                y: try #require(Base64URL.decode(key.publicJWK["y"] ?? "")))
+            let signature = try #require(Base64URL.decode(pieces[2]))
+            #expect(signature.count == 64)
+            #expect(
+                PortableSignatureVerifier().isValidSignature(
+                    Array(signature), of: Array((pieces[0] + "." + pieces[1]).utf8), algorithm: .es256,
+                    key: .p256(point)))
+            let restored = try P256ClientAssertionKey(storedForm: key.storedForm, keyID: "device-1")
+            #expect(restored.publicJWK == key.publicJWK)
+            #expect(!"\(key)".contains(key.storedForm.base64EncodedString()))
+            #expect(throws: ClientAssertionKeyError.unreadableKey) { try P256ClientAssertionKey(storedForm: Data([9])) }
+        }
+    #endif
 }
