@@ -183,6 +183,32 @@ struct WebSignInSnippetTests {
         #expect(tenant.receivedRequests.contains { $0.url.path.hasSuffix("/oauth2/v2.0/par") })
     }
 
+    @Test func signsInWithAClientKey() async throws {
+        let keyFromKeychain = Data(WebTestSigner.pkcs1DER)
+        let tenant = EmulatedTenant(random: SeededRandomSource(seed: 1))
+        tenant.addUser(EmulatedUser(username: "bo@example.com", password: "Browser-Only-1", requiresBrowser: true))
+        let registered = try RSAClientAssertionKey(pkcs1DER: keyFromKeychain, keyID: "app-key-1")
+        tenant.configure { $0.clientAssertionKey = registered.publicJWK }
+        // snippet: web-private-key-jwt
+        let key = try RSAClientAssertionKey(pkcs1DER: keyFromKeychain, keyID: "app-key-1")  // PS256
+        var configuration = WebAuthConfiguration()
+        configuration.clientAuthentication = .privateKeyJWT(PrivateKeyJWT(key: key))  // aud: the issuer
+        // snippet: end
+        configuration.requestTimeout = TestBounds.requestDeadline
+        let client = try WebAuthClient(
+            issuer: tenant.issuer, clientId: tenant.clientId,
+            redirectURI: URL(string: "http://127.0.0.1:53124/callback")!, transport: tenant,
+            credentialStore: InMemoryCredentialStore(), configuration: configuration)
+        let account = try await client.signIn(
+            WebSignInParameters(loginHint: "bo@example.com"),
+            using: EmulatedBrowser(tenant: tenant, password: "Browser-Only-1"))
+        #expect(account.account.username == "bo@example.com")
+        #expect(
+            tenant.receivedRequests.contains {
+                String(decoding: $0.body ?? Data(), as: UTF8.self).contains("client_assertion=")
+            })
+    }
+
     @Test func makesAConfidentialClient() throws {
         let secret = "client-secret"
         let issuer = URL(string: "https://login.example.com/realms/demo")!

@@ -47,6 +47,10 @@ public enum WebTestSigner: Sendable {
         prime1: bytes(prime1Hex), prime2: bytes(prime2Hex), exponent1: bytes(exponent1Hex),
         exponent2: bytes(exponent2Hex), coefficient: bytes(coefficientHex))
 
+    /// The key in PKCS #1 DER, for a test that hands a private key to the SDK (a client's
+    /// assertion key).
+    public static var pkcs1DER: [UInt8] { key?.pkcs1DER ?? [] }
+
     /// The key as a JWK Set, with `kid`.
     public static func jwks(kid: String = "test-key") -> String {
         let n = base64URL(Data(modulus))

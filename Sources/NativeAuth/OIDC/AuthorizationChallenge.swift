@@ -100,9 +100,10 @@ final class AuthorizationChallengeRequest: Sendable {
     ///   on loopback only; nothing sent), ``WebSignInError/isNetworkError`` (naming
     ///   ``RequestEndpoint/authorizationChallenge``), ``WebSignInError/isUnexpectedResponse`` for
     ///   an answer over 1 MiB, ``WebSignInError/isCancelled``.
-    func send(through pipeline: RequestPipeline, authentication: WebClientAuthentication, dpop: DPoPSigner?)
-        async throws(WebSignInError) -> AuthorizationChallengeAnswer
-    {
+    func send(
+        through pipeline: RequestPipeline, authentication: WebClientAuthentication,
+        assertion: ClientAssertionContext = ClientAssertionContext(), dpop: DPoPSigner?
+    ) async throws(WebSignInError) -> AuthorizationChallengeAnswer {
         if EndpointPolicy.problem(with: endpoint, field: "authorization_challenge_endpoint") != nil {
             throw .invalidParameters(
                 "The authorization challenge endpoint must be https (http for loopback hosts only).",
@@ -116,13 +117,15 @@ final class AuthorizationChallengeRequest: Sendable {
                 "authentication": authentication.methodName,
             ],
             correlationId: correlationId)
-        let request = authentication.request(
-            url: endpoint, form: form, clientId: clientId, correlationId: correlationId)
+        let request = try await authentication.request(
+            url: endpoint, form: form, clientId: clientId, correlationId: correlationId, context: assertion)
         let correlationId = correlationId
         let response: HTTPResponse
         if let dpop {
             response = try await dpop.sendToTokenEndpoint(
-                request, to: .authorizationChallenge, through: pipeline, correlationId: correlationId)
+                request, to: .authorizationChallenge, through: pipeline, correlationId: correlationId,
+                renewBody: authentication.renewal(
+                    url: endpoint, form: form, clientId: clientId, correlationId: correlationId, context: assertion))
         } else {
             response = try await WebHTTP.send(
                 request, to: .authorizationChallenge, through: pipeline, correlationId: correlationId)

@@ -13,30 +13,51 @@ final class PushedAuthorizationRequest: Sendable {
     let endpoint: URL
     let request: AuthorizationRequest
     let authentication: WebClientAuthentication
+    /// The provider's audiences and clock, for `private_key_jwt`'s assertion.
+    let assertion: ClientAssertionContext
 
-    init(endpoint: URL, request: AuthorizationRequest, authentication: WebClientAuthentication) {
+    init(
+        endpoint: URL, request: AuthorizationRequest, authentication: WebClientAuthentication,
+        assertion: ClientAssertionContext = ClientAssertionContext()
+    ) {
         self.endpoint = endpoint
         self.request = request
         self.authentication = authentication
+        self.assertion = assertion
     }
 
-    /// The form body: the request's parameters, plus `client_secret` for the post method. Field
-    /// names only may be logged (``FormBody/names``).
-    var form: FormBody {
+    /// The form body: the request's parameters, plus `client_secret` for the post method, or
+    /// `client_assertion_type` and no assertion for `private_key_jwt`. Field names only may be
+    /// logged (``FormBody/names``).
+    var form: FormBody { form(assertion: nil) }
+
+    /// The form body with `assertion`, the client assertion of `private_key_jwt` (RFC 7523 §2.2,
+    /// which RFC 9126 §2 takes for the pushed request as for the token endpoint).
+    func form(assertion: Secret?) -> FormBody {
         var form = FormBody()
-        for field in request.parameters.fields where field.name != "client_secret" {
+        for field in request.parameters.fields where !WebClientAuthentication.credentialFields.contains(field.name) {
             form.add(field.name, field.value)
         }
-        if case .clientSecretPost(let secret) = authentication { form.add("client_secret", secret: Secret(secret)) }
+        switch authentication {
+        case .clientSecretPost(let secret):
+            form.add("client_secret", secret: Secret(secret))
+        case .privateKeyJWT:
+            form.add("client_assertion_type", ClientAssertion.type)
+            form.add("client_assertion", secret: assertion)
+        case .none, .clientSecretBasic:
+            break
+        }
         return form
     }
 
-    var httpRequest: HTTPRequest {
+    var httpRequest: HTTPRequest { httpRequest(assertion: nil) }
+
+    func httpRequest(assertion: Secret?) -> HTTPRequest {
         var headers = WebHTTP.headers(correlationId: request.correlationId, form: true)
         if let authorization = authentication.authorizationHeader(clientId: request.clientId) {
             headers["Authorization"] = authorization.reveal
         }
-        return HTTPRequest(method: "POST", url: endpoint, headers: headers, body: form.encoded)
+        return HTTPRequest(method: "POST", url: endpoint, headers: headers, body: form(assertion: assertion).encoded)
     }
 
     /// Pushes the request and reads the answer. Stores nothing.
@@ -53,14 +74,20 @@ final class PushedAuthorizationRequest: Sendable {
                 correlationId: correlationId)
         }
         let log = pipeline.log
+        let signed = try await authentication.assertion(
+            clientId: request.clientId, context: assertion, correlationId: correlationId)
         log(
             .debug, "pushed authorization request",
-            ["fields": form.names.joined(separator: ","), "authentication": authentication.methodName],
+            [
+                "fields": form(assertion: signed).names.joined(separator: ","),
+                "authentication": authentication.methodName,
+            ],
             correlationId: correlationId)
         let response: HTTPResponse
         do {
             response = try await WebHTTP.send(
-                httpRequest, to: .pushedAuthorizationRequest, through: pipeline, correlationId: correlationId)
+                httpRequest(assertion: signed), to: .pushedAuthorizationRequest, through: pipeline,
+                correlationId: correlationId)
         } catch {
             throw error.isCancelled ? error : error.noting(PushedAuthorizationAnswer.refused)
         }

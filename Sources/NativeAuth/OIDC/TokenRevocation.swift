@@ -88,8 +88,9 @@ extension WebTokenClient {
             .debug, "token revocation",
             ["hint": request.hint.rawValue, "authentication": authentication.methodName],
             correlationId: request.correlationId)
-        let httpRequest = authentication.request(
-            url: request.endpoint, form: request.form, clientId: request.clientId, correlationId: request.correlationId)
+        let httpRequest = try await authentication.request(
+            url: request.endpoint, form: request.form, clientId: request.clientId, correlationId: request.correlationId,
+            context: assertion)
         let send = { (request: HTTPRequest, correlationId: UUID?) async throws(WebSignInError) -> HTTPResponse in
             try await WebHTTP.send(
                 request, to: .revocation, through: pipeline, correlationId: correlationId, failures: .revocation)
@@ -98,7 +99,10 @@ extension WebTokenClient {
         if let dpop {
             response = try await dpop.sendToTokenEndpoint(
                 httpRequest, to: .revocation, through: pipeline, correlationId: request.correlationId,
-                failures: .revocation)
+                failures: .revocation,
+                renewBody: authentication.renewal(
+                    url: request.endpoint, form: request.form, clientId: request.clientId,
+                    correlationId: request.correlationId, context: assertion))
         } else {
             response = try await send(httpRequest, request.correlationId)
         }

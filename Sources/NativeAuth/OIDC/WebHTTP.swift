@@ -129,17 +129,25 @@ extension DPoPSigner {
     /// through the web client's HTTP edge, with a proof, retried on a nonce challenge or a clock skew
     /// as `send(_:accessToken:refused:isNonceChallenge:isProofRefusal:through:)` does.
     /// One function for the three endpoints, so the proof's loop is compiled once for them.
+    ///
+    /// With `renewBody`, a second or third attempt carries the body it makes rather than the first
+    /// one's: a client assertion is signed again (a new `jti`), since a provider may refuse one it
+    /// has seen (RFC 7523 §3, item 7).
     @inline(never)
     func sendToTokenEndpoint(
         _ request: HTTPRequest, to endpoint: RequestEndpoint, through pipeline: RequestPipeline, correlationId: UUID?,
-        failures: WebHTTP.Failures = .exchange
+        failures: WebHTTP.Failures = .exchange, renewBody: (() async throws(WebSignInError) -> Data?)? = nil
     ) async throws(WebSignInError) -> HTTPResponse {
-        try await send(
+        var attempts = 0
+        return try await send(
             request, refused: { WebSignInError($0, correlationId: correlationId) },
             isNonceChallenge: Self.isTokenEndpointNonceChallenge, isProofRefusal: Self.isTokenEndpointProofRefusal
         ) { (proved) async throws(WebSignInError) in
-            try await WebHTTP.send(
-                proved, to: endpoint, through: pipeline, correlationId: correlationId, failures: failures)
+            attempts += 1
+            var sent = proved
+            if attempts > 1, let renewBody { sent.body = try await renewBody() }
+            return try await WebHTTP.send(
+                sent, to: endpoint, through: pipeline, correlationId: correlationId, failures: failures)
         }
     }
 }

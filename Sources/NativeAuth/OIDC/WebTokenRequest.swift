@@ -193,6 +193,8 @@ indirect enum WebRefreshAnswer: Sendable {
 struct WebTokenClient: Sendable {
     let pipeline: RequestPipeline
     let authentication: WebClientAuthentication
+    /// The provider's audiences and clock, for `private_key_jwt`'s assertions.
+    var assertion = ClientAssertionContext()
 
     var log: Log { pipeline.log }
 
@@ -287,13 +289,16 @@ struct WebTokenClient: Sendable {
                 "authentication": authentication.methodName,
             ],
             correlationId: request.correlationId)
-        let httpRequest = authentication.request(
+        let httpRequest = try await authentication.request(
             url: request.tokenEndpoint, form: request.form, clientId: request.clientId,
-            correlationId: request.correlationId)
+            correlationId: request.correlationId, context: assertion)
         let response: HTTPResponse
         if let dpop {
             response = try await dpop.sendToTokenEndpoint(
-                httpRequest, to: .token, through: pipeline, correlationId: request.correlationId)
+                httpRequest, to: .token, through: pipeline, correlationId: request.correlationId,
+                renewBody: authentication.renewal(
+                    url: request.tokenEndpoint, form: request.form, clientId: request.clientId,
+                    correlationId: request.correlationId, context: assertion))
         } else {
             response = try await WebHTTP.send(
                 httpRequest, to: .token, through: pipeline, correlationId: request.correlationId)

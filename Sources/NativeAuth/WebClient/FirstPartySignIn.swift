@@ -68,7 +68,8 @@ final class FirstPartySignIn: Sendable {
         let answer: AuthorizationChallengeAnswer
         do {
             answer = try await request.send(
-                through: provider.pipeline, authentication: provider.tokens.authentication, dpop: signer)
+                through: provider.pipeline, authentication: provider.tokens.authentication,
+                assertion: provider.tokens.assertion, dpop: signer)
         } catch {
             return .failed(error, authSession: nil, usable: Self.isRetryable(error))
         }

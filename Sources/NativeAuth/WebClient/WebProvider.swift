@@ -21,7 +21,7 @@ final class WebProvider: Sendable {
     private let keys = Locked<(url: URL, cache: JWKSCache)?>(nil)
     /// The provider's clock minus ours, from the `Date` header of its last token answer, when
     /// within ``maximumClockCorrection``; 0 otherwise.
-    private let skew = Locked<TimeInterval>(0)
+    private let skew: Locked<TimeInterval>
     /// The provider's clock minus ours when the last `Date` header was further off than
     /// ``maximumClockCorrection``, so that an error a time check then fails with can say why;
     /// `nil` when it was within.
@@ -61,7 +61,16 @@ final class WebProvider: Sendable {
         self.tokenEndpointQuery = tokenEndpointQuery
         self.pipeline = pipeline
         self.discovery = discovery
-        tokens = WebTokenClient(pipeline: pipeline, authentication: authentication)
+        var tokens = WebTokenClient(pipeline: pipeline, authentication: authentication)
+        let skew = Locked<TimeInterval>(0)
+        tokens.assertion = ClientAssertionContext(
+            audiences: { [discovery] (correlationId) async throws(WebSignInError) in
+                let metadata = try await discovery.metadata(correlationId: correlationId)
+                return ClientAssertionAudiences(issuer: metadata.issuer, tokenEndpoint: metadata.tokenEndpoint)
+            },
+            now: { [skew] in clock.now().addingTimeInterval(skew.current) })
+        self.tokens = tokens
+        self.skew = skew
         self.clock = clock
         log = pipeline.log
         self.pushedAuthorization = pushedAuthorization
@@ -284,7 +293,7 @@ final class WebProvider: Sendable {
         else { return request.url }
         let sentAt = clock.now()
         let answer = try await PushedAuthorizationRequest(
-            endpoint: endpoint, request: request, authentication: tokens.authentication
+            endpoint: endpoint, request: request, authentication: tokens.authentication, assertion: tokens.assertion
         ).send(through: pipeline)
         guard clock.now() < sentAt.addingTimeInterval(TimeInterval(answer.expiresIn)) else {
             log(

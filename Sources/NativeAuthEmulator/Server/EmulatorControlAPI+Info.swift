@@ -74,6 +74,11 @@ extension EmulatorControlAPI {
             "dpopNonces": .bool(settings.dpopNonces),
             "dpopNonceLifetime": .double(settings.dpopNonceLifetime),
             "dpopProofLifetime": .double(settings.dpopProofLifetime),
+            "clientAssertionKey": settings.clientAssertionKey.map { key -> JSON in
+                var members = JSONObject()
+                for (name, value) in key.sorted(by: { $0.key < $1.key }) { members[name] = .string(value) }
+                return .object(members)
+            } ?? .null,
             "authorizationChallengeEndpoint": .bool(settings.authorizationChallengeEndpoint),
             "authorizationChallengeIdentifierFirst": .bool(settings.authorizationChallengeIdentifierFirst),
             "discoveryDocuments": .string(settings.discoveryDocuments.rawValue),

@@ -78,6 +78,7 @@ extension EmulatorSettings {
         "dpopNonces": bool(\.dpopNonces),
         "dpopNonceLifetime": seconds(\.dpopNonceLifetime, 1...maximumSeconds),
         "dpopProofLifetime": seconds(\.dpopProofLifetime),
+        "clientAssertionKey": jwk,
         "authorizationChallengeEndpoint": bool(\.authorizationChallengeEndpoint),
         "discoveryDocuments": choice(\.discoveryDocuments),
         "authorizationChallengeIdentifierFirst": bool(\.authorizationChallengeIdentifierFirst),
@@ -91,6 +92,25 @@ extension EmulatorSettings {
         "nativeAuthV2ChallengeWithoutFactor": bool(\.nativeAuthV2ChallengeWithoutFactor),
         "nativeAuthV2DraftCodeName": bool(\.nativeAuthV2DraftCodeName),
     ]
+
+    /// A JSON Web Key's members, all strings, or `null` for none (``clientAssertionKey``).
+    private static let jwk: Setter = { (name, value, settings) throws(EmulatorSettingsError) in
+        switch value {
+        case .null:
+            settings.clientAssertionKey = nil
+        case .object(let members) where !members.pairs.isEmpty:
+            var key: [String: String] = [:]
+            for (member, value) in members.pairs {
+                guard case .string(let text) = value else {
+                    throw refused(name, "a JSON Web Key whose members are strings, or null")
+                }
+                key[member] = text
+            }
+            settings.clientAssertionKey = key
+        default:
+            throw refused(name, "a JSON Web Key (an object of strings), or null")
+        }
+    }
 
     /// Ten years: the longest lifetime or offset taken over JSON.
     static let maximumSeconds: TimeInterval = 10 * 366 * 86_400

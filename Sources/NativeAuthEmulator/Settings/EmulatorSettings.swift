@@ -165,6 +165,15 @@ public struct EmulatorSettings: Sendable, Equatable {
     /// §11.1); a proof's `jti` is remembered as long as the proof could be accepted.
     public var dpopProofLifetime: TimeInterval = 60
 
+    /// The public key of the web client's `private_key_jwt` assertions (OpenID Connect Core §9), as
+    /// the members of a JSON Web Key (RFC 7517 §4): `kty` `RSA` with `n` and `e`, `EC` with `crv`
+    /// `P-256`, `x` and `y`, or `OKP` with `crv` `Ed25519` and `x`. When set, the client is
+    /// confidential: the token requests of browser sign-ins, pushed authorization requests and
+    /// authorization challenge requests must carry an assertion this key verifies (RFC 7523 §2.2,
+    /// §3), `invalid_client` with `401` otherwise. `nil` (the default): client authentication is not
+    /// checked, as for a public client.
+    public var clientAssertionKey: [String: String]? = nil
+
     /// Whether the tenant serves OAuth 2.0 for First-Party Applications
     /// (draft-ietf-oauth-first-party-apps): the discovery document names
     /// ``EmulatorEndpoint/authorizationChallenge`` as its `authorization_challenge_endpoint`, which

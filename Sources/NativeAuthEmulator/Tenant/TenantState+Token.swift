@@ -77,6 +77,8 @@ extension TenantState {
         guard !record.revoked else { throw .invalidRefreshToken("it has been revoked") }
         guard call.now < record.expiresAt else { throw .expiredRefreshToken }
         guard let user = user(named: record.username) else { throw .invalidRefreshToken("its user no longer exists") }
+        // A browser sign-in's refresh token is the web client's: it authenticates as at the code.
+        if record.signsIDTokens { try authenticateClient(call.form, endpoint: .token, call: call) }
         let proof = try refreshProof(call, record: record)
         if record.signsIDTokens, web.challengedRefreshes.remove(user.username.lowercased()) != nil {
             throw refreshChallenge(for: user, record: record, now: call.now)

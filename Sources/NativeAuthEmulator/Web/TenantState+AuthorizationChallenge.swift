@@ -95,6 +95,11 @@ extension TenantState {
         if let clientId, clientId != environment.clientId {
             throw ChallengeRefusal("invalid_client", "The client '\(clientId)' is unknown.", status: 401)
         }
+        do throws(APIError) {
+            try authenticateClient(call.form, endpoint: .authorizationChallenge, call: call)
+        } catch {
+            throw ChallengeRefusal(error)
+        }
         if let responseType = call.form["response_type"], responseType != "code" {
             throw ChallengeRefusal("unsupported_response_type", "Only response_type=code is supported.")
         }

@@ -21,6 +21,9 @@ struct WebSignInState: Sendable {
     var stepUp: StepUpRequirement? = nil
     /// Whether the next continued first-party session ignores its `max_age`.
     var ignoresNextMaxAge = false
+    /// The `jti` of every client assertion taken (RFC 7523 §3 item 7), with its `exp`: kept until
+    /// then, so a replay is refused.
+    var usedAssertions: [String: Date] = [:]
 }
 
 /// An authorization request the tenant accepted: what the code it leads to is bound to.

@@ -11,10 +11,14 @@ extension TenantState {
     /// native sign-in's, but its ID token is RS256-signed and carries the request's `nonce`; so
     /// are the ID tokens of every refresh of its refresh token.
     ///
+    /// With ``EmulatorSettings/clientAssertionKey`` set, the client's assertion is checked before
+    /// anything else (``authenticateClient(_:endpoint:call:)``).
+    ///
     /// With DPoP on, the proof is checked first, before the code is spent (a client answered
     /// `use_dpop_nonce` sends the same code again with a new proof), and a valid one binds the
     /// tokens to its key (RFC 9449 §5).
     mutating func authorizationCodeGrant(_ call: Call) throws(APIError) -> JSONObject {
+        try authenticateClient(call.form, endpoint: .token, call: call)
         let proof = try tokenRequestProof(call, missing: requiredProofReason)
         let code = try required("code", in: call)
         guard var issued = web.codes[code] else { throw .invalidAuthorizationCode }

@@ -44,6 +44,7 @@ extension TenantState {
             guard clientId == environment.clientId else {
                 throw APIError.invalidClient(clientId, tenant: environment.tenantSubdomain).with(status: 401)
             }
+            try authenticateClient(form, endpoint: .pushedAuthorizationRequest, call: call)
             let request: AcceptedAuthorizationRequest
             let loginHint: String
             let silent: Bool

@@ -6,7 +6,9 @@ import Foundation
 /// A native or desktop app is a public client and sends only its `client_id` (``none``, the
 /// default). A confidential client, one the provider issued a secret to, sends the secret either
 /// in an HTTP Basic `Authorization` header (``clientSecretBasic(_:)``, which every provider must
-/// support) or in the request body (``clientSecretPost(_:)``).
+/// support) or in the request body (``clientSecretPost(_:)``). A confidential client with a key
+/// sends a JWT signed with it (``privateKeyJWT(_:)``, the method FAPI 2.0 allows), and no secret
+/// goes over the wire.
 ///
 /// ```swift
 /// var configuration = WebAuthConfiguration()
@@ -26,13 +28,19 @@ public enum WebClientAuthentication: Sendable, Equatable {
     /// The client id and this secret as `client_id` and `client_secret` in the request body
     /// (`client_secret_post`).
     case clientSecretPost(String)
+    /// A client assertion signed with the client's key (`private_key_jwt`, OpenID Connect Core
+    /// §9): `client_assertion_type` and `client_assertion` in the request body (RFC 7523 §2.2),
+    /// beside `client_id`.
+    case privateKeyJWT(PrivateKeyJWT)
 
-    /// The method's registered name (RFC 7591 §2): `none`, `client_secret_basic` or `client_secret_post`.
+    /// The method's registered name (RFC 7591 §2, OpenID Connect Core §9): `none`,
+    /// `client_secret_basic`, `client_secret_post` or `private_key_jwt`.
     public var methodName: String {
         switch self {
         case .none: "none"
         case .clientSecretBasic: "client_secret_basic"
         case .clientSecretPost: "client_secret_post"
+        case .privateKeyJWT: "private_key_jwt"
         }
     }
 }
@@ -44,6 +52,7 @@ extension WebClientAuthentication: CustomStringConvertible, CustomDebugStringCon
         case .none: "none"
         case .clientSecretBasic: "clientSecretBasic(<redacted>)"
         case .clientSecretPost: "clientSecretPost(<redacted>)"
+        case .privateKeyJWT(let method): method.description
         }
     }
 
@@ -58,15 +67,19 @@ extension WebClientAuthentication {
     /// The secret, for the request that needs it.
     var secret: Secret? {
         switch self {
-        case .none: nil
+        case .none, .privateKeyJWT: nil
         case .clientSecretBasic(let secret), .clientSecretPost(let secret): Secret(secret)
         }
     }
 
-    /// `form` as this client sends it: with `client_id` (and `client_secret` for the post method),
-    /// or without `client_id` when the Basic header carries it. `client_id` and `client_secret`
-    /// already in `form` are replaced, at the place `client_id` had.
-    func authenticated(_ form: FormBody, clientId: String) -> FormBody {
+    /// The names of the fields this method adds to a form, or replaces in it.
+    static let credentialFields: Set<String> = ["client_secret", "client_assertion_type", "client_assertion"]
+
+    /// `form` as this client sends it: with `client_id` (and `client_secret` for the post method,
+    /// `client_assertion_type` and `client_assertion` for `private_key_jwt`), or without `client_id` when
+    /// the Basic header carries it. `client_id` and the credential fields already in `form` are
+    /// replaced, at the place `client_id` had.
+    func authenticated(_ form: FormBody, clientId: String, assertion: Secret? = nil) -> FormBody {
         var result = FormBody()
         var placed = false
         func place() {
@@ -77,6 +90,10 @@ extension WebClientAuthentication {
             case .clientSecretPost(let secret):
                 result.add("client_id", clientId)
                 result.add("client_secret", secret: Secret(secret))
+            case .privateKeyJWT:
+                result.add("client_id", clientId)
+                result.add("client_assertion_type", ClientAssertion.type)
+                result.add("client_assertion", secret: assertion)
             case .clientSecretBasic:
                 break
             }
@@ -84,7 +101,7 @@ extension WebClientAuthentication {
         for field in form.fields {
             switch field.name {
             case "client_id": if !placed { place() }
-            case "client_secret": continue
+            case _ where Self.credentialFields.contains(field.name): continue
             default: result.add(field.name, field.value)
             }
         }
@@ -99,15 +116,18 @@ extension WebClientAuthentication {
         return Secret("Basic " + Data(credentials.utf8).base64EncodedString())
     }
 
-    /// A POST of `form` to `url` authenticated as `clientId`, with the web client's headers.
-    @inline(never)
-    func request(url: URL, form: FormBody, clientId: String, correlationId: UUID?) -> HTTPRequest {
-        var headers = WebHTTP.headers(correlationId: correlationId, form: true)
+    /// A POST of `form` to `url` with `headers`, authenticated as `clientId`: with the Basic
+    /// method's `Authorization`, and the form as ``authenticated(_:clientId:assertion:)`` makes it.
+    func request(url: URL, form: FormBody, clientId: String, headers: [String: String], assertion: Secret?)
+        -> HTTPRequest
+    {
+        var headers = headers
         if let authorization = authorizationHeader(clientId: clientId) {
             headers["Authorization"] = authorization.reveal
         }
         return HTTPRequest(
-            method: "POST", url: url, headers: headers, body: authenticated(form, clientId: clientId).encoded)
+            method: "POST", url: url, headers: headers,
+            body: authenticated(form, clientId: clientId, assertion: assertion).encoded)
     }
 
     /// `application/x-www-form-urlencoded` (RFC 6749 Appendix B): RFC 3986's unreserved characters
