@@ -136,6 +136,11 @@ public enum ClientAssertionAudience: Sendable, Equatable {
     /// should be, for providers that take nothing else (Microsoft Entra's documentation of
     /// certificate credentials names the token endpoint).
     case tokenEndpoint
+    /// The URL of the endpoint each request goes to: the token endpoint's for a token request,
+    /// the pushed authorization request endpoint's for a pushed request, the revocation
+    /// endpoint's at sign-out. RFC 7523 §3 lets the token endpoint's URL stand for the
+    /// authorization server; some providers (glewlwyd) take only the URL the assertion is sent to.
+    case requestEndpoint
 }
 
 /// The `private_key_jwt` client authentication method (OpenID Connect Core §9): with each request

@@ -75,7 +75,7 @@ final class PushedAuthorizationRequest: Sendable {
         }
         let log = pipeline.log
         let signed = try await authentication.assertion(
-            clientId: request.clientId, context: assertion, correlationId: correlationId)
+            for: endpoint, clientId: request.clientId, context: assertion, correlationId: correlationId)
         log(
             .debug, "pushed authorization request",
             [

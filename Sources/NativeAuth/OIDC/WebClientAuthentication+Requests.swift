@@ -13,11 +13,12 @@ struct ClientAssertionContext: Sendable {
 /// The web client's requests, authenticated as ``WebClientAuthentication`` says.
 extension WebClientAuthentication {
     /// A new client assertion for a request to `url`, for the `private_key_jwt` method; `nil` for
-    /// the others. Its audience is the provider's issuer or token endpoint, as the method says.
+    /// the others. Its audience is the provider's issuer, its token endpoint or `url`, as the
+    /// method says.
     ///
     /// - Throws: ``WebSignInError/isInvalidParameters`` when the context knows no provider to
     ///   take the audience from, or the key does not sign; what discovery throws.
-    func assertion(clientId: String, context: ClientAssertionContext, correlationId: UUID?)
+    func assertion(for url: URL, clientId: String, context: ClientAssertionContext, correlationId: UUID?)
         async throws(WebSignInError) -> Secret?
     {
         guard case .privateKeyJWT(let method) = self else { return nil }
@@ -37,6 +38,7 @@ extension WebClientAuthentication {
             switch method.audience {
             case .issuer: audiences.issuer
             case .tokenEndpoint: audiences.tokenEndpoint.absoluteString
+            case .requestEndpoint: url.absoluteString
             }
         do {
             return try await ClientAssertion.make(method, clientId: clientId, audience: audience, now: context.now())
@@ -72,7 +74,8 @@ extension WebClientAuthentication {
     {
         request(
             url: url, form: form, clientId: clientId, correlationId: correlationId,
-            assertion: try await assertion(clientId: clientId, context: context, correlationId: correlationId))
+            assertion: try await assertion(for: url, clientId: clientId, context: context, correlationId: correlationId)
+        )
     }
 
     /// For `private_key_jwt`, what makes the body of a retry of the same request with a new

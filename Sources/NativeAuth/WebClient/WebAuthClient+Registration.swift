@@ -119,3 +119,40 @@ extension WebAuthClient {
         }
     }
 }
+
+extension ClientRegistrationRequest {
+    /// Registers the client for `private_key_jwt` (OpenID Connect Core §9) with the public key its
+    /// assertions are checked with: `token_endpoint_auth_method` `private_key_jwt`, `jwks` a JWK
+    /// Set holding `publicJWK` (RFC 7591 §2), and `token_endpoint_auth_signing_alg` the key's
+    /// `alg` (OpenID Connect Dynamic Client Registration §2), so the provider takes no other.
+    ///
+    /// ```swift
+    /// let key = try RSAClientAssertionKey(pkcs1DER: storedKey, keyID: "installation-1")
+    /// var request = ClientRegistrationRequest(redirectURIs: [redirectURI])
+    /// request.registerAssertionKey(publicJWK: key.publicJWK)
+    /// let registration = try await WebAuthClient.register(request, issuer: issuer)
+    /// configuration.clientAuthentication = registration.clientAuthentication(assertionKey: key)
+    /// ```
+    ///
+    /// Give the key a `kid` (``RSAClientAssertionKey/keyID``): the assertions name it, and some
+    /// providers find the key by it.
+    public mutating func registerAssertionKey(publicJWK: [String: String]) {
+        tokenEndpointAuthMethod = "private_key_jwt"
+        additionalMetadata["jwks"] = .object(["keys": .array([.object(publicJWK.mapValues(JSONValue.string))])])
+        if let algorithm = publicJWK["alg"] {
+            additionalMetadata["token_endpoint_auth_signing_alg"] = .string(algorithm)
+        }
+    }
+}
+
+extension ClientRegistration {
+    /// How a ``WebAuthClient`` for this client authenticates with `private_key_jwt`, signing with
+    /// `key` (the key whose public half was registered, see
+    /// ``ClientRegistrationRequest/registerAssertionKey(publicJWK:)``), each assertion's `aud` as
+    /// `audience` says.
+    public func clientAuthentication(
+        assertionKey key: any ClientAssertionKey, audience: ClientAssertionAudience = .issuer
+    ) -> WebClientAuthentication {
+        .privateKeyJWT(PrivateKeyJWT(key: key, audience: audience))
+    }
+}

@@ -105,6 +105,37 @@ struct ClientRegistrationTests {
         #expect(registration.metadata["client_secret_expires_at"] != nil)
     }
 
+    /// A client that authenticates with `private_key_jwt` registers its public key: the method,
+    /// the key as a JWK Set and its algorithm (RFC 7591 §2; OpenID Connect Dynamic Client
+    /// Registration §2); the registration then gives the method with that key.
+    @Test func registersAnAssertionKeyForPrivateKeyJWT() async throws {
+        let provider = ScriptedOpenIDProvider.registration(
+            answer: ScriptedOpenIDProvider.echo(201, extra: #""client_id":"keyed-client""#))
+        let key = try RSAClientAssertionKey(
+            pkcs1DER: Data(WebTestSigner.bytes(PrivateKeyFixtures.opensslPKCS1DER)), keyID: "installation-1")
+        var request = Self.request()
+        request.registerAssertionKey(publicJWK: key.publicJWK)
+        let registration = try await WebAuthClient.register(request, issuer: Self.issuer, transport: provider)
+        let sent = try #require(provider.registrations.first)
+        let document = try #require(try JSONValue.parse(sent.body ?? Data()).objectValue)
+        #expect(document["token_endpoint_auth_method"] == .string("private_key_jwt"))
+        #expect(document["token_endpoint_auth_signing_alg"] == .string("PS256"))
+        let keys = try #require(document["jwks"]?["keys"]?.arrayValue)
+        #expect(keys.count == 1)
+        #expect(keys.first?["kid"] == .string("installation-1"))
+        #expect(keys.first?["kty"] == .string("RSA"))
+        #expect(keys.first?["n"] == .string(key.publicJWK["n"] ?? ""))
+        #expect(keys.first?["d"] == nil, "only the public key is sent")
+        #expect(registration.clientId == "keyed-client")
+        #expect(registration.tokenEndpointAuthMethod == "private_key_jwt")
+        guard case .privateKeyJWT(let method) = registration.clientAuthentication(assertionKey: key) else {
+            Issue.record("expected private_key_jwt")
+            return
+        }
+        #expect(method.key.keyID == "installation-1")
+        #expect(method.audience == .issuer)
+    }
+
     @Test func aSecretWithoutAMethodIsForHTTPBasic() async throws {
         let provider = ScriptedOpenIDProvider.registration { _ in
             ScriptedOpenIDProvider.json(201, #"{"client_id":"c","client_secret":"s"}"#)

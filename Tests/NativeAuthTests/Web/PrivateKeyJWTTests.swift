@@ -55,6 +55,8 @@ struct PrivateKeyJWTTests {
     static let audiences = ClientAssertionAudiences(
         issuer: "https://login.example.com/tenant/v2.0", tokenEndpoint: URL(string: "https://login.example.com/token")!)
 
+    static let par = URL(string: "https://login.example.com/par")!
+
     static func context(now: Date = Date(timeIntervalSince1970: 1_700_000_000)) -> ClientAssertionContext {
         ClientAssertionContext(audiences: { _ in audiences }, now: { now })
     }
@@ -64,7 +66,7 @@ struct PrivateKeyJWTTests {
         let key = try Self.key(algorithm)
         let method = WebClientAuthentication.privateKeyJWT(PrivateKeyJWT(key: key, lifetime: 90))
         let jwt = try #require(
-            try await method.assertion(clientId: "web-app", context: Self.context(), correlationId: nil))
+            try await method.assertion(for: Self.par, clientId: "web-app", context: Self.context(), correlationId: nil))
         let read = try ReadAssertion(jwt.reveal, key: key)
         #expect(read.signatureValid)
         #expect(read.header["alg"]?.stringValue == algorithm)
@@ -76,7 +78,7 @@ struct PrivateKeyJWTTests {
         #expect(read.claims["exp"]?.doubleValue == 1_700_000_090)
         #expect(read.jti.map { Base64URL.decode($0)?.count } == 16)
         let again = try #require(
-            try await method.assertion(clientId: "web-app", context: Self.context(), correlationId: nil))
+            try await method.assertion(for: Self.par, clientId: "web-app", context: Self.context(), correlationId: nil))
         #expect(try ReadAssertion(again.reveal, key: key).jti != read.jti, "each assertion has its own jti")
     }
 
@@ -91,11 +93,17 @@ struct PrivateKeyJWTTests {
         #expect(method.lifetime == 60)
         let jwt = try #require(
             try await WebClientAuthentication.privateKeyJWT(method).assertion(
-                clientId: "web-app", context: Self.context(), correlationId: nil))
+                for: Self.par, clientId: "web-app", context: Self.context(), correlationId: nil))
         let read = try ReadAssertion(jwt.reveal, key: key)
         #expect(read.claims["aud"]?.stringValue == "https://login.example.com/token")
         #expect(read.header["kid"] == nil)
         #expect(read.claims["exp"]?.doubleValue == 1_700_000_060)
+        // The endpoint each request goes to, when the method says so.
+        method.audience = .requestEndpoint
+        let toPAR = try #require(
+            try await WebClientAuthentication.privateKeyJWT(method).assertion(
+                for: Self.par, clientId: "web-app", context: Self.context(), correlationId: nil))
+        #expect(try ReadAssertion(toPAR.reveal, key: key).claims["aud"]?.stringValue == Self.par.absoluteString)
     }
 
     @Test func theFormCarriesTheClientAndTheAssertionAndNoStrayCredential() throws {
@@ -249,7 +257,8 @@ struct PrivateKeyJWTTests {
             let key = try P256ClientAssertionKey.generate(prefersSecureEnclave: false, keyID: "device-1")
             let method = WebClientAuthentication.privateKeyJWT(PrivateKeyJWT(key: key))
             let jwt = try #require(
-                try await method.assertion(clientId: "web-app", context: Self.context(), correlationId: nil))
+                try await method.assertion(
+                    for: Self.par, clientId: "web-app", context: Self.context(), correlationId: nil))
             let pieces = jwt.reveal.split(separator: ".").map(String.init)
             let header = try JSONValue.parse(try #require(Base64URL.decode(pieces[0])))
             #expect(header["alg"]?.stringValue == "ES256" && header["kid"]?.stringValue == "device-1")
