@@ -92,6 +92,11 @@ public struct RSAClientAssertionKey: ClientAssertionKey, CustomStringConvertible
 
     static let algorithms: Set<String> = ["PS256", "RS256"]
 
+    /// The same key, signing with `algorithm` (`PS256` or `RS256`).
+    func signing(with algorithm: String) -> RSAClientAssertionKey {
+        RSAClientAssertionKey(key: key, algorithm: algorithm, keyID: keyID)
+    }
+
     /// The private key in PKCS #1 DER, to keep as a secret (in the keychain, like a refresh token).
     public var pkcs1DER: Data { Data(key.pkcs1DER) }
 
@@ -218,6 +223,26 @@ extension PrivateKeyJWT: CustomStringConvertible, CustomDebugStringConvertible, 
 struct ClientAssertionAudiences: Sendable, Equatable {
     let issuer: String
     let tokenEndpoint: URL
+    /// `token_endpoint_auth_signing_alg_values_supported`; `nil` when the provider does not say.
+    var acceptedAlgorithms: [String]? = nil
+}
+
+extension PrivateKeyJWT {
+    /// The method with a key whose algorithm the provider accepts: this one when the provider
+    /// lists its key's algorithm (or lists none, RFC 8414 §2 making the member optional); for
+    /// the SDK's RSA key, the same key with the other RSA algorithm the provider lists (PS256
+    /// first); `nil` when the provider takes nothing the key can make.
+    func accepted(by accepted: [String]?) -> PrivateKeyJWT? {
+        guard let accepted, !accepted.isEmpty, !accepted.contains(key.algorithm) else { return self }
+        guard let rsa = key as? RSAClientAssertionKey,
+            let other = ["PS256", "RS256"].first(where: accepted.contains)
+        else { return nil }
+        var method = PrivateKeyJWT(
+            key: rsa.signing(with: other), audience: audience, lifetime: lifetime,
+            certificateThumbprint: certificateThumbprint)
+        method.audience = audience
+        return method
+    }
 }
 
 /// One client assertion (RFC 7523 §3, OpenID Connect Core §9), signed.

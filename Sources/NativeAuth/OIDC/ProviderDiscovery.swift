@@ -274,6 +274,8 @@ actor ProviderDiscovery {
         metadata.dpopSigningAlgValuesSupported = try document.strings("dpop_signing_alg_values_supported")
         metadata.idTokenSigningAlgValuesSupported = try document.strings("id_token_signing_alg_values_supported")
         metadata.tokenEndpointAuthMethodsSupported = try document.strings("token_endpoint_auth_methods_supported")
+        metadata.tokenEndpointAuthSigningAlgValuesSupported = try document.strings(
+            "token_endpoint_auth_signing_alg_values_supported")
         metadata.claimsSupported = try document.strings("claims_supported")
         metadata.authorizationResponseIssParameterSupported =
             try document.bool("authorization_response_iss_parameter_supported") ?? false

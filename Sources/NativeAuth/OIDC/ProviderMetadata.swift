@@ -61,6 +61,9 @@ public struct ProviderMetadata: Sendable, Equatable {
     public var dpopSigningAlgValuesSupported: [String]?
     /// `token_endpoint_auth_methods_supported`; `nil` when the provider does not say.
     public var tokenEndpointAuthMethodsSupported: [String]?
+    /// `token_endpoint_auth_signing_alg_values_supported` (RFC 8414 §2): the algorithms the provider
+    /// takes for client assertions; `nil` when it does not say.
+    public var tokenEndpointAuthSigningAlgValuesSupported: [String]?
     /// `claims_supported`; `nil` when the provider does not say.
     public var claimsSupported: [String]?
     /// `authorization_response_iss_parameter_supported` (RFC 9207): when `true`, every

@@ -21,7 +21,7 @@ extension WebClientAuthentication {
     func assertion(for url: URL, clientId: String, context: ClientAssertionContext, correlationId: UUID?)
         async throws(WebSignInError) -> Secret?
     {
-        guard case .privateKeyJWT(let method) = self else { return nil }
+        guard case .privateKeyJWT(let configured) = self else { return nil }
         guard let source = context.audiences else {
             throw .invalidParameters(
                 "private_key_jwt needs the provider's issuer and token endpoint for the assertion's audience.",
@@ -34,6 +34,8 @@ extension WebClientAuthentication {
             throw error as? WebSignInError
                 ?? WebSignInError(.invalidParameters, correlationId: correlationId, underlyingError: error)
         }
+        let method = try Self.acceptedMethod(
+            configured, by: audiences.acceptedAlgorithms, correlationId: correlationId)
         let audience =
             switch method.audience {
             case .issuer: audiences.issuer
@@ -54,6 +56,30 @@ extension WebClientAuthentication {
                     underlyingError: cause)
             }
         }
+    }
+
+    /// Checks, before a sign-in opens the browser, that the provider takes an algorithm the
+    /// `private_key_jwt` key can sign with (`accepted`: its
+    /// `token_endpoint_auth_signing_alg_values_supported`); other methods pass.
+    func checkAssertionAlgorithm(acceptedBy accepted: [String]?, correlationId: UUID?) throws(WebSignInError) {
+        guard case .privateKeyJWT(let method) = self else { return }
+        _ = try Self.acceptedMethod(method, by: accepted, correlationId: correlationId)
+    }
+
+    /// `method` with a key the provider accepts (``PrivateKeyJWT/accepted(by:)``).
+    /// - Throws: ``WebSignInError/isUnsupported`` when the provider takes none of the key's
+    ///   algorithms; nothing is sent.
+    private static func acceptedMethod(_ method: PrivateKeyJWT, by accepted: [String]?, correlationId: UUID?)
+        throws(WebSignInError) -> PrivateKeyJWT
+    {
+        guard let chosen = method.accepted(by: accepted) else {
+            let listed = (accepted ?? []).prefix(8).map { String($0.prefix(16)) }.joined(separator: ", ")
+            throw WebSignInError(
+                .unsupported,
+                note: "The provider takes client assertions signed with \(listed) only; "
+                    + "the client assertion key signs \(method.key.algorithm).", correlationId: correlationId)
+        }
+        return chosen
     }
 
     /// A POST of `form` to `url` authenticated as `clientId`, with the web client's headers.

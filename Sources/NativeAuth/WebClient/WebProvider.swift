@@ -66,7 +66,9 @@ final class WebProvider: Sendable {
         tokens.assertion = ClientAssertionContext(
             audiences: { [discovery] (correlationId) async throws(WebSignInError) in
                 let metadata = try await discovery.metadata(correlationId: correlationId)
-                return ClientAssertionAudiences(issuer: metadata.issuer, tokenEndpoint: metadata.tokenEndpoint)
+                return ClientAssertionAudiences(
+                    issuer: metadata.issuer, tokenEndpoint: metadata.tokenEndpoint,
+                    acceptedAlgorithms: metadata.tokenEndpointAuthSigningAlgValuesSupported)
             },
             now: { [skew] in clock.now().addingTimeInterval(skew.current) })
         self.tokens = tokens
@@ -209,6 +211,8 @@ final class WebProvider: Sendable {
             metadata: metadata, clientId: clientId, redirectURI: redirectURI, parameters: parameters)
         // Made before the browser opens: a key that cannot be made fails the sign-in at once.
         let key = try await newDPoPKey(metadata, correlationId: correlationId)
+        try tokens.authentication.checkAssertionAlgorithm(
+            acceptedBy: metadata.tokenEndpointAuthSigningAlgValuesSupported, correlationId: correlationId)
         let url = try await browserURL(for: request, metadata: metadata)
         let callbackURL = try await show(url, redirectURI: redirectURI, using: agent, correlationId: correlationId)
         let callback = try request.callback(from: callbackURL)

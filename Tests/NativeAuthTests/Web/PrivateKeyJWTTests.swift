@@ -155,6 +155,53 @@ struct PrivateKeyJWTTests {
         }
     }
 
+    /// The provider's `token_endpoint_auth_signing_alg_values_supported` (RFC 8414 §2) decides:
+    /// the SDK's RSA key signs RS256 for a provider that lists RS256 only, and a provider that
+    /// lists nothing the key can make is refused before the browser opens.
+    @Test func theAlgorithmIsOneTheProviderLists() async throws {
+        let key = try Self.key()
+        let rs256Only = ScriptedOpenIDProvider(
+            endpoints: .standard(), extraDiscovery: #""token_endpoint_auth_signing_alg_values_supported":["RS256"]"#,
+            tokenAnswer: ScriptedOpenIDProvider.signingIn())
+        _ = try await harness.make(rs256Only, authentication: .privateKeyJWT(PrivateKeyJWT(key: key))).signIn(
+            WebSignInParameters(), using: InstantAgent(provider: rs256Only))
+        let token = try ReadAssertion(request: rs256Only.requests(to: "/token").first, key: key)
+        #expect(token.header["alg"]?.stringValue == "RS256")
+        #expect(token.signatureValid)
+
+        let ecOnly = ScriptedOpenIDProvider(
+            endpoints: .standard(), extraDiscovery: #""token_endpoint_auth_signing_alg_values_supported":["ES256"]"#,
+            tokenAnswer: ScriptedOpenIDProvider.signingIn())
+        let agent = InstantAgent(provider: ecOnly)
+        let error = try await #require(throws: WebSignInError.self) {
+            try await harness.make(ecOnly, authentication: .privateKeyJWT(PrivateKeyJWT(key: key))).signIn(
+                WebSignInParameters(), using: agent)
+        }
+        #expect(error.isUnsupported, "\(error)")
+        #expect(error.errorDescription?.contains("ES256") == true)
+        #expect(agent.shownURLs.isEmpty, "refused before the browser opens")
+        #expect(ecOnly.count("/token") == 0)
+    }
+
+    /// An installation's key is made once and kept in the credential store; later calls read the
+    /// same key back, and an item that is not a key is an error, never replaced.
+    @Test func theInstallationKeyIsMadeOnceAndKept() async throws {
+        let store = InMemoryCredentialStore()
+        let made = try await RSAClientAssertionKey.installationKey(credentialStore: store, keyID: "installation-1")
+        let stored = try #require(try await store.data(forKey: "nativeauth.client-assertion-key"))
+        #expect(stored == made.pkcs1DER)
+        let again = try await RSAClientAssertionKey.installationKey(credentialStore: store, keyID: "installation-1")
+        #expect(again.publicJWK == made.publicJWK)
+        #expect(again.algorithm == "PS256")
+
+        let damaged = InMemoryCredentialStore()
+        try await damaged.setData(Data("not a key".utf8), forKey: "nativeauth.client-assertion-key")
+        await #expect(throws: ClientAssertionKeyError.unreadableKey) {
+            try await RSAClientAssertionKey.installationKey(credentialStore: damaged)
+        }
+        #expect(try await damaged.data(forKey: "nativeauth.client-assertion-key") == Data("not a key".utf8))
+    }
+
     @Test func aRetryAfterADPoPNonceChallengeSignsANewAssertion() async throws {
         let key = try Self.key()
         let provider = DPoPClientTests.provider(nonce: "server-nonce-1")
