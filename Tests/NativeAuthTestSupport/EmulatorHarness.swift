@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import NativeAuth
 public import NativeAuthEmulator
 
@@ -45,6 +45,31 @@ public struct EmulatorHarness: Sendable {
         configuration?.requestTimeout = TestBounds.requestDeadline
         guard let configuration else { preconditionFailure("emulator configuration") }
         return NativeAuthClient(configuration: configuration, transport: tenant, credentialStore: store)
+    }
+
+    /// The redirect URI of the tenant's web clients in the tests.
+    public static let webRedirect = URL(string: "msauth.com.example.app://auth")!
+
+    /// A web client of the tenant in process, on the longest request deadline, keeping its
+    /// credentials in ``store``; `configure` sets the rest of its configuration.
+    public func webClient(
+        transport: (any HTTPTransport)? = nil, _ configure: (inout WebAuthConfiguration) -> Void = { _ in }
+    ) throws -> WebAuthClient {
+        var configuration = WebAuthConfiguration()
+        configuration.requestTimeout = TestBounds.requestDeadline
+        configure(&configuration)
+        return try WebAuthClient(
+            issuer: tenant.issuer, clientId: tenant.clientId, redirectURI: Self.webRedirect,
+            transport: transport ?? tenant, credentialStore: store, configuration: configuration)
+    }
+
+    /// A web sign-in of `username` through the emulated browser, with a refresh token.
+    public func webSignIn(_ client: WebAuthClient, username: String = "ada@example.com") async throws
+        -> UserAccountResult
+    {
+        try await client.signIn(
+            WebSignInParameters(scopes: ["offline_access"], loginHint: username),
+            using: EmulatedBrowser(tenant: tenant, password: Self.password))
     }
 
     public static let defaultUsers: [EmulatedUser] = [

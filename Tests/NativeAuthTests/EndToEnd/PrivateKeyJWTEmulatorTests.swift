@@ -8,9 +8,7 @@ import Testing
 
 @Suite("private_key_jwt end to end on the emulator", .hangLimit, .cpuHeavy, .serialized)
 struct PrivateKeyJWTEmulatorTests {
-    static let redirect = URL(string: "msauth.com.example.app://auth")!
     let harness = EmulatorHarness()
-    let store = InMemoryCredentialStore()
 
     var tenant: EmulatedTenant { harness.tenant }
     var browser: EmulatedBrowser { EmulatedBrowser(tenant: tenant, password: EmulatorHarness.password) }
@@ -22,20 +20,14 @@ struct PrivateKeyJWTEmulatorTests {
     }
 
     func client(_ authentication: WebClientAuthentication, dpop: Bool = false) throws -> WebAuthClient {
-        var configuration = WebAuthConfiguration()
-        configuration.requestTimeout = TestBounds.requestDeadline
-        configuration.clock = harness.clock
-        configuration.clientAuthentication = authentication
-        if dpop { configuration.dpop = DPoPConfiguration(keyProvider: FixtureKeyProvider(pss: true)) }
-        return try WebAuthClient(
-            issuer: tenant.issuer, clientId: tenant.clientId, redirectURI: Self.redirect, transport: tenant,
-            credentialStore: store, configuration: configuration)
+        try harness.webClient { configuration in
+            configuration.clock = harness.clock
+            configuration.clientAuthentication = authentication
+            if dpop { configuration.dpop = DPoPConfiguration(keyProvider: FixtureKeyProvider(pss: true)) }
+        }
     }
 
-    func signIn(_ client: WebAuthClient) async throws -> UserAccountResult {
-        try await client.signIn(
-            WebSignInParameters(scopes: ["offline_access"], loginHint: "ada@example.com"), using: browser)
-    }
+    func signIn(_ client: WebAuthClient) async throws -> UserAccountResult { try await harness.webSignIn(client) }
 
     /// The requests the tenant took to `endpoint` that carried an assertion.
     func assertions(to endpoint: EmulatorEndpoint) -> [String] {

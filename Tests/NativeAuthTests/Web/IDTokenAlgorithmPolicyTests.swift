@@ -9,24 +9,15 @@ import Testing
 /// nothing.
 @Suite("The ID token algorithms a web client accepts", .hangLimit)
 struct IDTokenAlgorithmPolicyTests {
-    static let redirect = URL(string: "msauth.com.example.app://auth")!
     let harness = EmulatorHarness()
-    var tenant: EmulatedTenant { harness.tenant }
 
     func client(_ algorithms: Set<String>? = nil) throws -> WebAuthClient {
-        var configuration = WebAuthConfiguration()
-        configuration.requestTimeout = TestBounds.requestDeadline
-        if let algorithms { configuration.idTokenAlgorithms = algorithms }
-        return try WebAuthClient(
-            issuer: tenant.issuer, clientId: tenant.clientId, redirectURI: Self.redirect, transport: tenant,
-            credentialStore: harness.store, configuration: configuration)
+        try harness.webClient { configuration in
+            if let algorithms { configuration.idTokenAlgorithms = algorithms }
+        }
     }
 
-    func signIn(_ client: WebAuthClient) async throws -> UserAccountResult {
-        try await client.signIn(
-            WebSignInParameters(scopes: ["offline_access"], loginHint: "ada@example.com"),
-            using: EmulatedBrowser(tenant: tenant, password: EmulatorHarness.password))
-    }
+    func signIn(_ client: WebAuthClient) async throws -> UserAccountResult { try await harness.webSignIn(client) }
 
     @Test func everyAlgorithmTheSDKVerifiesIsAcceptedByDefault() async throws {
         #expect(WebAuthConfiguration().idTokenAlgorithms == ["RS256", "PS256", "ES256", "EdDSA"])
