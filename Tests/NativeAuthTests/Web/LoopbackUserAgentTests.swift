@@ -167,15 +167,33 @@ struct LoopbackUserAgentTests {
 
     @Test("a fixed port from the redirect URI is bound by authorize itself")
     func fixedPort() async throws {
-        let probe = try LoopbackHTTPListener()
-        let free = probe.port
-        probe.stop()
-        let (agent, opened) = agentWithSignal(port: free)
-        let redirectURI = try #require(URL(string: "http://localhost:\(free)/callback"))
-        async let result = agent.authorize(url: authorizationURL, redirectURI: redirectURI)
-        _ = await firstOpened(opened)
-        #expect(try await RawHTTP.get(port: free, "/callback?code=1").status == 200)
-        #expect(try await result.absoluteString == "http://localhost:\(free)/callback?code=1")
+        // The port is free when probed, but a listener of a test running beside this one may take
+        // it before the agent binds it: then authorize ends with the port in use before opening
+        // the browser (the stream ends with it, so nothing waits for a browser that never opens),
+        // and the test takes another free port, a few times at most.
+        for _ in 0..<5 {
+            let probe = try LoopbackHTTPListener()
+            let free = probe.port
+            probe.stop()
+            let (stream, opened) = AsyncStream.makeStream(of: URL.self)
+            let agent = LoopbackUserAgent(port: free, timeout: TestBounds.wait) { url in opened.yield(url) }
+            let redirectURI = try #require(URL(string: "http://localhost:\(free)/callback"))
+            let authorizing = Task {
+                defer { opened.finish() }
+                return try await agent.authorize(url: authorizationURL, redirectURI: redirectURI)
+            }
+            guard await firstOpened(stream) != nil else {
+                let error = await agentError { try await authorizing.value }
+                #expect(
+                    error?.isPortInUse == true,
+                    "authorize ended without opening the browser: \(String(describing: error))")
+                continue
+            }
+            #expect(try await RawHTTP.get(port: free, "/callback?code=1").status == 200)
+            #expect(try await authorizing.value.absoluteString == "http://localhost:\(free)/callback?code=1")
+            return
+        }
+        Issue.record("another listener took every free port before the agent bound it")
     }
 
     @Test("a port already taken is a typed error, from prepare() and from authorize")
