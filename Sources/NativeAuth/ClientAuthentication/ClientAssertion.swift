@@ -237,11 +237,9 @@ extension PrivateKeyJWT {
         guard let rsa = key as? RSAClientAssertionKey,
             let other = ["PS256", "RS256"].first(where: accepted.contains)
         else { return nil }
-        var method = PrivateKeyJWT(
+        return PrivateKeyJWT(
             key: rsa.signing(with: other), audience: audience, lifetime: lifetime,
             certificateThumbprint: certificateThumbprint)
-        method.audience = audience
-        return method
     }
 }
 
