@@ -88,14 +88,16 @@ struct Log: Sendable {
     let logger: (any NativeAuthLogger)?
 
     /// Logs one record, built only if the logger wants its level. Not inlined: a log line is then
-    /// a call at each of the many places that log, not a copy of this body.
+    /// a call at each of the many places that log, not a copy of this body. The message is a
+    /// plain string (the SDK's messages are constants, free to pass): as a closure, the compiler
+    /// compiled a copy of this function for each constant message.
     @inline(never)
     func callAsFunction(
-        _ level: LogLevel, _ message: @autoclosure () -> String, _ metadata: @autoclosure () -> [String: String] = [:],
+        _ level: LogLevel, _ message: String, _ metadata: @autoclosure () -> [String: String] = [:],
         correlationId: UUID? = nil
     ) {
         guard let logger, level >= logger.minimumLevel else { return }
-        let record = LogRecord(level: level, message: message(), metadata: metadata(), correlationId: correlationId)
+        let record = LogRecord(level: level, message: message, metadata: metadata(), correlationId: correlationId)
         Self.emit(record, to: logger)
     }
 
