@@ -16,27 +16,17 @@ enum Deadline {
     static func run<T: Sendable>(
         seconds: TimeInterval, _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        let gate = Gate<T>()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                gate.arm(continuation)
-                // Cancelled before the work began: it is not started.
-                if gate.isFinished { return }
-                let worker = Task {
-                    do {
-                        gate.finish(.success(try await work()))
-                    } catch {
-                        gate.finish(.failure(error))
-                    }
-                }
-                let timer = Timer(seconds: seconds) { gate.finish(.failure(Failure.timedOut)) }
-                gate.onFinish {
-                    worker.cancel()
-                    timer.cancel()
+        // The callback form below, with a task as the work: its gate and timer are compiled once.
+        // Cancelled before the work began: it is not started.
+        try await run(seconds: seconds) { complete in
+            let worker = Task {
+                do {
+                    complete(.success(try await work()))
+                } catch {
+                    complete(.failure(error))
                 }
             }
-        } onCancel: {
-            gate.finish(.failure(Failure.cancelled))
+            return { worker.cancel() }
         }
     }
 
