@@ -166,7 +166,8 @@ struct V2AttributeDescriptor: Sendable, Equatable {
 
 /// A HAL answer (Docs/NativeAuthV2Protocol.md, "Interaction answers"), every member read leniently: a
 /// member of the wrong type reads as missing.
-struct V2Envelope: Sendable, Equatable {
+/// A class: built once from the answer and never changed, it is shared rather than copied.
+final class V2Envelope: Sendable {
     static let maximumMethods = 32
     static let maximumAttributes = 64
 
