@@ -134,11 +134,14 @@ final class RequestBuilder: Sendable {
     }
 
     /// The requested scopes, de-duplicated, followed by `openid profile offline_access`.
-    static func scopeField(_ scopes: [String]) -> String {
+    static func scopeField(_ scopes: [String]) -> String { joinedScopes(scopes + defaultScopes) }
+
+    /// `scopes` split on spaces, de-duplicated in order and joined with spaces: the `scope` field of
+    /// V1 and V2 alike.
+    static func joinedScopes(_ scopes: [String]) -> String {
         var seen = Set<String>()
         var merged: [String] = []
-        for scope in scopes.flatMap({ $0.split(separator: " ").map(String.init) }) + defaultScopes
-        where seen.insert(scope).inserted {
+        for scope in scopes.flatMap({ $0.split(separator: " ").map(String.init) }) where seen.insert(scope).inserted {
             merged.append(scope)
         }
         return merged.joined(separator: " ")

@@ -240,9 +240,8 @@ final class V2RequestBuilder: Sendable {
     /// are none. The engine adds the scopes it needs (as ``RequestBuilder/scopeField(_:)`` does
     /// for V1); the wire sends what it is given.
     static func scopeField(_ scopes: [String]) -> String? {
-        var seen = Set<String>()
-        let merged = scopes.flatMap { $0.split(separator: " ").map(String.init) }.filter { seen.insert($0).inserted }
-        return merged.isEmpty ? nil : merged.joined(separator: " ")
+        let joined = RequestBuilder.joinedScopes(scopes)
+        return joined.isEmpty ? nil : joined
     }
 
     func url(for call: V2Call) -> URL {
