@@ -30,6 +30,7 @@ struct WireObject: Sendable, Equatable {
         return (0x21..<0x7F).contains(first) && (0x21..<0x7F).contains(last)
     }
 
+    @inline(never)
     func string(_ key: String) -> String? {
         switch members[key] {
         case .string(let value): value
@@ -38,7 +39,9 @@ struct WireObject: Sendable, Equatable {
         }
     }
 
+    @inline(never)
     func int(_ key: String) -> Int? { members[key]?.intValue }
+    @inline(never)
     func bool(_ key: String) -> Bool? {
         switch members[key] {
         case .bool(let value): value
@@ -46,7 +49,9 @@ struct WireObject: Sendable, Equatable {
         default: nil
         }
     }
+    @inline(never)
     func array(_ key: String) -> [JSONValue]? { members[key]?.arrayValue }
+    @inline(never)
     func object(_ key: String) -> WireObject? { members[key]?.objectValue.map(WireObject.init) }
 
     /// The first entry of a list of integers (an array, or a single value), when it is a
