@@ -187,9 +187,9 @@ public final class AuthSession {
     }
 
     /// The continuations of ``changes()``: each removed when its reader stops, all finished when
-    /// the session goes away.
+    /// the session goes away. A short list rather than a dictionary: a session has few readers.
     private final class Watchers: Sendable {
-        private let continuations = Locked<[Int: AsyncStream<Snapshot>.Continuation]>([:])
+        private let continuations = Locked<[(id: Int, continuation: AsyncStream<Snapshot>.Continuation)]>([])
         private let next = Locked(0)
 
         func add(_ continuation: AsyncStream<Snapshot>.Continuation) {
@@ -197,16 +197,16 @@ public final class AuthSession {
                 defer { value += 1 }
                 return value
             }
-            continuations.withLock { $0[id] = continuation }
+            continuations.withLock { $0.append((id, continuation)) }
             continuation.onTermination = { [weak self] _ in
-                self?.continuations.withLock { _ = $0.removeValue(forKey: id) }
+                self?.continuations.withLock { $0.removeAll { $0.id == id } }
             }
         }
 
         func send(_ snapshot: Snapshot) {
-            for continuation in continuations.current.values { continuation.yield(snapshot) }
+            for entry in continuations.current { entry.continuation.yield(snapshot) }
         }
 
-        deinit { continuations.current.values.forEach { $0.finish() } }
+        deinit { continuations.current.forEach { $0.continuation.finish() } }
     }
 }
