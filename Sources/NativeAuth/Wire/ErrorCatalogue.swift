@@ -12,10 +12,6 @@ import Foundation
 extension ServerError {
     func isError(_ value: String) -> Bool { error.caseInsensitiveCompare(value) == .orderedSame }
     func isSuberror(_ value: String) -> Bool { suberror?.caseInsensitiveCompare(value) == .orderedSame }
-    /// `error` is `value` and the first error code is one of `codes`.
-    func isError(_ value: String, firstCodeIn codes: Set<Int>) -> Bool {
-        isError(value) && firstCode.map(codes.contains) == true
-    }
     /// `error` or `suberror` is `value`.
     func names(_ value: String) -> Bool { isError(value) || isSuberror(value) }
 
@@ -94,7 +90,7 @@ extension ServerError {
         return .interactionRequired
     }
 
-    static let deadGrantCodes: Set<Int> = [70008, 700082, 70043, 50173, 50132, 50133, 70000]
+    static let deadGrantCodes: [Int] = [70008, 700082, 70043, 50173, 50132, 50133, 70000]
 
     // MARK: Helpers
 
@@ -162,8 +158,8 @@ struct ServerErrorRule: Sendable {
     var named: String? = nil
     var suberrorPrefix: String? = nil
     var withoutSuberror = false
-    /// The first error code is one of these (any when empty).
-    var firstCodes: Set<Int> = []
+    /// The first error code is one of these (any when empty); a few codes, so a list.
+    var firstCodes: [Int] = []
     /// The description names this parameter.
     var describing: String? = nil
 
@@ -204,7 +200,7 @@ extension ServerError {
         (.attributesInvalid, .init(named: "attribute_validation_failed")),
         (.attributesRequired, .init(error: "attributes_required")),
         (.passwordPolicy, .init(suberrorPrefix: "password_")),
-        (.passwordStep, .init(error: "invalid_grant", withoutSuberror: true, firstCodes: Set(passwordStepCodes.keys))),
+        (.passwordStep, .init(error: "invalid_grant", withoutSuberror: true, firstCodes: Array(passwordStepCodes.keys))),
     ]
 
     /// Whether the answer carries `meaning`.
