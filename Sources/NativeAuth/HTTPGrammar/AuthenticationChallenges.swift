@@ -37,11 +37,11 @@ struct AuthenticationChallenges: Sendable, Equatable {
 
     /// The schemes whose challenges carry OAuth's `error` for an access token: `Bearer` (RFC 6750
     /// §3) and `DPoP` (RFC 9449 §7.1), lowercased.
-    static let tokenSchemes: Set<String> = ["bearer", "dpop"]
+    static let tokenSchemes = ["bearer", "dpop"]
 
     /// The first challenge of `schemes` (lowercased) whose `error` is `error` (lowercased), in any
     /// letter case.
-    func first(schemes: Set<String> = tokenSchemes, error: String) -> Challenge? {
+    func first(schemes: [String] = tokenSchemes, error: String) -> Challenge? {
         challenges.first { schemes.contains($0.scheme) && $0.parameters["error"]?.lowercased() == error }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Headers whose values are credentials (a DPoP proof too: it is good for its request until its
     /// `iat` window closes): shown as `<redacted>`.
-    static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "dpop"]
+    static let credentialHeaders = ["authorization", "proxy-authorization", "cookie", "dpop"]
 
     /// The method, the URL without its query, the headers (credential headers redacted) and the
     /// body's size. Never a query, a body or an `Authorization` value: they carry tokens, codes

@@ -30,10 +30,10 @@ struct RetryPolicy: Sendable {
     /// No retry: every request is sent once.
     static let never = RetryPolicy(clock: SystemClock(), maximumWait: 0, maximumAttempts: 1)
 
-    static let notSentCodes: Set<URLError.Code> = [
+    static let notSentCodes: [URLError.Code] = [
         .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
     ]
-    static let ambiguousCodes: Set<URLError.Code> = [.timedOut, .networkConnectionLost]
+    static let ambiguousCodes: [URLError.Code] = [.timedOut, .networkConnectionLost]
     /// The seconds to wait before sending a request again after `outcome`, or `nil` for no retry.
     /// `readOnly`: the request changes nothing at the server.
     func delay(after outcome: Result<HTTPResponse, RequestPipeline.Failure>, readOnly: Bool) -> TimeInterval? {
