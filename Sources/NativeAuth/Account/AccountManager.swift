@@ -247,7 +247,7 @@ actor AccountManager {
         // of the cache per token read would cost as much as the cache is large.
         let version = recordVersion
         let served = publishedVersion == version
-        record?.accessTokens[key] = token
+        record?.setAccessToken(token, forKey: key)
         recordVersion = version
         if served { publishSnapshot(changed: [key]) }
         return token
