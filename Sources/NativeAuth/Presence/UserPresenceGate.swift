@@ -43,13 +43,19 @@ final class UserPresenceGate: Sendable {
         var nextId = 0
     }
 
-    /// The check under way and the tasks waiting for it.
-    private struct Check: Sendable {
+    /// The check under way and the tasks waiting for it. A class, so that the state holds one
+    /// reference; `@unchecked Sendable`: it is read and changed only under the gate's lock.
+    private final class Check: @unchecked Sendable {
         let id: Int
         let session: String?
         var task: Task<Void, Never>?
         /// In the order they came; few, so a list.
         var waiters: [(id: Int, continuation: CheckedContinuation<Outcome, Never>)] = []
+
+        init(id: Int, session: String?) {
+            self.id = id
+            self.session = session
+        }
     }
 
     init(requirement: UserPresenceRequirement?, clock: any NativeAuthClock) {
@@ -87,13 +93,17 @@ final class UserPresenceGate: Sendable {
                     {
                         return .confirmed
                     }
-                    if state.check == nil {
+                    let check: Check
+                    if let running = state.check {
+                        check = running
+                    } else {
                         state.nextId += 1
                         let id = state.nextId
-                        state.check = Check(id: id, session: session)
-                        state.check?.task = Task { await self.run(id, requirement: requirement, verify: verify) }
+                        check = Check(id: id, session: session)
+                        state.check = check
+                        check.task = Task { await self.run(id, requirement: requirement, verify: verify) }
                     }
-                    state.check?.waiters.append((waiter, continuation))
+                    check.waiters.append((waiter, continuation))
                     return nil
                 }
                 if let answer { continuation.resume(returning: answer) }
@@ -136,12 +146,13 @@ final class UserPresenceGate: Sendable {
     private func leave(_ waiter: Int) {
         typealias Left = (continuation: CheckedContinuation<Outcome, Never>, abandoned: Task<Void, Never>?)
         let left: Left? = state.withLock { state in
-            guard let index = state.check?.waiters.firstIndex(where: { $0.id == waiter }),
-                let continuation = state.check?.waiters.remove(at: index).continuation
-            else { return nil }
-            guard state.check?.waiters.isEmpty == true else { return (continuation, nil) }
-            defer { state.check = nil }
-            return (continuation, state.check?.task)
+            guard let check = state.check, let index = check.waiters.firstIndex(where: { $0.id == waiter }) else {
+                return nil
+            }
+            let continuation = check.waiters.remove(at: index).continuation
+            guard check.waiters.isEmpty else { return (continuation, nil) }
+            state.check = nil
+            return (continuation, check.task)
         }
         left?.abandoned?.cancel()
         left?.continuation.resume(returning: .cancelled)
