@@ -3,8 +3,8 @@ import Foundation
 /// Reads and writes one client's account in its credential store, in the per-token layout of
 /// ``AccountStoreLayout``, and migrates a format 1 record to it at the first write.
 ///
-/// Owned by an ``AccountManager`` and run on its actor (every async method takes the caller's
-/// isolation), so its state needs no lock of its own.
+/// Owned by an ``AccountManager`` and run on its actor (every async method runs on the caller's
+/// executor), so its state needs no lock of its own.
 ///
 /// Write order, so that a crash between any two writes loses no usable credential and never
 /// leaves the account unreadable:
@@ -62,7 +62,7 @@ final class AccountStore {
     /// Reads and decodes the account item. A damaged or newer-format item is reported and read
     /// as no account (it stays in the store until a sign-in replaces it); an unreadable store
     /// throws.
-    func readAccount(unchangedIfSame: Bool = false, isolation: isolated (any Actor)? = #isolation)
+    nonisolated(nonsending) func readAccount(unchangedIfSame: Bool = false)
         async throws(CredentialStoreError) -> StoredAccount
     {
         let data: Data?
@@ -100,7 +100,7 @@ final class AccountStore {
 
     /// Takes `record` as the account now in the store: reads its index (when it has one) and
     /// notes whether it still needs rewriting in this layout. Reads no token item.
-    func adopt(_ record: AccountRecord, isolation: isolated (any Actor)? = #isolation) async {
+    nonisolated(nonsending) func adopt(_ record: AccountRecord) async {
         index = [:]
         indexSession = nil
         probed = []
@@ -122,7 +122,7 @@ final class AccountStore {
     private var indexReadFailed = false
 
     /// The stored index, `nil` when there is none, it is damaged, or the store cannot be read.
-    private func readIndex(isolation: isolated (any Actor)? = #isolation) async -> AccountStoreLayout.Index? {
+    nonisolated(nonsending) private func readIndex() async -> AccountStoreLayout.Index? {
         indexReadFailed = false
         let data: Data?
         do {
@@ -142,7 +142,7 @@ final class AccountStore {
 
     /// The stored access token of `scopeKey` in the sign-in `session` when it has not been read
     /// yet: `nil` when there is none, or it is damaged, of another session, or cannot be read (a refresh follows).
-    func token(for scopeKey: String, session: String?, isolation: isolated (any Actor)? = #isolation) async
+    nonisolated(nonsending) func token(for scopeKey: String, session: String?) async
         -> AccountRecord.CachedAccessToken?
     {
         guard let session, !probed.contains(scopeKey) else { return nil }
@@ -173,8 +173,8 @@ final class AccountStore {
     /// Writes only what changed: the account item when its bytes differ, the index when a scope
     /// set is new, and the token items of `changed` (and of earlier failed writes).
     /// - Throws: the store's error; what was not written is written at the next save.
-    func save(
-        _ record: AccountRecord, changed: Set<String> = [], isolation: isolated (any Actor)? = #isolation
+    nonisolated(nonsending) func save(
+        _ record: AccountRecord, changed: Set<String> = []
     ) async throws {
         guard let session = record.session else { return }
         let signInKey = AccountRecord.scopeKey(record.signInScopes)
@@ -221,9 +221,8 @@ final class AccountStore {
 
     /// Writes the account item with `inline` as its access tokens (all of them when `nil`),
     /// unless the store already holds exactly those bytes.
-    private func writeAccount(
-        _ record: AccountRecord, inline: [String: AccountRecord.CachedAccessToken]?,
-        isolation: isolated (any Actor)? = #isolation
+    nonisolated(nonsending) private func writeAccount(
+        _ record: AccountRecord, inline: [String: AccountRecord.CachedAccessToken]?
     ) async throws {
         var record = record
         record.version = AccountRecord.currentVersion
@@ -242,7 +241,7 @@ final class AccountStore {
     /// Writes the index with `adding` listed, keeping what another client on the store listed
     /// for the same session; items of an earlier account are removed once it is written.
     /// - Returns: `false`, writing nothing, when the stored index cannot be read.
-    private func writeIndex(adding: Set<String>, session: String, isolation: isolated (any Actor)? = #isolation)
+    nonisolated(nonsending) private func writeIndex(adding: Set<String>, session: String)
         async throws -> Bool
     {
         var tokens = indexSession == session ? index : [:]
@@ -274,7 +273,7 @@ final class AccountStore {
     /// Stores a new sign-in's account item, replacing whatever the store held, and removes the
     /// earlier account's token items and index.
     /// - Throws: when the account item cannot be written (the cleanup is tried regardless).
-    func replace(with record: AccountRecord, isolation: isolated (any Actor)? = #isolation) async throws {
+    nonisolated(nonsending) func replace(with record: AccountRecord) async throws {
         var earlier = leftovers.union(index.values)
         let stored = await readIndex()
         if let stored { earlier.formUnion(stored.tokens.values) }
@@ -299,7 +298,7 @@ final class AccountStore {
     /// Removes every item of the account: the account item first, then its token items and the
     /// index.
     /// - Throws: when any of them cannot be removed; a later call retries what is left.
-    func removeAll(isolation: isolated (any Actor)? = #isolation) async throws {
+    nonisolated(nonsending) func removeAll() async throws {
         try await store.removeData(forKey: key)
         lastStored = nil
         leftovers.formUnion(index.values)
@@ -318,7 +317,7 @@ final class AccountStore {
     /// `true` when everything was removed. An index that could not be read stays, so that a
     /// retry finds the items it lists.
     @discardableResult
-    private func removeLeftovers(isolation: isolated (any Actor)? = #isolation) async -> Bool {
+    nonisolated(nonsending) private func removeLeftovers() async -> Bool {
         for item in leftovers {
             do {
                 try await store.removeData(forKey: item)
