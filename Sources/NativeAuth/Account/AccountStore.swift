@@ -193,7 +193,24 @@ final class AccountStore {
         }
         let inline = record.accessTokens[signInKey].map { [signInKey: $0] } ?? [:]
         if !needsLayout { try await writeAccount(record, inline: inline) }
-        for scopeKey in ascending(Array(pending)) {
+        try await writeTokens(of: record, pending, session: session)
+        // The tokens not listed stay in memory (and inline, for a format 1 record) until a later
+        // save can read the index.
+        guard listed else { throw IndexUnreadable() }
+        if needsLayout {
+            // Last: the tokens now in items leave the account item.
+            try await writeAccount(record, inline: inline)
+            needsLayout = false
+        }
+    }
+
+    /// Writes the token items of `scopeKeys` that the index lists.
+    nonisolated(nonsending) private func writeTokens(
+        of record: AccountRecord, _ scopeKeys: Set<String>, session: String
+    )
+        async throws
+    {
+        for scopeKey in ascending(Array(scopeKeys)) {
             // A token item is written only once the index lists it, so that a sign-out finds it.
             guard let token = record.accessTokens[scopeKey], indexSession == session, let itemKey = index[scopeKey]
             else { continue }
@@ -202,14 +219,6 @@ final class AccountStore {
             try await store.setData(data, forKey: itemKey)
             unsaved.remove(scopeKey)
             probed.insert(scopeKey)
-        }
-        // The tokens not listed stay in memory (and inline, for a format 1 record) until a later
-        // save can read the index.
-        guard listed else { throw IndexUnreadable() }
-        if needsLayout {
-            // Last: the tokens now in items leave the account item.
-            try await writeAccount(record, inline: inline)
-            needsLayout = false
         }
     }
 
