@@ -183,25 +183,27 @@ final class AccountStore {
         pending.remove(signInKey)
         pending = pending.filter { record.accessTokens[$0] != nil }
         unsaved = pending
-        if needsLayout {
-            // Everything inline first: the newest refresh token is stored before anything else.
-            try await writeAccount(record, inline: nil)
-        }
-        var listed = true
-        if indexSession != session || pending.contains(where: { index[$0] == nil }) || !leftovers.isEmpty {
-            listed = try await writeIndex(adding: pending, session: session)
-        }
         let inline = record.accessTokens[signInKey].map { [signInKey: $0] } ?? [:]
-        if !needsLayout { try await writeAccount(record, inline: inline) }
-        try await writeTokens(of: record, pending, session: session)
-        // The tokens not listed stay in memory (and inline, for a format 1 record) until a later
-        // save can read the index.
-        guard listed else { throw IndexUnreadable() }
-        if needsLayout {
-            // Last: the tokens now in items leave the account item.
+        // Two straight sequences of writes (an await under a condition had the compiler copy the
+        // writes after it).
+        guard needsLayout else {
+            let listed = try await writeIndex(adding: pending, session: session)
             try await writeAccount(record, inline: inline)
-            needsLayout = false
+            try await writeTokens(of: record, pending, session: session)
+            // The tokens not listed stay in memory until a later save can read the index.
+            guard listed else { throw IndexUnreadable() }
+            return
         }
+        // A format 1 record: everything inline first, so the newest refresh token is stored
+        // before anything else.
+        try await writeAccount(record, inline: nil)
+        let listed = try await writeIndex(adding: pending, session: session)
+        try await writeTokens(of: record, pending, session: session)
+        // The tokens not listed stay in memory and inline until a later save can read the index.
+        guard listed else { throw IndexUnreadable() }
+        // Last: the tokens now in items leave the account item.
+        try await writeAccount(record, inline: inline)
+        needsLayout = false
     }
 
     /// Writes the token items of `scopeKeys` that the index lists.
@@ -248,11 +250,15 @@ final class AccountStore {
     }
 
     /// Writes the index with `adding` listed, keeping what another client on the store listed
-    /// for the same session; items of an earlier account are removed once it is written.
+    /// for the same session; items of an earlier account are removed once it is written. Writes
+    /// nothing when the index is of `session` and lists `adding`, and no such items remain.
     /// - Returns: `false`, writing nothing, when the stored index cannot be read.
     nonisolated(nonsending) private func writeIndex(adding: Set<String>, session: String)
         async throws -> Bool
     {
+        guard indexSession != session || adding.contains(where: { index[$0] == nil }) || !leftovers.isEmpty else {
+            return true
+        }
         var tokens = indexSession == session ? index : [:]
         let stored = await readIndex()
         guard !indexReadFailed else { return false }
