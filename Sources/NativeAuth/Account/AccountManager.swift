@@ -173,7 +173,9 @@ actor AccountManager {
     }
 
     func signOut(identifier: String, reason: SignOutReason = .requested) async -> SignOutResult {
-        if !loaded { _ = try? await current() }
+        // Not under `if !loaded` (`current()` returns at once when loaded): an await under a
+        // condition has the compiler copy what follows it.
+        _ = try? await current()
         let signedOut = record?.identifier == identifier ? record : nil
         guard signedOut != nil || pendingRemovals.contains(identifier) else {
             return SignOutResult(removedFromStore: false, wasSignedIn: false)
@@ -211,7 +213,7 @@ actor AccountManager {
     func signOutTakingCredentials(identifier: String) async -> (
         result: SignOutResult, credentials: (refreshToken: String?, idToken: String)?
     ) {
-        if !loaded { _ = try? await current() }
+        _ = try? await current()
         let taken = record.flatMap { $0.identifier == identifier ? ($0.refreshToken, $0.idToken) : nil }
         return (await signOut(identifier: identifier), taken)
     }
