@@ -128,6 +128,11 @@ actor AccountManager {
         }
     }
 
+    /// Retries the failed write of `record` when there was one.
+    private func saveIfNeeded(_ record: AccountRecord) async {
+        if needsSave { await save(record) }
+    }
+
     // MARK: Sign-in and sign-out
 
     /// Records a new sign-in from a token answer, replacing any earlier account.
@@ -236,12 +241,16 @@ actor AccountManager {
         snapshot.token(for: identifier, scopes: scopes, at: clock.now(), margin: margin)
     }
 
-    /// The token of `key` from its token item, when it was not read yet; the record keeps it
-    /// when it is still the account (`identifier`) and sign-in (`session`) the token was read for.
-    private func loadToken(_ key: String, identifier: String, session: String?) async
-        -> AccountRecord.CachedAccessToken?
-    {
-        guard let token = await accountStore.token(for: key, session: session) else { return nil }
+    /// `cached`, or when it is `nil` and `wanted`, the token of `key` from its token item, when it
+    /// was not read yet; the record keeps it when it is still the account (`identifier`) and
+    /// sign-in (`session`) the token was read for. The conditions are the callee's: an await under
+    /// a condition has the compiler copy what follows it.
+    private func loadToken(
+        _ key: String, identifier: String, session: String?, unless cached: AccountRecord.CachedAccessToken?,
+        wanted: Bool
+    ) async -> AccountRecord.CachedAccessToken? {
+        if let cached { return cached }
+        guard wanted, let token = await accountStore.token(for: key, session: session) else { return nil }
         guard record?.session == session, record?.identifier == identifier else { return token }
         if let kept = record?.accessTokens[key] { return kept }
         // A token read from the store changes nothing the store lacks: the version stays, and the
@@ -277,16 +286,15 @@ actor AccountManager {
             guard let current, current.identifier == identifier else {
                 throw RetrieveAccessTokenError(.noAccount, correlationId: UUID())
             }
-            if needsSave { await save(current) }
+            await saveIfNeeded(current)
             requested = scopes.isEmpty ? current.signInScopes : scopes
             key = AccountRecord.scopeKey(requested)
             cached = current.accessTokens[key]
             session = current.session
             hasRefreshToken = current.refreshToken != nil
         }
-        if cached == nil, !forceRefresh, claims == nil {
-            cached = await loadToken(key, identifier: identifier, session: session)
-        }
+        cached = await loadToken(
+            key, identifier: identifier, session: session, unless: cached, wanted: !forceRefresh && claims == nil)
         // A claims request always goes to the server: the cached token does not carry the claims.
         if !forceRefresh, claims == nil, let cached, cached.isValid(at: clock.now(), margin: margin) {
             return TokenResult(accessToken: cached.token, expiresOn: cached.expiresOn, scopes: cached.scopes)
