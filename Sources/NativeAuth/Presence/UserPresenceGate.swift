@@ -114,23 +114,9 @@ final class UserPresenceGate: Sendable {
     }
 
     private func run(_ id: Int, requirement: UserPresenceRequirement, verify: Verify) async {
-        var outcome: Outcome
-        do {
-            let confirmation = try await requirement.checker.confirmPresence(reason: requirement.reason)
-            outcome = .confirmed
-            var verdict = Task.isCancelled ? .accepted : await verify(confirmation, false)
-            if verdict == .ownerConfirmationNeeded, !Task.isCancelled {
-                _ = try await requirement.checker.confirmOwner(reason: requirement.reason)
-                verdict = Task.isCancelled ? .accepted : await verify(confirmation, true)
-            }
-            switch verdict {
-            case .accepted: break
-            case .refused(let problem): outcome = .refused(problem)
-            case .ownerConfirmationNeeded: outcome = .refused(.biometryChanged)
-            }
-        } catch {
-            outcome = .refused(error)
-        }
+        // The asking is a function of its own, so that its awaits under conditions (which have
+        // the compiler copy what follows them) copy none of what follows here.
+        let outcome = await ask(requirement, verify: verify)
         // A confirmation lasts from when it was given, that is, from now.
         let now = clock.now()
         let waiting: [CheckedContinuation<Outcome, Never>] = state.withLock { state in
@@ -140,6 +126,26 @@ final class UserPresenceGate: Sendable {
             return check.waiters.map(\.continuation)
         }
         waiting.forEach { $0.resume(returning: outcome) }
+    }
+
+    /// Asks the checker, and the owner when the verdict says so; a cancelled check counts for
+    /// nothing, so its confirmation is not verified.
+    private func ask(_ requirement: UserPresenceRequirement, verify: Verify) async -> Outcome {
+        do {
+            let confirmation = try await requirement.checker.confirmPresence(reason: requirement.reason)
+            var verdict = Task.isCancelled ? .accepted : await verify(confirmation, false)
+            if verdict == .ownerConfirmationNeeded, !Task.isCancelled {
+                _ = try await requirement.checker.confirmOwner(reason: requirement.reason)
+                verdict = Task.isCancelled ? .accepted : await verify(confirmation, true)
+            }
+            switch verdict {
+            case .accepted: return .confirmed
+            case .refused(let problem): return .refused(problem)
+            case .ownerConfirmationNeeded: return .refused(.biometryChanged)
+            }
+        } catch {
+            return .refused(error)
+        }
     }
 
     /// A waiter whose task was cancelled leaves; the last one to leave ends the check.
