@@ -277,11 +277,8 @@ final class AccountStore {
         index = tokens
         if indexSession != session { probed = [] }
         indexSession = session
-        let ours = Set(tokens.values)
-        for item in leftovers where !ours.contains(item) {
-            if (try? await store.removeData(forKey: item)) != nil { leftovers.remove(item) }
-        }
-        leftovers.subtract(ours)
+        leftovers.subtract(tokens.values)
+        await removeLeftoverItems()
         return true
     }
 
@@ -328,11 +325,8 @@ final class AccountStore {
 
     private struct RemovalFailure: Error {}
 
-    /// Removes the leftover token items, then the index once they are all gone and it was read;
-    /// `true` when everything was removed. An index that could not be read stays, so that a
-    /// retry finds the items it lists.
-    @discardableResult
-    nonisolated(nonsending) private func removeLeftovers() async -> Bool {
+    /// Removes the leftover token items it can; those it cannot stay listed for a retry.
+    nonisolated(nonsending) private func removeLeftoverItems() async {
         for item in leftovers {
             do {
                 try await store.removeData(forKey: item)
@@ -341,6 +335,14 @@ final class AccountStore {
                 log(.error, "cached token could not be removed", ["error": String(describing: type(of: error))])
             }
         }
+    }
+
+    /// Removes the leftover token items, then the index once they are all gone and it was read;
+    /// `true` when everything was removed. An index that could not be read stays, so that a
+    /// retry finds the items it lists.
+    @discardableResult
+    nonisolated(nonsending) private func removeLeftovers() async -> Bool {
+        await removeLeftoverItems()
         guard leftovers.isEmpty, !indexReadFailed else { return false }
         do {
             try await store.removeData(forKey: AccountStoreLayout.indexKey(key))
