@@ -123,7 +123,7 @@ actor AccountManager {
             return true
         } catch {
             needsSave = true
-            log(.error, "credential store unwritable; kept in memory", ["error": String(describing: type(of: error))])
+            log(.error, "credential store unwritable; kept in memory", errorType(error))
             return false
         }
     }
@@ -169,7 +169,7 @@ actor AccountManager {
             if version == recordVersion { publishSnapshot() }
         } catch {
             needsSave = true
-            log(.error, "credential store unwritable; kept in memory", ["error": String(describing: type(of: error))])
+            log(.error, "credential store unwritable; kept in memory", errorType(error))
         }
         log(.info, "signed in", correlationId: correlationId)
         events.publish(.signedIn(newRecord.account))
@@ -201,7 +201,7 @@ actor AccountManager {
             pendingRemovals.insert(identifier)
             log(
                 .error, "credentials could not be removed from the store",
-                ["error": String(describing: type(of: error))])
+                errorType(error))
         }
         if let signedOut {
             log(.info, "signed out", ["reason": "\(reason)"])

@@ -70,11 +70,11 @@ final class AccountStore {
             data = try await store.data(forKey: key)
         } catch {
             if error is CredentialStoreDamagedError || error is CredentialStoreVersionError {
-                log(.error, "stored account cannot be read; ignored", ["error": String(describing: type(of: error))])
+                log(.error, "stored account cannot be read; ignored", errorType(error))
                 lastStored = nil
                 return .unusable
             }
-            log(.error, "credential store unreadable", ["error": String(describing: type(of: error))])
+            log(.error, "credential store unreadable", errorType(error))
             throw CredentialStoreError(error, isReadFailure: true)
         }
         guard let data else {
@@ -129,7 +129,7 @@ final class AccountStore {
             data = try await store.data(forKey: AccountStoreLayout.indexKey(key))
         } catch {
             indexReadFailed = true
-            log(.warning, "token index unreadable", ["error": String(describing: type(of: error))])
+            log(.warning, "token index unreadable", errorType(error))
             return nil
         }
         guard let data else { return nil }
@@ -155,7 +155,7 @@ final class AccountStore {
         do {
             data = try await store.data(forKey: itemKey)
         } catch {
-            log(.warning, "cached token unreadable; refreshing", ["error": String(describing: type(of: error))])
+            log(.warning, "cached token unreadable; refreshing", errorType(error))
             return nil
         }
         probed.insert(scopeKey)
@@ -332,7 +332,7 @@ final class AccountStore {
                 try await store.removeData(forKey: item)
                 leftovers.remove(item)
             } catch {
-                log(.error, "cached token could not be removed", ["error": String(describing: type(of: error))])
+                log(.error, "cached token could not be removed", errorType(error))
             }
         }
     }
@@ -357,3 +357,8 @@ extension AccountStore: CustomReflectable {
     /// The item key only: what was last stored holds the account's tokens.
     var customMirror: Mirror { Mirror(self, children: ["key": key]) }
 }
+
+/// A log line's metadata naming an error's type only (its description may hold a secret). One
+/// function for the account's log lines, rather than a dictionary built at each.
+@inline(never)
+func errorType(_ error: any Error) -> [String: String] { ["error": String(describing: type(of: error))] }
