@@ -5,7 +5,9 @@ extension AccountManager {
     /// The signed-in account's record, without its cached tokens, when it is `identifier`'s: what
     /// a sign-in that continues the account needs of it.
     func record(of identifier: String) async -> AccountRecord? {
-        if record == nil { _ = try? await current() }
+        // Not under `if record == nil` (a record is only held once loaded, and `current()`
+        // returns at once then): an await under a condition has the compiler copy what follows.
+        _ = try? await current()
         guard var found = record, found.identifier == identifier else { return nil }
         found.accessTokens = [:]
         return found

@@ -35,30 +35,31 @@ extension AccountManager {
             redeemed = slim
         }
         var answer: TokenAnswer
-        do {
-            answer = try await redeemer.redeem(
-                refreshToken: Secret(refreshToken), scopes: scopes, claims: claims, account: redeemed,
-                correlationId: correlationId)
-        } catch {
-            guard error.isRefreshTokenExpired else { return .failure(error) }
-            // Another client on the same store may have rotated the token: try the stored one once.
-            await adoptNewerStoredRecord(generation: generation)
-            guard generation == self.generation, let stored = record?.refreshToken, stored != refreshToken else {
+        // Redeemed at most twice, through one call: another client on the same store may have
+        // rotated the token, so a refused one is tried once more with the stored one.
+        var presented = refreshToken
+        var retried = false
+        while true {
+            do {
+                answer = try await redeemer.redeem(
+                    refreshToken: Secret(presented), scopes: scopes, claims: claims, account: redeemed,
+                    correlationId: correlationId)
+                break
+            } catch {
+                guard error.isRefreshTokenExpired else { return .failure(error) }
+                if !retried {
+                    await adoptNewerStoredRecord(generation: generation)
+                    if generation == self.generation, let stored = record?.refreshToken, stored != refreshToken {
+                        presented = stored
+                        retried = true
+                        continue
+                    }
+                }
                 if generation == self.generation {
-                    log(.warning, "refresh token refused; signing out", correlationId: correlationId)
+                    if !retried { log(.warning, "refresh token refused; signing out", correlationId: correlationId) }
                     _ = await signOut(identifier: identifier, reason: .sessionExpired)
                 }
                 return .failure(error)
-            }
-            do {
-                answer = try await redeemer.redeem(
-                    refreshToken: Secret(stored), scopes: scopes, claims: claims, account: redeemed,
-                    correlationId: correlationId)
-            } catch let retryError {
-                if retryError.isRefreshTokenExpired, generation == self.generation {
-                    _ = await signOut(identifier: identifier, reason: .sessionExpired)
-                }
-                return .failure(retryError)
             }
         }
         guard generation == self.generation, let identity = record.map({ Self.checkIdentity(answer, record: $0) })

@@ -123,9 +123,14 @@ actor AccountManager {
             return true
         } catch {
             needsSave = true
-            log(.error, "credential store unwritable; kept in memory", ["error": String(describing: type(of: error))])
+            log(.error, "credential store unwritable; kept in memory", errorType(error))
             return false
         }
+    }
+
+    /// Retries the failed write of `record` when there was one.
+    private func saveIfNeeded(_ record: AccountRecord) async {
+        if needsSave { await save(record) }
     }
 
     // MARK: Sign-in and sign-out
@@ -164,7 +169,7 @@ actor AccountManager {
             if version == recordVersion { publishSnapshot() }
         } catch {
             needsSave = true
-            log(.error, "credential store unwritable; kept in memory", ["error": String(describing: type(of: error))])
+            log(.error, "credential store unwritable; kept in memory", errorType(error))
         }
         log(.info, "signed in", correlationId: correlationId)
         events.publish(.signedIn(newRecord.account))
@@ -173,7 +178,9 @@ actor AccountManager {
     }
 
     func signOut(identifier: String, reason: SignOutReason = .requested) async -> SignOutResult {
-        if !loaded { _ = try? await current() }
+        // Not under `if !loaded` (`current()` returns at once when loaded): an await under a
+        // condition has the compiler copy what follows it.
+        _ = try? await current()
         let signedOut = record?.identifier == identifier ? record : nil
         guard signedOut != nil || pendingRemovals.contains(identifier) else {
             return SignOutResult(removedFromStore: false, wasSignedIn: false)
@@ -194,7 +201,7 @@ actor AccountManager {
             pendingRemovals.insert(identifier)
             log(
                 .error, "credentials could not be removed from the store",
-                ["error": String(describing: type(of: error))])
+                errorType(error))
         }
         if let signedOut {
             log(.info, "signed out", ["reason": "\(reason)"])
@@ -211,7 +218,7 @@ actor AccountManager {
     func signOutTakingCredentials(identifier: String) async -> (
         result: SignOutResult, credentials: (refreshToken: String?, idToken: String)?
     ) {
-        if !loaded { _ = try? await current() }
+        _ = try? await current()
         let taken = record.flatMap { $0.identifier == identifier ? ($0.refreshToken, $0.idToken) : nil }
         return (await signOut(identifier: identifier), taken)
     }
@@ -234,12 +241,16 @@ actor AccountManager {
         snapshot.token(for: identifier, scopes: scopes, at: clock.now(), margin: margin)
     }
 
-    /// The token of `key` from its token item, when it was not read yet; the record keeps it
-    /// when it is still the account (`identifier`) and sign-in (`session`) the token was read for.
-    private func loadToken(_ key: String, identifier: String, session: String?) async
-        -> AccountRecord.CachedAccessToken?
-    {
-        guard let token = await accountStore.token(for: key, session: session) else { return nil }
+    /// `cached`, or when it is `nil` and `wanted`, the token of `key` from its token item, when it
+    /// was not read yet; the record keeps it when it is still the account (`identifier`) and
+    /// sign-in (`session`) the token was read for. The conditions are the callee's: an await under
+    /// a condition has the compiler copy what follows it.
+    private func loadToken(
+        _ key: String, identifier: String, session: String?, unless cached: AccountRecord.CachedAccessToken?,
+        wanted: Bool
+    ) async -> AccountRecord.CachedAccessToken? {
+        if let cached { return cached }
+        guard wanted, let token = await accountStore.token(for: key, session: session) else { return nil }
         guard record?.session == session, record?.identifier == identifier else { return token }
         if let kept = record?.accessTokens[key] { return kept }
         // A token read from the store changes nothing the store lacks: the version stays, and the
@@ -247,7 +258,7 @@ actor AccountManager {
         // of the cache per token read would cost as much as the cache is large.
         let version = recordVersion
         let served = publishedVersion == version
-        record?.accessTokens[key] = token
+        record?.setAccessToken(token, forKey: key)
         recordVersion = version
         if served { publishSnapshot(changed: [key]) }
         return token
@@ -275,16 +286,15 @@ actor AccountManager {
             guard let current, current.identifier == identifier else {
                 throw RetrieveAccessTokenError(.noAccount, correlationId: UUID())
             }
-            if needsSave { await save(current) }
+            await saveIfNeeded(current)
             requested = scopes.isEmpty ? current.signInScopes : scopes
             key = AccountRecord.scopeKey(requested)
             cached = current.accessTokens[key]
             session = current.session
             hasRefreshToken = current.refreshToken != nil
         }
-        if cached == nil, !forceRefresh, claims == nil {
-            cached = await loadToken(key, identifier: identifier, session: session)
-        }
+        cached = await loadToken(
+            key, identifier: identifier, session: session, unless: cached, wanted: !forceRefresh && claims == nil)
         // A claims request always goes to the server: the cached token does not carry the claims.
         if !forceRefresh, claims == nil, let cached, cached.isValid(at: clock.now(), margin: margin) {
             return TokenResult(accessToken: cached.token, expiresOn: cached.expiresOn, scopes: cached.scopes)

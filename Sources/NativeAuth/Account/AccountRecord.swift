@@ -6,44 +6,151 @@ import Foundation
 /// Format 2 (current) is the account item of the per-token layout (see ``AccountStore``): the
 /// same fields, a ``session`` that binds the account's other items to it, and only the access
 /// token of the sign-in scopes inline; other scope sets' tokens live in items of their own.
+///
+/// Its fields are kept in one instance, copied only when a shared record is changed: a record is
+/// one reference to copy and destroy, where a struct of a dozen fields had its copies and
+/// destroys compiled into every function that moves one.
 struct AccountRecord: Codable, Sendable, Equatable {
     static let currentVersion = 2
 
-    var version: Int = AccountRecord.currentVersion
+    private final class Fields: @unchecked Sendable {
+        // Sendable: an instance is changed only while its record holds the sole reference.
+        var version = AccountRecord.currentVersion
+        var identifier: String
+        var username: String
+        var idToken: String
+        var claims: Claims
+        var refreshToken: String?
+        var signInScopes: [String]
+        var accessTokens: [String: CachedAccessToken]
+        var session: String?
+        var dpopKey: Data?
+        var biometryState: Data?
+        var biometrySystemVersion: String?
+        var authSession: String?
+
+        init(
+            identifier: String, username: String, idToken: String, claims: Claims, refreshToken: String?,
+            signInScopes: [String], accessTokens: [String: CachedAccessToken]
+        ) {
+            self.identifier = identifier
+            self.username = username
+            self.idToken = idToken
+            self.claims = claims
+            self.refreshToken = refreshToken
+            self.signInScopes = signInScopes
+            self.accessTokens = accessTokens
+        }
+
+        func copy() -> Fields {
+            let copy = Fields(
+                identifier: identifier, username: username, idToken: idToken, claims: claims,
+                refreshToken: refreshToken, signInScopes: signInScopes, accessTokens: accessTokens)
+            copy.version = version
+            copy.session = session
+            copy.dpopKey = dpopKey
+            copy.biometryState = biometryState
+            copy.biometrySystemVersion = biometrySystemVersion
+            copy.authSession = authSession
+            return copy
+        }
+    }
+
+    private var fields: Fields
+
+    /// The fields, for a change: copied first when another record shares them.
+    private var unique: Fields {
+        mutating get {
+            if !isKnownUniquelyReferenced(&fields) { fields = fields.copy() }
+            return fields
+        }
+    }
+
+    var version: Int {
+        get { fields.version }
+        set { unique.version = newValue }
+    }
     /// A stable identifier: `uid.utid` from client_info, or `oid.tid` from the ID token.
-    var identifier: String
-    var username: String
+    var identifier: String {
+        get { fields.identifier }
+        set { unique.identifier = newValue }
+    }
+    var username: String {
+        get { fields.username }
+        set { unique.username = newValue }
+    }
     /// The ID token; its claims are decoded once, when it is set.
-    private(set) var idToken: String
+    var idToken: String { fields.idToken }
     /// The claims of ``idToken``.
-    private(set) var claims: Claims
-    var refreshToken: String?
+    var claims: Claims { fields.claims }
+    var refreshToken: String? {
+        get { fields.refreshToken }
+        set { unique.refreshToken = newValue }
+    }
     /// The scopes asked for at sign-in (without the OpenID defaults).
-    var signInScopes: [String]
+    var signInScopes: [String] {
+        get { fields.signInScopes }
+        set { unique.signInScopes = newValue }
+    }
     /// Cached access tokens by scope key: in memory, those loaded so far; in a stored account
     /// item, those kept inline.
-    var accessTokens: [String: CachedAccessToken]
+    var accessTokens: [String: CachedAccessToken] {
+        get { fields.accessTokens }
+        set { unique.accessTokens = newValue }
+    }
     /// Random, new at every sign-in: the index and token items written for this sign-in carry it,
     /// so an item left over from an earlier account is never taken for one of this account's.
     /// `nil` in a format 1 record.
-    var session: String?
+    var session: String? {
+        get { fields.session }
+        set { unique.session = newValue }
+    }
     /// The stored form of the DPoP key the account's tokens are bound to (RFC 9449), as its
     /// ``DPoPKeyProvider`` made it; `nil` for bearer tokens. Every access token of the account is
     /// sent as `Authorization: DPoP` with a proof of this key.
-    var dpopKey: Data?
+    var dpopKey: Data? {
+        get { fields.dpopKey }
+        set { unique.dpopKey = newValue }
+    }
     /// The enrolled biometry's state at the session's first confirmation of the person's presence
     /// (``UserPresenceConfirmation/biometryState``): a later confirmation reporting another state
     /// is refused. `nil` until then, and in every record written before there was one.
-    var biometryState: Data?
+    var biometryState: Data? {
+        get { fields.biometryState }
+        set { unique.biometryState = newValue }
+    }
     /// What produced ``biometryState`` (``UserPresenceConfirmation/systemVersion``), when the
     /// checker reported it: another version with another state is an OS update to confirm, not a
     /// change of the enrolled biometry to refuse.
-    var biometrySystemVersion: String?
+    var biometrySystemVersion: String? {
+        get { fields.biometrySystemVersion }
+        set { unique.biometrySystemVersion = newValue }
+    }
     /// The `auth_session` a first-party provider gave with the account's tokens (OAuth 2.0 for
     /// First-Party Applications §6.1), sent with the account's later requests to its authorization
     /// challenge endpoint (§5.3.1). A secret, like the refresh token. `nil` for every other
     /// account, and in every record written before there was one.
-    var authSession: String?
+    var authSession: String? {
+        get { fields.authSession }
+        set { unique.authSession = newValue }
+    }
+
+    /// Caches `token` under `scopeKey` in place: the cache is not copied when this record is its
+    /// only holder.
+    mutating func setAccessToken(_ token: CachedAccessToken, forKey scopeKey: String) {
+        unique.accessTokens[scopeKey] = token
+    }
+
+    static func == (lhs: AccountRecord, rhs: AccountRecord) -> Bool {
+        let l = lhs.fields
+        let r = rhs.fields
+        return l === r
+            || (l.version == r.version && l.identifier == r.identifier && l.username == r.username
+                && l.idToken == r.idToken && l.claims == r.claims && l.refreshToken == r.refreshToken
+                && l.signInScopes == r.signInScopes && l.accessTokens == r.accessTokens && l.session == r.session
+                && l.dpopKey == r.dpopKey && l.biometryState == r.biometryState
+                && l.biometrySystemVersion == r.biometrySystemVersion && l.authSession == r.authSession)
+    }
 
     struct CachedAccessToken: Codable, Sendable, Equatable {
         var token: String
@@ -75,19 +182,17 @@ struct AccountRecord: Codable, Sendable, Equatable {
         identifier: String, username: String, idToken: String, claims: Claims? = nil, refreshToken: String?,
         signInScopes: [String], accessTokens: [String: CachedAccessToken]
     ) {
-        self.identifier = identifier
-        self.username = username
-        self.idToken = idToken
-        self.claims = claims ?? Claims(JWT.payload(of: idToken) ?? [:])
-        self.refreshToken = refreshToken
-        self.signInScopes = signInScopes
-        self.accessTokens = accessTokens
+        fields = Fields(
+            identifier: identifier, username: username, idToken: idToken,
+            claims: claims ?? Claims(JWT.payload(of: idToken) ?? [:]), refreshToken: refreshToken,
+            signInScopes: signInScopes, accessTokens: accessTokens)
     }
 
     /// Replaces the ID token; `claims`, when given, are its already decoded claims.
     mutating func replaceIDToken(_ token: String, claims: Claims? = nil) {
-        idToken = token
-        self.claims = claims ?? Claims(JWT.payload(of: token) ?? [:])
+        let fields = unique
+        fields.idToken = token
+        fields.claims = claims ?? Claims(JWT.payload(of: token) ?? [:])
     }
 
     /// Takes a refresh answer's credentials: the rotated refresh token, the new ID token and a new
@@ -100,7 +205,7 @@ struct AccountRecord: Codable, Sendable, Equatable {
         if let refreshToken { self.refreshToken = refreshToken }
         if let authSession { self.authSession = authSession }
         if let idToken { replaceIDToken(idToken, claims: claims) }
-        accessTokens[scopeKey] = token
+        setAccessToken(token, forKey: scopeKey)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -125,6 +230,22 @@ struct AccountRecord: Codable, Sendable, Equatable {
         authSession = try container.decodeIfPresent(String.self, forKey: .authSession)
     }
 
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(identifier, forKey: .identifier)
+        try container.encode(username, forKey: .username)
+        try container.encode(idToken, forKey: .idToken)
+        try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
+        try container.encode(signInScopes, forKey: .signInScopes)
+        try container.encode(accessTokens, forKey: .accessTokens)
+        try container.encodeIfPresent(session, forKey: .session)
+        try container.encodeIfPresent(dpopKey, forKey: .dpopKey)
+        try container.encodeIfPresent(biometryState, forKey: .biometryState)
+        try container.encodeIfPresent(biometrySystemVersion, forKey: .biometrySystemVersion)
+        try container.encodeIfPresent(authSession, forKey: .authSession)
+    }
+
     /// The cache key of a scope set: sorted, de-duplicated, without the OpenID defaults.
     static func scopeKey(_ scopes: [String]) -> String {
         ascending(
@@ -144,7 +265,7 @@ extension AccountRecord: CustomReflectable {
             self,
             children: [
                 "identifier": identifier, "username": username, "signInScopes": signInScopes,
-                "cachedScopeKeys": accessTokens.keys.sorted(), "isDPoPBound": dpopKey != nil,
+                "cachedScopeKeys": accessTokens.sortedKeys, "isDPoPBound": dpopKey != nil,
             ])
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 /// Reads and writes one client's account in its credential store, in the per-token layout of
 /// ``AccountStoreLayout``, and migrates a format 1 record to it at the first write.
 ///
-/// Owned by an ``AccountManager`` and run on its actor (every async method takes the caller's
-/// isolation), so its state needs no lock of its own.
+/// Owned by an ``AccountManager`` and run on its actor (every async method runs on the caller's
+/// executor), so its state needs no lock of its own.
 ///
 /// Write order, so that a crash between any two writes loses no usable credential and never
 /// leaves the account unreadable:
@@ -62,7 +62,7 @@ final class AccountStore {
     /// Reads and decodes the account item. A damaged or newer-format item is reported and read
     /// as no account (it stays in the store until a sign-in replaces it); an unreadable store
     /// throws.
-    func readAccount(unchangedIfSame: Bool = false, isolation: isolated (any Actor)? = #isolation)
+    nonisolated(nonsending) func readAccount(unchangedIfSame: Bool = false)
         async throws(CredentialStoreError) -> StoredAccount
     {
         let data: Data?
@@ -70,11 +70,11 @@ final class AccountStore {
             data = try await store.data(forKey: key)
         } catch {
             if error is CredentialStoreDamagedError || error is CredentialStoreVersionError {
-                log(.error, "stored account cannot be read; ignored", ["error": String(describing: type(of: error))])
+                log(.error, "stored account cannot be read; ignored", errorType(error))
                 lastStored = nil
                 return .unusable
             }
-            log(.error, "credential store unreadable", ["error": String(describing: type(of: error))])
+            log(.error, "credential store unreadable", errorType(error))
             throw CredentialStoreError(error, isReadFailure: true)
         }
         guard let data else {
@@ -100,7 +100,7 @@ final class AccountStore {
 
     /// Takes `record` as the account now in the store: reads its index (when it has one) and
     /// notes whether it still needs rewriting in this layout. Reads no token item.
-    func adopt(_ record: AccountRecord, isolation: isolated (any Actor)? = #isolation) async {
+    nonisolated(nonsending) func adopt(_ record: AccountRecord) async {
         index = [:]
         indexSession = nil
         probed = []
@@ -122,14 +122,14 @@ final class AccountStore {
     private var indexReadFailed = false
 
     /// The stored index, `nil` when there is none, it is damaged, or the store cannot be read.
-    private func readIndex(isolation: isolated (any Actor)? = #isolation) async -> AccountStoreLayout.Index? {
+    nonisolated(nonsending) private func readIndex() async -> AccountStoreLayout.Index? {
         indexReadFailed = false
         let data: Data?
         do {
             data = try await store.data(forKey: AccountStoreLayout.indexKey(key))
         } catch {
             indexReadFailed = true
-            log(.warning, "token index unreadable", ["error": String(describing: type(of: error))])
+            log(.warning, "token index unreadable", errorType(error))
             return nil
         }
         guard let data else { return nil }
@@ -142,7 +142,7 @@ final class AccountStore {
 
     /// The stored access token of `scopeKey` in the sign-in `session` when it has not been read
     /// yet: `nil` when there is none, or it is damaged, of another session, or cannot be read (a refresh follows).
-    func token(for scopeKey: String, session: String?, isolation: isolated (any Actor)? = #isolation) async
+    nonisolated(nonsending) func token(for scopeKey: String, session: String?) async
         -> AccountRecord.CachedAccessToken?
     {
         guard let session, !probed.contains(scopeKey) else { return nil }
@@ -155,7 +155,7 @@ final class AccountStore {
         do {
             data = try await store.data(forKey: itemKey)
         } catch {
-            log(.warning, "cached token unreadable; refreshing", ["error": String(describing: type(of: error))])
+            log(.warning, "cached token unreadable; refreshing", errorType(error))
             return nil
         }
         probed.insert(scopeKey)
@@ -173,8 +173,8 @@ final class AccountStore {
     /// Writes only what changed: the account item when its bytes differ, the index when a scope
     /// set is new, and the token items of `changed` (and of earlier failed writes).
     /// - Throws: the store's error; what was not written is written at the next save.
-    func save(
-        _ record: AccountRecord, changed: Set<String> = [], isolation: isolated (any Actor)? = #isolation
+    nonisolated(nonsending) func save(
+        _ record: AccountRecord, changed: Set<String> = []
     ) async throws {
         guard let session = record.session else { return }
         let signInKey = AccountRecord.scopeKey(record.signInScopes)
@@ -183,17 +183,36 @@ final class AccountStore {
         pending.remove(signInKey)
         pending = pending.filter { record.accessTokens[$0] != nil }
         unsaved = pending
-        if needsLayout {
-            // Everything inline first: the newest refresh token is stored before anything else.
-            try await writeAccount(record, inline: nil)
-        }
-        var listed = true
-        if indexSession != session || pending.contains(where: { index[$0] == nil }) || !leftovers.isEmpty {
-            listed = try await writeIndex(adding: pending, session: session)
-        }
         let inline = record.accessTokens[signInKey].map { [signInKey: $0] } ?? [:]
-        if !needsLayout { try await writeAccount(record, inline: inline) }
-        for scopeKey in ascending(Array(pending)) {
+        // Two straight sequences of writes (an await under a condition had the compiler copy the
+        // writes after it).
+        guard needsLayout else {
+            let listed = try await writeIndex(adding: pending, session: session)
+            try await writeAccount(record, inline: inline)
+            try await writeTokens(of: record, pending, session: session)
+            // The tokens not listed stay in memory until a later save can read the index.
+            guard listed else { throw IndexUnreadable() }
+            return
+        }
+        // A format 1 record: everything inline first, so the newest refresh token is stored
+        // before anything else.
+        try await writeAccount(record, inline: nil)
+        let listed = try await writeIndex(adding: pending, session: session)
+        try await writeTokens(of: record, pending, session: session)
+        // The tokens not listed stay in memory and inline until a later save can read the index.
+        guard listed else { throw IndexUnreadable() }
+        // Last: the tokens now in items leave the account item.
+        try await writeAccount(record, inline: inline)
+        needsLayout = false
+    }
+
+    /// Writes the token items of `scopeKeys` that the index lists.
+    nonisolated(nonsending) private func writeTokens(
+        of record: AccountRecord, _ scopeKeys: Set<String>, session: String
+    )
+        async throws
+    {
+        for scopeKey in ascending(Array(scopeKeys)) {
             // A token item is written only once the index lists it, so that a sign-out finds it.
             guard let token = record.accessTokens[scopeKey], indexSession == session, let itemKey = index[scopeKey]
             else { continue }
@@ -202,14 +221,6 @@ final class AccountStore {
             try await store.setData(data, forKey: itemKey)
             unsaved.remove(scopeKey)
             probed.insert(scopeKey)
-        }
-        // The tokens not listed stay in memory (and inline, for a format 1 record) until a later
-        // save can read the index.
-        guard listed else { throw IndexUnreadable() }
-        if needsLayout {
-            // Last: the tokens now in items leave the account item.
-            try await writeAccount(record, inline: inline)
-            needsLayout = false
         }
     }
 
@@ -221,9 +232,8 @@ final class AccountStore {
 
     /// Writes the account item with `inline` as its access tokens (all of them when `nil`),
     /// unless the store already holds exactly those bytes.
-    private func writeAccount(
-        _ record: AccountRecord, inline: [String: AccountRecord.CachedAccessToken]?,
-        isolation: isolated (any Actor)? = #isolation
+    nonisolated(nonsending) private func writeAccount(
+        _ record: AccountRecord, inline: [String: AccountRecord.CachedAccessToken]?
     ) async throws {
         var record = record
         record.version = AccountRecord.currentVersion
@@ -240,11 +250,15 @@ final class AccountStore {
     }
 
     /// Writes the index with `adding` listed, keeping what another client on the store listed
-    /// for the same session; items of an earlier account are removed once it is written.
+    /// for the same session; items of an earlier account are removed once it is written. Writes
+    /// nothing when the index is of `session` and lists `adding`, and no such items remain.
     /// - Returns: `false`, writing nothing, when the stored index cannot be read.
-    private func writeIndex(adding: Set<String>, session: String, isolation: isolated (any Actor)? = #isolation)
+    nonisolated(nonsending) private func writeIndex(adding: Set<String>, session: String)
         async throws -> Bool
     {
+        guard indexSession != session || adding.contains(where: { index[$0] == nil }) || !leftovers.isEmpty else {
+            return true
+        }
         var tokens = indexSession == session ? index : [:]
         let stored = await readIndex()
         guard !indexReadFailed else { return false }
@@ -263,18 +277,15 @@ final class AccountStore {
         index = tokens
         if indexSession != session { probed = [] }
         indexSession = session
-        let ours = Set(tokens.values)
-        for item in leftovers where !ours.contains(item) {
-            if (try? await store.removeData(forKey: item)) != nil { leftovers.remove(item) }
-        }
-        leftovers.subtract(ours)
+        leftovers.subtract(tokens.values)
+        await removeLeftoverItems()
         return true
     }
 
     /// Stores a new sign-in's account item, replacing whatever the store held, and removes the
     /// earlier account's token items and index.
     /// - Throws: when the account item cannot be written (the cleanup is tried regardless).
-    func replace(with record: AccountRecord, isolation: isolated (any Actor)? = #isolation) async throws {
+    nonisolated(nonsending) func replace(with record: AccountRecord) async throws {
         var earlier = leftovers.union(index.values)
         let stored = await readIndex()
         if let stored { earlier.formUnion(stored.tokens.values) }
@@ -299,7 +310,7 @@ final class AccountStore {
     /// Removes every item of the account: the account item first, then its token items and the
     /// index.
     /// - Throws: when any of them cannot be removed; a later call retries what is left.
-    func removeAll(isolation: isolated (any Actor)? = #isolation) async throws {
+    nonisolated(nonsending) func removeAll() async throws {
         try await store.removeData(forKey: key)
         lastStored = nil
         leftovers.formUnion(index.values)
@@ -314,19 +325,24 @@ final class AccountStore {
 
     private struct RemovalFailure: Error {}
 
-    /// Removes the leftover token items, then the index once they are all gone and it was read;
-    /// `true` when everything was removed. An index that could not be read stays, so that a
-    /// retry finds the items it lists.
-    @discardableResult
-    private func removeLeftovers(isolation: isolated (any Actor)? = #isolation) async -> Bool {
+    /// Removes the leftover token items it can; those it cannot stay listed for a retry.
+    nonisolated(nonsending) private func removeLeftoverItems() async {
         for item in leftovers {
             do {
                 try await store.removeData(forKey: item)
                 leftovers.remove(item)
             } catch {
-                log(.error, "cached token could not be removed", ["error": String(describing: type(of: error))])
+                log(.error, "cached token could not be removed", errorType(error))
             }
         }
+    }
+
+    /// Removes the leftover token items, then the index once they are all gone and it was read;
+    /// `true` when everything was removed. An index that could not be read stays, so that a
+    /// retry finds the items it lists.
+    @discardableResult
+    nonisolated(nonsending) private func removeLeftovers() async -> Bool {
+        await removeLeftoverItems()
         guard leftovers.isEmpty, !indexReadFailed else { return false }
         do {
             try await store.removeData(forKey: AccountStoreLayout.indexKey(key))
@@ -341,3 +357,8 @@ extension AccountStore: CustomReflectable {
     /// The item key only: what was last stored holds the account's tokens.
     var customMirror: Mirror { Mirror(self, children: ["key": key]) }
 }
+
+/// A log line's metadata naming an error's type only (its description may hold a secret). One
+/// function for the account's log lines, rather than a dictionary built at each.
+@inline(never)
+func errorType(_ error: any Error) -> [String: String] { ["error": String(describing: type(of: error))] }

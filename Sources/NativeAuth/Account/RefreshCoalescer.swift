@@ -19,12 +19,18 @@ actor RefreshCoalescer {
     typealias Outcome = Result<TokenResult, RetrieveAccessTokenError>
 
     private let log: Log
-    /// The refresh in flight for each key.
-    private var flights: [String: UUID] = [:]
-    /// Callers waiting for each refresh.
-    private var waiters: [UUID: [(id: UUID, continuation: CheckedContinuation<Outcome, Never>)]] = [:]
-    /// The refreshes still waiting for the person's confirmation, with their key and task.
-    private var confirming: [UUID: (key: String, task: Task<Void, Never>)] = [:]
+    /// The refreshes in flight: a list, as there are few.
+    private var flights: [Flight] = []
+
+    /// One refresh in flight and the callers waiting for it.
+    private final class Flight {
+        let key: String
+        var waiters: [(id: UUID, continuation: CheckedContinuation<Outcome, Never>)] = []
+        /// The refresh's task while it waits for the person's confirmation.
+        var confirming: Task<Void, Never>?
+
+        init(key: String) { self.key = key }
+    }
 
     init(log: Log) { self.log = log }
 
@@ -35,83 +41,80 @@ actor RefreshCoalescer {
         _ key: String, account: String, confirm: (@Sendable () async -> RetrieveAccessTokenError?)? = nil,
         refresh: @escaping @Sendable () async -> Outcome
     ) async -> Outcome {
-        let refreshId: UUID
-        if let running = flights[key] {
-            refreshId = running
-        } else {
-            refreshId = UUID()
-            flights[key] = refreshId
-            // Not a child of any caller: a caller that gives up cancels it neither for the others
-            // nor for the store, which keeps what it brings.
-            let task = Task {
-                if let confirm {
-                    if let refused = await confirm() {
-                        return self.finish(refreshId, key: key, result: .failure(refused))
-                    }
-                    // Dropped while the person was asked: nobody waits, and nothing was sent.
-                    guard self.beginRefresh(refreshId) else { return }
+        if let running = flights.first(where: { $0.key == key }) { return await wait(for: running) }
+        let flight = Flight(key: key)
+        flights.append(flight)
+        // Not a child of any caller: a caller that gives up cancels it neither for the others
+        // nor for the store, which keeps what it brings.
+        let task = Task {
+            if let confirm {
+                if let refused = await confirm() {
+                    return self.finish(flight, result: .failure(refused))
                 }
-                let result = await RefreshCoordinator.shared.serialize(key: account, refresh)
-                self.finish(refreshId, key: key, result: result)
+                // Dropped while the person was asked: nobody waits, and nothing was sent.
+                guard self.beginRefresh(flight) else { return }
             }
-            if confirm != nil { confirming[refreshId] = (key, task) }
+            let result = await RefreshCoordinator.shared.serialize(key: account, refresh)
+            self.finish(flight, result: result)
         }
-        return await wait(for: refreshId)
+        if confirm != nil { flight.confirming = task }
+        return await wait(for: flight)
     }
 
     /// Whether a refresh that was confirmed is still wanted; from now on it runs to its end.
-    private func beginRefresh(_ refreshId: UUID) -> Bool {
-        confirming.removeValue(forKey: refreshId) != nil
+    private func beginRefresh(_ flight: Flight) -> Bool {
+        defer { flight.confirming = nil }
+        return flight.confirming != nil
     }
 
     /// Drops a refresh still waiting for the person's confirmation once nobody waits for it: its
     /// task is cancelled (which ends the prompt), and a later caller starts a refresh of its own.
-    private func dropIfUnwanted(_ refreshId: UUID) {
-        guard waiters[refreshId]?.isEmpty ?? true, let dropped = confirming.removeValue(forKey: refreshId) else {
-            return
-        }
-        if flights[dropped.key] == refreshId { flights[dropped.key] = nil }
-        waiters[refreshId] = nil
-        dropped.task.cancel()
+    private func dropIfUnwanted(_ flight: Flight) {
+        guard flight.waiters.isEmpty, let task = flight.confirming else { return }
+        flight.confirming = nil
+        flights.removeAll { $0 === flight }
+        task.cancel()
         log(.debug, "refresh left by every caller before the confirmation; dropped")
     }
 
     /// How many callers wait for a refresh, over every refresh in flight (for tests).
-    var waiterCount: Int { waiters.values.reduce(0) { $0 + $1.count } }
+    var waiterCount: Int { flights.reduce(0) { $0 + $1.waiters.count } }
 
-    private func wait(for refreshId: UUID) async -> Outcome {
+    private func wait(for flight: Flight) async -> Outcome {
         let waiterId = UUID()
+        let flightId = ObjectIdentifier(flight)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 if Task.isCancelled {
                     continuation.resume(
                         returning: .failure(RetrieveAccessTokenError(.cancelled, correlationId: UUID())))
-                    dropIfUnwanted(refreshId)
+                    dropIfUnwanted(flight)
                 } else {
-                    waiters[refreshId, default: []].append((waiterId, continuation))
+                    flight.waiters.append((waiterId, continuation))
                 }
             }
         } onCancel: {
-            Task { await self.leave(refreshId, waiter: waiterId) }
+            Task { await self.leave(flightId, waiter: waiterId) }
         }
     }
 
-    private func leave(_ refreshId: UUID, waiter: UUID) {
-        guard let index = waiters[refreshId]?.firstIndex(where: { $0.id == waiter }),
-            let continuation = waiters[refreshId]?.remove(at: index).continuation
+    private func leave(_ flightId: ObjectIdentifier, waiter: UUID) {
+        guard let flight = flights.first(where: { ObjectIdentifier($0) == flightId }),
+            let index = flight.waiters.firstIndex(where: { $0.id == waiter })
         else { return }
-        continuation.resume(returning: .failure(RetrieveAccessTokenError(.cancelled, correlationId: UUID())))
-        guard waiters[refreshId]?.isEmpty ?? true else { return }
-        if confirming[refreshId] != nil { return dropIfUnwanted(refreshId) }
+        flight.waiters.remove(at: index).continuation.resume(
+            returning: .failure(RetrieveAccessTokenError(.cancelled, correlationId: UUID())))
+        guard flight.waiters.isEmpty else { return }
+        if flight.confirming != nil { return dropIfUnwanted(flight) }
         log(.debug, "refresh left by every caller; it runs on for the store")
     }
 
-    private func finish(_ refreshId: UUID, key: String, result: Outcome) {
-        if flights[key] == refreshId { flights[key] = nil }
-        confirming[refreshId] = nil
-        for waiter in waiters.removeValue(forKey: refreshId) ?? [] {
-            waiter.continuation.resume(returning: result)
-        }
+    private func finish(_ flight: Flight, result: Outcome) {
+        flights.removeAll { $0 === flight }
+        flight.confirming = nil
+        let waiters = flight.waiters
+        flight.waiters = []
+        for waiter in waiters { waiter.continuation.resume(returning: result) }
     }
 }
 

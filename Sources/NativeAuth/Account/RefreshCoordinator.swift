@@ -10,8 +10,11 @@ actor RefreshCoordinator {
     /// The last body queued for each key with one in flight: a list, as there are few.
     private var tails: [(key: String, task: Task<Void, Never>)] = []
 
-    /// Runs `body` after every earlier body for `key` has finished.
-    func serialize<T: Sendable>(key: String, _ body: @escaping @Sendable () async -> T) async -> T {
+    /// Runs `body` after every earlier body for `key` has finished. Not generic: its one use is a
+    /// refresh.
+    func serialize(key: String, _ body: @escaping @Sendable () async -> RefreshCoalescer.Outcome) async
+        -> RefreshCoalescer.Outcome
+    {
         let previous = tails.first { $0.key == key }?.task
         let task = Task {
             await previous?.value

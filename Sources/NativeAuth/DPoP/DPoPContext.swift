@@ -105,14 +105,26 @@ final class DPoPContext: Sendable {
 }
 
 /// The key a request proves possession of, with its client's context and clock.
-struct DPoPSigner: Sendable {
+///
+/// A class: handed along a request's calls as one reference rather than a copy of its fields.
+final class DPoPSigner: Sendable {
     let context: DPoPContext
     let key: DPoPBoundKey
     /// Now on the server's clock, for `iat`.
     let now: @Sendable () -> Date
     /// Takes the server's time from an answer's `Date` header into ``now`` (the web provider's
     /// clock correction); `nil` where the SDK does not follow the server's clock.
-    var noteServerDate: (@Sendable (Date) -> Void)? = nil
+    let noteServerDate: (@Sendable (Date) -> Void)?
+
+    init(
+        context: DPoPContext, key: DPoPBoundKey, now: @escaping @Sendable () -> Date,
+        noteServerDate: (@Sendable (Date) -> Void)? = nil
+    ) {
+        self.context = context
+        self.key = key
+        self.now = now
+        self.noteServerDate = noteServerDate
+    }
 }
 
 extension DPoPSigner {

@@ -43,13 +43,19 @@ final class UserPresenceGate: Sendable {
         var nextId = 0
     }
 
-    /// The check under way and the tasks waiting for it.
-    private struct Check: Sendable {
+    /// The check under way and the tasks waiting for it. A class, so that the state holds one
+    /// reference; `@unchecked Sendable`: it is read and changed only under the gate's lock.
+    private final class Check: @unchecked Sendable {
         let id: Int
         let session: String?
         var task: Task<Void, Never>?
         /// In the order they came; few, so a list.
         var waiters: [(id: Int, continuation: CheckedContinuation<Outcome, Never>)] = []
+
+        init(id: Int, session: String?) {
+            self.id = id
+            self.session = session
+        }
     }
 
     init(requirement: UserPresenceRequirement?, clock: any NativeAuthClock) {
@@ -87,13 +93,17 @@ final class UserPresenceGate: Sendable {
                     {
                         return .confirmed
                     }
-                    if state.check == nil {
+                    let check: Check
+                    if let running = state.check {
+                        check = running
+                    } else {
                         state.nextId += 1
                         let id = state.nextId
-                        state.check = Check(id: id, session: session)
-                        state.check?.task = Task { await self.run(id, requirement: requirement, verify: verify) }
+                        check = Check(id: id, session: session)
+                        state.check = check
+                        check.task = Task { await self.run(id, requirement: requirement, verify: verify) }
                     }
-                    state.check?.waiters.append((waiter, continuation))
+                    check.waiters.append((waiter, continuation))
                     return nil
                 }
                 if let answer { continuation.resume(returning: answer) }
@@ -104,23 +114,9 @@ final class UserPresenceGate: Sendable {
     }
 
     private func run(_ id: Int, requirement: UserPresenceRequirement, verify: Verify) async {
-        var outcome: Outcome
-        do {
-            let confirmation = try await requirement.checker.confirmPresence(reason: requirement.reason)
-            outcome = .confirmed
-            var verdict = Task.isCancelled ? .accepted : await verify(confirmation, false)
-            if verdict == .ownerConfirmationNeeded, !Task.isCancelled {
-                _ = try await requirement.checker.confirmOwner(reason: requirement.reason)
-                verdict = Task.isCancelled ? .accepted : await verify(confirmation, true)
-            }
-            switch verdict {
-            case .accepted: break
-            case .refused(let problem): outcome = .refused(problem)
-            case .ownerConfirmationNeeded: outcome = .refused(.biometryChanged)
-            }
-        } catch {
-            outcome = .refused(error)
-        }
+        // The asking is a function of its own, so that its awaits under conditions (which have
+        // the compiler copy what follows them) copy none of what follows here.
+        let outcome = await ask(requirement, verify: verify)
         // A confirmation lasts from when it was given, that is, from now.
         let now = clock.now()
         let waiting: [CheckedContinuation<Outcome, Never>] = state.withLock { state in
@@ -132,16 +128,37 @@ final class UserPresenceGate: Sendable {
         waiting.forEach { $0.resume(returning: outcome) }
     }
 
+    /// Asks the checker, and the owner when the verdict says so; a cancelled check counts for
+    /// nothing, so its confirmation is not verified.
+    private func ask(_ requirement: UserPresenceRequirement, verify: Verify) async -> Outcome {
+        do {
+            let confirmation = try await requirement.checker.confirmPresence(reason: requirement.reason)
+            var verdict = Task.isCancelled ? .accepted : await verify(confirmation, false)
+            if verdict == .ownerConfirmationNeeded, !Task.isCancelled {
+                _ = try await requirement.checker.confirmOwner(reason: requirement.reason)
+                verdict = Task.isCancelled ? .accepted : await verify(confirmation, true)
+            }
+            switch verdict {
+            case .accepted: return .confirmed
+            case .refused(let problem): return .refused(problem)
+            case .ownerConfirmationNeeded: return .refused(.biometryChanged)
+            }
+        } catch {
+            return .refused(error)
+        }
+    }
+
     /// A waiter whose task was cancelled leaves; the last one to leave ends the check.
     private func leave(_ waiter: Int) {
         typealias Left = (continuation: CheckedContinuation<Outcome, Never>, abandoned: Task<Void, Never>?)
         let left: Left? = state.withLock { state in
-            guard let index = state.check?.waiters.firstIndex(where: { $0.id == waiter }),
-                let continuation = state.check?.waiters.remove(at: index).continuation
-            else { return nil }
-            guard state.check?.waiters.isEmpty == true else { return (continuation, nil) }
-            defer { state.check = nil }
-            return (continuation, state.check?.task)
+            guard let check = state.check, let index = check.waiters.firstIndex(where: { $0.id == waiter }) else {
+                return nil
+            }
+            let continuation = check.waiters.remove(at: index).continuation
+            guard check.waiters.isEmpty else { return (continuation, nil) }
+            state.check = nil
+            return (continuation, check.task)
         }
         left?.abandoned?.cancel()
         left?.continuation.resume(returning: .cancelled)

@@ -194,6 +194,8 @@ public struct FileCredentialStore: CredentialStore {
     /// as there are few.
     private static let writerQueues = Locked<[(path: String, queue: DispatchQueue)]>([])
 
+    /// Not inlined: the writes and removals share it.
+    @inline(never)
     private func onWriterQueue(_ body: @escaping @Sendable () throws -> Void) async throws {
         let queue = Self.writerQueues.withLock { queues in
             if let known = queues.first(where: { $0.path == path }) { return known.queue }
