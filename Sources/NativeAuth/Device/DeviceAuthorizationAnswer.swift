@@ -32,21 +32,8 @@ struct DeviceAuthorizationAnswer: Sendable, Equatable {
         func unexpected(_ note: String) -> WebSignInError {
             WebSignInError(.unexpectedResponse, note: note, httpStatusCode: status, correlationId: correlationId)
         }
-        let fields = try WebHTTP.members(of: response, correlationId: correlationId).map(WireObject.init)
-
-        guard (200...299).contains(status) else {
-            switch status {
-            case 429, 500...599:
-                throw WebSignInError(.server, httpStatusCode: status, correlationId: correlationId)
-            case 300...399:
-                throw unexpected("The device authorization endpoint redirected (never followed).")
-            default:
-                throw unexpected("The error answer has no 'error'.")
-            }
-        }
-        guard let fields else {
-            throw unexpected(response.body.isEmpty ? "The answer is empty." : "The answer is not a JSON object.")
-        }
+        let fields = WireObject(
+            try WebHTTP.object(of: response, from: "device authorization endpoint", correlationId: correlationId))
         guard let deviceCode = Self.text(fields, "device_code") else {
             throw unexpected("The answer has no 'device_code'.")
         }

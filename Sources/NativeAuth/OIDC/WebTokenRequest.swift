@@ -123,26 +123,14 @@ struct WebTokenAnswer: Sendable, Equatable {
         func unexpected(_ note: String) -> WebSignInError {
             WebSignInError(.unexpectedResponse, note: note, httpStatusCode: status, correlationId: correlationId)
         }
-        let fields = try WebHTTP.members(of: response, correlationId: correlationId).map(WireObject.init)
-
-        guard (200...299).contains(status) else {
-            switch status {
-            case 400 where response.body.isEmpty:
-                // Some providers (glewlwyd) refuse an unknown or expired refresh token with a bare 400.
-                throw WebSignInError(
-                    .invalidGrant, note: "The provider answered 400 with no body.", httpStatusCode: status,
-                    correlationId: correlationId)
-            case 429, 500...599:
-                throw WebSignInError(.server, httpStatusCode: status, correlationId: correlationId)
-            default:
-                throw unexpected(
-                    (300...399).contains(status)
-                        ? "The token endpoint redirected (never followed)." : "The error answer has no 'error'.")
-            }
+        if status == 400, response.body.isEmpty {
+            // Some providers (glewlwyd) refuse an unknown or expired refresh token with a bare 400.
+            throw WebSignInError(
+                .invalidGrant, note: "The provider answered 400 with no body.", httpStatusCode: status,
+                correlationId: correlationId)
         }
-        guard let fields else {
-            throw unexpected(response.body.isEmpty ? "The answer is empty." : "The answer is not a JSON object.")
-        }
+        let fields = WireObject(
+            try WebHTTP.object(of: response, from: "token endpoint", correlationId: correlationId))
         guard let access = fields.string("access_token"), !access.isEmpty else {
             throw unexpected("The answer has no 'access_token'.")
         }

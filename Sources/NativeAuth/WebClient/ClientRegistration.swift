@@ -158,29 +158,10 @@ public struct ClientRegistration: Sendable {
         func unexpected(_ note: String) -> WebSignInError {
             WebSignInError(.unexpectedResponse, note: note, httpStatusCode: status, correlationId: correlationId)
         }
-        let members = try WebHTTP.members(
-            of: response, success: { $0 == 200 || $0 == 201 }, correlationId: correlationId)
-
-        guard status == 200 || status == 201 else {
-            switch status {
-            case 401, 403:
-                throw WebSignInError(
-                    .configuration,
-                    note: "The registration endpoint refused the request (HTTP \(status)); "
-                        + "it may need an initial access token.",
-                    httpStatusCode: status, correlationId: correlationId)
-            case 429, 500...599:
-                throw WebSignInError(.server, httpStatusCode: status, correlationId: correlationId)
-            default:
-                throw unexpected(
-                    (300...399).contains(status)
-                        ? "The registration endpoint redirected (never followed)."
-                        : "The answer is neither a registration nor an error (HTTP \(status)).")
-            }
-        }
-        guard let members else {
-            throw unexpected(response.body.isEmpty ? "The answer is empty." : "The answer is not a JSON object.")
-        }
+        let members = try WebHTTP.object(
+            of: response, from: "registration endpoint", success: 200...201,
+            refusal: "The registration endpoint refused the request; it may need an initial access token.",
+            unexplained: "The answer is neither a registration nor an error.", correlationId: correlationId)
         func string(_ name: String) throws(WebSignInError) -> String? {
             guard let value = members[name], value != .null else { return nil }
             guard let text = value.stringValue else { throw unexpected("'\(name)' is not a string.") }
