@@ -126,12 +126,8 @@ extension WebAuthClient {
             let request = try EndSessionRequest(
                 endpoint: endpoint, idTokenHint: idToken, clientId: clientId,
                 postLogoutRedirectURI: postLogoutRedirectURI, state: OAuthRandom.token(), correlationId: correlationId)
-            let callback: URL
-            do {
-                callback = try await agent.authorize(url: request.url, redirectURI: postLogoutRedirectURI)
-            } catch {
-                throw WebSignInError.agentFailure(error, correlationId: correlationId)
-            }
+            let callback = try await provider.show(
+                request.url, redirectURI: postLogoutRedirectURI, using: agent, correlationId: correlationId)
             try request.check(callback: callback)
             return .done
         } catch {

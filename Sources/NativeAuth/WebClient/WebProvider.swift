@@ -227,19 +227,15 @@ final class WebProvider: Sendable {
     ///
     /// - Throws: ``WebSignInError/isCancelled`` when the user closed the browser or the task was
     ///   cancelled, ``WebSignInError/isInvalidCallback`` when the agent failed otherwise.
+    ///   One body for sign-in, sign-out and a first-party sign-in's browser step.
+    @inline(never)
     func show(_ url: URL, redirectURI: URL, using agent: any ExternalUserAgent, correlationId: UUID)
         async throws(WebSignInError) -> URL
     {
         do {
             return try await agent.authorize(url: url, redirectURI: redirectURI)
-        } catch let error as ExternalUserAgentError where error.isCancelled {
-            throw WebSignInError(.cancelled, correlationId: correlationId, underlyingError: error)
-        } catch is CancellationError {
-            throw WebSignInError(.cancelled, correlationId: correlationId)
         } catch {
-            throw WebSignInError(
-                .invalidCallback, note: "The browser did not return to the app.", correlationId: correlationId,
-                underlyingError: error)
+            throw WebSignInError.agentFailure(error, correlationId: correlationId)
         }
     }
 
