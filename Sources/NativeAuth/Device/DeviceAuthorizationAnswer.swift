@@ -4,7 +4,8 @@ import Foundation
 ///
 /// `verification_url` is read when `verification_uri` is missing: Google (and Entra's v1
 /// endpoint) spell it that way, and other clients (such as the Rust `oauth2` crate) accept both.
-struct DeviceAuthorizationAnswer: Sendable, Equatable {
+/// A class: the answer never changes once read, and the state and poller share a reference.
+final class DeviceAuthorizationAnswer: Sendable {
     /// The code the client polls with: a secret, never logged or described.
     let deviceCode: Secret
     /// The code the user types at the verification page.

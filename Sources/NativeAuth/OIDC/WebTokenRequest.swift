@@ -67,7 +67,8 @@ final class WebTokenRequest: Sendable {
 }
 
 /// A successful token endpoint answer, parsed.
-struct WebTokenAnswer: Sendable, Equatable {
+/// A class: an answer never changes once read, and the async paths that hand it along copy a reference.
+final class WebTokenAnswer: Sendable {
     let accessToken: Secret
     /// Always `Bearer`: the answer's `token_type` is compared case-insensitively (some providers
     /// write `bearer`), and any other type is refused.
@@ -116,7 +117,7 @@ struct WebTokenAnswer: Sendable, Equatable {
     ///   for 5xx), ``WebSignInError/isUnexpectedResponse`` for an answer that is not a token
     ///   answer, and ``WebSignInError/isInvalidIDToken`` (``IDTokenCheck/missing``) for a code
     ///   exchange without an ID token.
-    init(
+    convenience init(
         _ response: HTTPResponse, grant: WebGrant, correlationId: UUID?, expectedTokenType: String = "Bearer"
     ) throws(WebSignInError) {
         let status = response.statusCode
