@@ -179,21 +179,28 @@ indirect enum WebRefreshAnswer: Sendable {
 }
 
 /// Redeems grants at the token endpoint through the transport, authenticated as `authentication` says.
-struct WebTokenClient: Sendable {
+/// A class: made once with its provider, then shared.
+final class WebTokenClient: Sendable {
     let pipeline: RequestPipeline
     let authentication: WebClientAuthentication
     /// The provider's audiences and clock, for `private_key_jwt`'s assertions.
-    var assertion = ClientAssertionContext()
+    let assertion: ClientAssertionContext
 
     var log: Log { pipeline.log }
 
-    init(pipeline: RequestPipeline, authentication: WebClientAuthentication = .none) {
+    init(
+        pipeline: RequestPipeline, authentication: WebClientAuthentication = .none,
+        assertion: ClientAssertionContext = ClientAssertionContext()
+    ) {
         self.pipeline = pipeline
         self.authentication = authentication
+        self.assertion = assertion
     }
 
     /// A token client on a pipeline of its own (no interceptors, the default deadline).
-    init(transport: any HTTPTransport, log: Log = Log(logger: nil), authentication: WebClientAuthentication = .none) {
+    convenience init(
+        transport: any HTTPTransport, log: Log = Log(logger: nil), authentication: WebClientAuthentication = .none
+    ) {
         self.init(pipeline: .web(transport: transport, log: log), authentication: authentication)
     }
 

@@ -61,17 +61,17 @@ final class WebProvider: Sendable {
         self.tokenEndpointQuery = tokenEndpointQuery
         self.pipeline = pipeline
         self.discovery = discovery
-        var tokens = WebTokenClient(pipeline: pipeline, authentication: authentication)
         let skew = Locked<TimeInterval>(0)
-        tokens.assertion = ClientAssertionContext(
-            audiences: { [discovery] (correlationId) async throws(WebSignInError) in
-                let metadata = try await discovery.metadata(correlationId: correlationId)
-                return ClientAssertionAudiences(
-                    issuer: metadata.issuer, tokenEndpoint: metadata.tokenEndpoint,
-                    acceptedAlgorithms: metadata.tokenEndpointAuthSigningAlgValuesSupported)
-            },
-            now: { [skew] in clock.now().addingTimeInterval(skew.current) })
-        self.tokens = tokens
+        tokens = WebTokenClient(
+            pipeline: pipeline, authentication: authentication,
+            assertion: ClientAssertionContext(
+                audiences: { [discovery] (correlationId) async throws(WebSignInError) in
+                    let metadata = try await discovery.metadata(correlationId: correlationId)
+                    return ClientAssertionAudiences(
+                        issuer: metadata.issuer, tokenEndpoint: metadata.tokenEndpoint,
+                        acceptedAlgorithms: metadata.tokenEndpointAuthSigningAlgValuesSupported)
+                },
+                now: { [skew] in clock.now().addingTimeInterval(skew.current) }))
         self.skew = skew
         self.clock = clock
         log = pipeline.log
