@@ -46,7 +46,9 @@ public enum ClientAssertionKeyError: Error, Sendable, Equatable {
 public struct RSAClientAssertionKey: ClientAssertionKey, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
-    let key: RSAPrivateKey
+    /// The private key, behind one reference: the value is small to copy.
+    var key: RSAPrivateKey { held.key }
+    private let held: Held
     /// `PS256` (the default) or `RS256`.
     public let algorithm: String
     /// The `kid` of the assertions' header; `nil` sends none.
@@ -61,7 +63,7 @@ public struct RSAClientAssertionKey: ClientAssertionKey, CustomStringConvertible
     public init(pkcs1DER: Data, algorithm: String = "PS256", keyID: String? = nil) throws(ClientAssertionKeyError) {
         guard Self.algorithms.contains(algorithm) else { throw .unsupportedAlgorithm(algorithm) }
         do {
-            key = try RSAPrivateKey(pkcs1DER: pkcs1DER)
+            held = Held(try RSAPrivateKey(pkcs1DER: pkcs1DER))
         } catch {
             throw .unreadableKey
         }
@@ -85,9 +87,14 @@ public struct RSAClientAssertionKey: ClientAssertionKey, CustomStringConvertible
     }
 
     private init(key: RSAPrivateKey, algorithm: String, keyID: String?) {
-        self.key = key
+        held = Held(key)
         self.algorithm = algorithm
         self.keyID = keyID
+    }
+
+    private final class Held: Sendable {
+        let key: RSAPrivateKey
+        init(_ key: RSAPrivateKey) { self.key = key }
     }
 
     static let algorithms: Set<String> = ["PS256", "RS256"]

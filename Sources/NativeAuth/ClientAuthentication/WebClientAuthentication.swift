@@ -19,7 +19,7 @@ import Foundation
 /// `<redacted>`. A secret shipped inside an app binary is not secret; use one only where the app
 /// can keep it (a server-side tool, a secret from dynamic registration kept in the keychain).
 @nonexhaustive
-public enum WebClientAuthentication: Sendable, Equatable {
+public indirect enum WebClientAuthentication: Sendable, Equatable {
     /// A public client: `client_id` in the request body, no secret.
     case none
     /// HTTP Basic authentication with the client id and this secret (`client_secret_basic`), each

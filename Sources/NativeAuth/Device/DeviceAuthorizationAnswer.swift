@@ -4,7 +4,8 @@ import Foundation
 ///
 /// `verification_url` is read when `verification_uri` is missing: Google (and Entra's v1
 /// endpoint) spell it that way, and other clients (such as the Rust `oauth2` crate) accept both.
-struct DeviceAuthorizationAnswer: Sendable, Equatable {
+/// A class: the answer never changes once read, and the state and poller share a reference.
+final class DeviceAuthorizationAnswer: Sendable {
     /// The code the client polls with: a secret, never logged or described.
     let deviceCode: Secret
     /// The code the user types at the verification page.
@@ -32,21 +33,8 @@ struct DeviceAuthorizationAnswer: Sendable, Equatable {
         func unexpected(_ note: String) -> WebSignInError {
             WebSignInError(.unexpectedResponse, note: note, httpStatusCode: status, correlationId: correlationId)
         }
-        let fields = try WebHTTP.members(of: response, correlationId: correlationId).map(WireObject.init)
-
-        guard (200...299).contains(status) else {
-            switch status {
-            case 429, 500...599:
-                throw WebSignInError(.server, httpStatusCode: status, correlationId: correlationId)
-            case 300...399:
-                throw unexpected("The device authorization endpoint redirected (never followed).")
-            default:
-                throw unexpected("The error answer has no 'error'.")
-            }
-        }
-        guard let fields else {
-            throw unexpected(response.body.isEmpty ? "The answer is empty." : "The answer is not a JSON object.")
-        }
+        let fields = WireObject(
+            try WebHTTP.object(of: response, from: "device authorization endpoint", correlationId: correlationId))
         guard let deviceCode = Self.text(fields, "device_code") else {
             throw unexpected("The answer has no 'device_code'.")
         }

@@ -11,14 +11,20 @@ import Foundation
 /// checked here; read them from the returned, verified payload. Package access, with the key set
 /// and the errors it throws, so the benchmark harness can time it.
 package enum IDTokenSignature {
-    /// A token whose signature verified.
-    package struct Verified: Sendable {
+    /// A token whose signature verified. A class: made once, then only read.
+    package final class Verified: Sendable {
         /// The decoded protected header.
         let header: [String: JSONValue]
         /// The decoded payload bytes: the exact bytes that were signed.
         let payload: Data
         /// The `kid` of the key that verified the signature.
         let keyID: String?
+
+        init(header: [String: JSONValue], payload: Data, keyID: String?) {
+            self.header = header
+            self.payload = payload
+            self.keyID = keyID
+        }
 
         /// The payload as a JSON object (the claims of an ID token); `nil` when it is not one.
         var claims: [String: JSONValue]? {

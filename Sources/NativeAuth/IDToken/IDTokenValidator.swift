@@ -23,21 +23,34 @@ struct IDTokenValidator: Sendable {
     /// Every algorithm the checks verify (RFC 7518 §3.3, §3.4, §3.5; RFC 8037).
     static let supportedAlgorithms: Set<String> = ["RS256", "PS256", "ES256", "EdDSA"]
 
-    struct Expectations: Sendable {
+    /// A class: built once per check and handed along by reference.
+    final class Expectations: Sendable {
         /// The `nonce` sent with the authorization request; `nil` on a refresh.
-        var nonce: Secret?
+        let nonce: Secret?
         /// The `sub` of the signed-in account, on a refresh.
-        var subject: String?
+        let subject: String?
         /// The access token of the same answer, for `at_hash`.
-        var accessToken: Secret?
+        let accessToken: Secret?
         /// The `max_age` sent with the authorization request, in seconds; `nil` when none was (and
         /// on a refresh, which is no new authentication).
-        var maxAge: Int? = nil
+        let maxAge: Int?
         /// The `acr_values` of a step-up (``StepUpChallenge``): an `acr` claim must be one of them.
         /// Empty for no check.
-        var acrValues: [String] = []
+        let acrValues: [String]
         /// The provider's time now (ours corrected by the measured skew).
-        var now: Date
+        let now: Date
+
+        init(
+            nonce: Secret?, subject: String?, accessToken: Secret?, maxAge: Int? = nil, acrValues: [String] = [],
+            now: Date
+        ) {
+            self.nonce = nonce
+            self.subject = subject
+            self.accessToken = accessToken
+            self.maxAge = maxAge
+            self.acrValues = acrValues
+            self.now = now
+        }
     }
 
     /// Verifies `idToken` and returns its claims.

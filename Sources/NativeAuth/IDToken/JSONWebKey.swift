@@ -20,9 +20,12 @@ import Foundation
 /// Montgomery form) is done the first time a token names the key, so a key set full of keys no
 /// token uses costs little. An EC or OKP key is checked in full when read: a few field
 /// operations for P-256, one exponentiation of 256-bit numbers (microseconds) for Ed25519.
-struct JSONWebKey: Sendable, Hashable {
+///
+/// A class, and its material an indirect enum: a key never changes once read, and a reference is
+/// what sets and caches copy.
+final class JSONWebKey: Sendable, Hashable {
     /// What the key is, checked.
-    enum Material: Sendable, Hashable {
+    indirect enum Material: Sendable, Hashable {
         /// The modulus and exponent, big-endian, without leading zeros (checked, not prepared).
         case rsa(modulus: [UInt8], exponent: [UInt8])
         /// A P-256 point.

@@ -1,7 +1,7 @@
 package import AuthCrypto
 
 /// Why a JWK Set member was skipped.
-package enum JSONWebKeyRejection: Error, Hashable, Sendable, CustomStringConvertible {
+package indirect enum JSONWebKeyRejection: Error, Hashable, Sendable, CustomStringConvertible {
     /// The member is not a JSON object.
     case notAnObject
     /// `kty` is missing or not "RSA", "EC" or "OKP" (the value is kept).

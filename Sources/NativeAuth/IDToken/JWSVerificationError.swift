@@ -1,5 +1,5 @@
 /// The check a signed token (compact JWS) failed. Descriptions never include token text.
-package enum JWSVerificationError: Error, Hashable, Sendable, CustomStringConvertible {
+package indirect enum JWSVerificationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong with a token that cannot even be read.
     package enum Malformation: Hashable, Sendable {
         /// Not three dot-separated parts.

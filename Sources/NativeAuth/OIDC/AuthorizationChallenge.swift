@@ -43,10 +43,16 @@ final class AuthorizationChallengeRequest: Sendable {
 
     /// What opens an authorization at the endpoint (§5.1): the scopes and the PKCE challenge, and
     /// the username when no `auth_session` says whose sign-in it is.
-    struct Opening: Sendable {
+    final class Opening: Sendable {
         let scopes: [String]
         let pkce: PKCE
         let username: String?
+
+        init(scopes: [String], pkce: PKCE, username: String?) {
+            self.scopes = scopes
+            self.pkce = pkce
+            self.username = username
+        }
     }
 
     /// The first request of a sign-in; `authSession` is the one the client keeps for the account

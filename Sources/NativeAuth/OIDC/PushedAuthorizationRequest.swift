@@ -135,30 +135,9 @@ struct PushedAuthorizationAnswer: Sendable, Equatable {
                 .unexpectedResponse, note: Self.refused + " " + note, httpStatusCode: status,
                 correlationId: correlationId)
         }
-        let members: [String: JSONValue]?
-        do {
-            members = try WebHTTP.members(of: response, correlationId: correlationId)
-        } catch {
-            throw error.noting(Self.refused)
-        }
-        guard (200...299).contains(status) else {
-            switch status {
-            case 401, 403:
-                throw WebSignInError(
-                    .configuration,
-                    note: Self.refused + " The provider refused the client or the request (HTTP \(status)).",
-                    httpStatusCode: status, correlationId: correlationId)
-            case 429, 500...599:
-                throw WebSignInError(.server, note: Self.refused, httpStatusCode: status, correlationId: correlationId)
-            case 300...399:
-                throw unexpected("The endpoint redirected (never followed).")
-            default:
-                throw unexpected("The error answer has no 'error'.")
-            }
-        }
-        guard let members else {
-            throw unexpected(response.body.isEmpty ? "The answer is empty." : "The answer is not a JSON object.")
-        }
+        let members = try WebHTTP.object(
+            of: response, from: "endpoint", refusal: "The provider refused the client or the request.",
+            prefix: Self.refused, correlationId: correlationId)
         guard let requestURI = members["request_uri"]?.stringValue, !requestURI.isEmpty else {
             throw unexpected("The answer has no 'request_uri' string.")
         }

@@ -93,7 +93,7 @@ extension WebTokenClient {
             context: assertion)
         let send = { (request: HTTPRequest, correlationId: UUID?) async throws(WebSignInError) -> HTTPResponse in
             try await WebHTTP.send(
-                request, to: .revocation, through: pipeline, correlationId: correlationId, failures: .revocation)
+                request, to: .revocation, through: self.pipeline, correlationId: correlationId, failures: .revocation)
         }
         let response: HTTPResponse
         if let dpop {

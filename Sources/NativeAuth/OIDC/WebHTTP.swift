@@ -20,6 +20,46 @@ enum WebHTTP {
         return members
     }
 
+    /// The members of an answer that must be a JSON object with a `success` status (one reader
+    /// for the token, device, pushed-request and registration answers). An OAuth error answer is
+    /// its typed error; a bare 401 or 403 is ``WebSignInError/isConfigurationError`` with
+    /// `refusal` when given; 429 and 5xx are ``WebSignInError/isServerError``; a redirect, any
+    /// other status, an empty body or one that is not an object is
+    /// ``WebSignInError/isUnexpectedResponse``. Every note starts with `prefix` when given.
+    @inline(never)
+    static func object(
+        of response: HTTPResponse, from endpoint: String, success: ClosedRange<Int> = 200...299,
+        refusal: String? = nil, unexplained: String = "The error answer has no 'error'.", prefix: String? = nil,
+        correlationId: UUID?
+    ) throws(WebSignInError) -> [String: JSONValue] {
+        let status = response.statusCode
+        func failure(_ code: WebSignInError.Code, _ note: String?) -> WebSignInError {
+            let note = prefix.map { prefix in note.map { prefix + " " + $0 } ?? prefix } ?? note
+            return WebSignInError(code, note: note, httpStatusCode: status, correlationId: correlationId)
+        }
+        let members: [String: JSONValue]?
+        do {
+            members = try Self.members(of: response, success: { success.contains($0) }, correlationId: correlationId)
+        } catch {
+            throw prefix.map { error.noting($0) } ?? error
+        }
+        guard success.contains(status) else {
+            switch status {
+            case 401, 403:
+                throw refusal.map { failure(.configuration, $0) } ?? failure(.unexpectedResponse, unexplained)
+            case 429, 500...599: throw failure(.server, nil)
+            case 300...399: throw failure(.unexpectedResponse, "The \(endpoint) redirected (never followed).")
+            default: throw failure(.unexpectedResponse, unexplained)
+            }
+        }
+        guard let members else {
+            throw failure(
+                .unexpectedResponse, response.body.isEmpty ? "The answer is empty." : "The answer is not a JSON object."
+            )
+        }
+        return members
+    }
+
     /// Headers sent with every request of the web client.
     static func headers(correlationId: UUID?, form: Bool) -> [String: String] {
         var headers = [

@@ -67,7 +67,8 @@ final class WebTokenRequest: Sendable {
 }
 
 /// A successful token endpoint answer, parsed.
-struct WebTokenAnswer: Sendable, Equatable {
+/// A class: an answer never changes once read, and the async paths that hand it along copy a reference.
+final class WebTokenAnswer: Sendable {
     let accessToken: Secret
     /// Always `Bearer`: the answer's `token_type` is compared case-insensitively (some providers
     /// write `bearer`), and any other type is refused.
@@ -116,33 +117,21 @@ struct WebTokenAnswer: Sendable, Equatable {
     ///   for 5xx), ``WebSignInError/isUnexpectedResponse`` for an answer that is not a token
     ///   answer, and ``WebSignInError/isInvalidIDToken`` (``IDTokenCheck/missing``) for a code
     ///   exchange without an ID token.
-    init(
+    convenience init(
         _ response: HTTPResponse, grant: WebGrant, correlationId: UUID?, expectedTokenType: String = "Bearer"
     ) throws(WebSignInError) {
         let status = response.statusCode
         func unexpected(_ note: String) -> WebSignInError {
             WebSignInError(.unexpectedResponse, note: note, httpStatusCode: status, correlationId: correlationId)
         }
-        let fields = try WebHTTP.members(of: response, correlationId: correlationId).map(WireObject.init)
-
-        guard (200...299).contains(status) else {
-            switch status {
-            case 400 where response.body.isEmpty:
-                // Some providers (glewlwyd) refuse an unknown or expired refresh token with a bare 400.
-                throw WebSignInError(
-                    .invalidGrant, note: "The provider answered 400 with no body.", httpStatusCode: status,
-                    correlationId: correlationId)
-            case 429, 500...599:
-                throw WebSignInError(.server, httpStatusCode: status, correlationId: correlationId)
-            default:
-                throw unexpected(
-                    (300...399).contains(status)
-                        ? "The token endpoint redirected (never followed)." : "The error answer has no 'error'.")
-            }
+        if status == 400, response.body.isEmpty {
+            // Some providers (glewlwyd) refuse an unknown or expired refresh token with a bare 400.
+            throw WebSignInError(
+                .invalidGrant, note: "The provider answered 400 with no body.", httpStatusCode: status,
+                correlationId: correlationId)
         }
-        guard let fields else {
-            throw unexpected(response.body.isEmpty ? "The answer is empty." : "The answer is not a JSON object.")
-        }
+        let fields = WireObject(
+            try WebHTTP.object(of: response, from: "token endpoint", correlationId: correlationId))
         guard let access = fields.string("access_token"), !access.isEmpty else {
             throw unexpected("The answer has no 'access_token'.")
         }
@@ -190,21 +179,28 @@ indirect enum WebRefreshAnswer: Sendable {
 }
 
 /// Redeems grants at the token endpoint through the transport, authenticated as `authentication` says.
-struct WebTokenClient: Sendable {
+/// A class: made once with its provider, then shared.
+final class WebTokenClient: Sendable {
     let pipeline: RequestPipeline
     let authentication: WebClientAuthentication
     /// The provider's audiences and clock, for `private_key_jwt`'s assertions.
-    var assertion = ClientAssertionContext()
+    let assertion: ClientAssertionContext
 
     var log: Log { pipeline.log }
 
-    init(pipeline: RequestPipeline, authentication: WebClientAuthentication = .none) {
+    init(
+        pipeline: RequestPipeline, authentication: WebClientAuthentication = .none,
+        assertion: ClientAssertionContext = ClientAssertionContext()
+    ) {
         self.pipeline = pipeline
         self.authentication = authentication
+        self.assertion = assertion
     }
 
     /// A token client on a pipeline of its own (no interceptors, the default deadline).
-    init(transport: any HTTPTransport, log: Log = Log(logger: nil), authentication: WebClientAuthentication = .none) {
+    convenience init(
+        transport: any HTTPTransport, log: Log = Log(logger: nil), authentication: WebClientAuthentication = .none
+    ) {
         self.init(pipeline: .web(transport: transport, log: log), authentication: authentication)
     }
 

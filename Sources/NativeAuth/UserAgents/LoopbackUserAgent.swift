@@ -229,8 +229,9 @@
         }
     }
 
-    /// A checked loopback redirect URI, and the rules for answering requests to it.
-    struct LoopbackRedirect: Sendable {
+    /// A checked loopback redirect URI, and the rules for answering requests to it. A class: built
+    /// once per sign-in, then only read.
+    final class LoopbackRedirect: Sendable {
         let uri: URL
         /// The redirect URI without query or fragment: the start of every callback URL.
         let base: String

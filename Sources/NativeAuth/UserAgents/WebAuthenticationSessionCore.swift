@@ -11,10 +11,21 @@ import Foundation
 final class WebAuthenticationSessionCore: Sendable {
     private typealias Outcome = Result<URL, ExternalUserAgentError>
 
-    private struct Presentation: Sendable {
+    /// A class, replaced rather than changed: the state then holds one reference, and copying or
+    /// destroying it is small.
+    private final class Presentation: Sendable {
         let id: UInt64
-        var continuation: CheckedContinuation<Outcome, Never>?
-        var handle: (any WebAuthenticationSessionHandle)?
+        let continuation: CheckedContinuation<Outcome, Never>?
+        let handle: (any WebAuthenticationSessionHandle)?
+
+        init(
+            id: UInt64, continuation: CheckedContinuation<Outcome, Never>? = nil,
+            handle: (any WebAuthenticationSessionHandle)? = nil
+        ) {
+            self.id = id
+            self.continuation = continuation
+            self.handle = handle
+        }
     }
 
     private struct State: Sendable {
@@ -41,11 +52,11 @@ final class WebAuthenticationSessionCore: Sendable {
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
                 let stored = state.withLock { state in
-                    guard !Task.isCancelled, state.current?.id == id else {
+                    guard !Task.isCancelled, let current = state.current, current.id == id else {
                         if state.current?.id == id { state.current = nil }
                         return false
                     }
-                    state.current?.continuation = continuation
+                    state.current = Presentation(id: id, continuation: continuation, handle: current.handle)
                     return true
                 }
                 guard stored else { return continuation.resume(returning: .failure(.cancelled)) }
@@ -79,8 +90,8 @@ final class WebAuthenticationSessionCore: Sendable {
             return
         }
         let stillShowing = state.withLock { state in
-            guard state.current?.id == id else { return false }
-            state.current?.handle = handle
+            guard let current = state.current, current.id == id else { return false }
+            state.current = Presentation(id: id, continuation: current.continuation, handle: handle)
             return true
         }
         if !stillShowing { handle.cancel() }

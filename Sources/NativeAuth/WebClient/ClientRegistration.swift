@@ -108,22 +108,51 @@ public struct ClientRegistrationRequest: Sendable, Equatable {
 /// ```
 public struct ClientRegistration: Sendable {
     /// `client_id`: the client's new identifier.
-    public let clientId: String
+    public var clientId: String { fields.clientId }
     /// `client_id_issued_at`, when the provider says.
-    public let clientIdIssuedAt: Date?
+    public var clientIdIssuedAt: Date? { fields.clientIdIssuedAt }
     /// `client_secret_expires_at`: when the secret expires; `nil` when it never does (`0`), when
     /// the provider does not say, or when no secret was issued.
-    public let clientSecretExpiresAt: Date?
+    public var clientSecretExpiresAt: Date? { fields.clientSecretExpiresAt }
     /// `token_endpoint_auth_method` as the provider registered it, when it says.
-    public let tokenEndpointAuthMethod: String?
+    public var tokenEndpointAuthMethod: String? { fields.tokenEndpointAuthMethod }
     /// `registration_client_uri`: where the registration can be read, changed or deleted (RFC 7592),
     /// when the provider offers it.
-    public let registrationClientURI: URL?
+    public var registrationClientURI: URL? { fields.registrationClientURI }
     /// Every member of the provider's answer except `client_secret` and
     /// `registration_access_token` (see ``clientSecret`` and ``registrationAccessToken``).
-    public let metadata: [String: JSONValue]
-    let secret: Secret?
-    let accessToken: Secret?
+    public var metadata: [String: JSONValue] { fields.metadata }
+    var secret: Secret? { fields.secret }
+    var accessToken: Secret? { fields.accessToken }
+
+    /// The members, behind one reference: a registration never changes once read, and the value
+    /// is one pointer to copy.
+    private let fields: Fields
+
+    private final class Fields: Sendable {
+        let clientId: String
+        let clientIdIssuedAt: Date?
+        let clientSecretExpiresAt: Date?
+        let tokenEndpointAuthMethod: String?
+        let registrationClientURI: URL?
+        let metadata: [String: JSONValue]
+        let secret: Secret?
+        let accessToken: Secret?
+
+        init(
+            clientId: String, clientIdIssuedAt: Date?, clientSecretExpiresAt: Date?, tokenEndpointAuthMethod: String?,
+            registrationClientURI: URL?, metadata: [String: JSONValue], secret: Secret?, accessToken: Secret?
+        ) {
+            self.clientId = clientId
+            self.clientIdIssuedAt = clientIdIssuedAt
+            self.clientSecretExpiresAt = clientSecretExpiresAt
+            self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
+            self.registrationClientURI = registrationClientURI
+            self.metadata = metadata
+            self.secret = secret
+            self.accessToken = accessToken
+        }
+    }
 
     /// `client_secret`: the secret of a confidential client, `nil` for a public one. A secret:
     /// never log it.
@@ -158,29 +187,10 @@ public struct ClientRegistration: Sendable {
         func unexpected(_ note: String) -> WebSignInError {
             WebSignInError(.unexpectedResponse, note: note, httpStatusCode: status, correlationId: correlationId)
         }
-        let members = try WebHTTP.members(
-            of: response, success: { $0 == 200 || $0 == 201 }, correlationId: correlationId)
-
-        guard status == 200 || status == 201 else {
-            switch status {
-            case 401, 403:
-                throw WebSignInError(
-                    .configuration,
-                    note: "The registration endpoint refused the request (HTTP \(status)); "
-                        + "it may need an initial access token.",
-                    httpStatusCode: status, correlationId: correlationId)
-            case 429, 500...599:
-                throw WebSignInError(.server, httpStatusCode: status, correlationId: correlationId)
-            default:
-                throw unexpected(
-                    (300...399).contains(status)
-                        ? "The registration endpoint redirected (never followed)."
-                        : "The answer is neither a registration nor an error (HTTP \(status)).")
-            }
-        }
-        guard let members else {
-            throw unexpected(response.body.isEmpty ? "The answer is empty." : "The answer is not a JSON object.")
-        }
+        let members = try WebHTTP.object(
+            of: response, from: "registration endpoint", success: 200...201,
+            refusal: "The registration endpoint refused the request; it may need an initial access token.",
+            unexplained: "The answer is neither a registration nor an error.", correlationId: correlationId)
         func string(_ name: String) throws(WebSignInError) -> String? {
             guard let value = members[name], value != .null else { return nil }
             guard let text = value.stringValue else { throw unexpected("'\(name)' is not a string.") }
@@ -196,21 +206,23 @@ public struct ClientRegistration: Sendable {
         guard let clientId = try string("client_id"), !clientId.isEmpty else {
             throw unexpected("The answer has no 'client_id'.")
         }
-        self.clientId = clientId
-        secret = try string("client_secret").flatMap { $0.isEmpty ? nil : Secret($0) }
-        accessToken = try string("registration_access_token").flatMap { $0.isEmpty ? nil : Secret($0) }
-        clientIdIssuedAt = try date("client_id_issued_at")
-        clientSecretExpiresAt = secret == nil ? nil : try date("client_secret_expires_at")
-        tokenEndpointAuthMethod = try string("token_endpoint_auth_method")
+        let secret = try string("client_secret").flatMap { $0.isEmpty ? nil : Secret($0) }
+        let accessToken = try string("registration_access_token").flatMap { $0.isEmpty ? nil : Secret($0) }
+        let clientIdIssuedAt = try date("client_id_issued_at")
+        let clientSecretExpiresAt = secret == nil ? nil : try date("client_secret_expires_at")
+        let tokenEndpointAuthMethod = try string("token_endpoint_auth_method")
+        var registrationClientURI: URL?
         if let uri = try string("registration_client_uri") {
             guard let url = URL(string: uri), url.scheme != nil, url.host != nil else {
                 throw unexpected("'registration_client_uri' is not an absolute URL.")
             }
             registrationClientURI = url
-        } else {
-            registrationClientURI = nil
         }
-        metadata = members.filter { $0.key != "client_secret" && $0.key != "registration_access_token" }
+        fields = Fields(
+            clientId: clientId, clientIdIssuedAt: clientIdIssuedAt, clientSecretExpiresAt: clientSecretExpiresAt,
+            tokenEndpointAuthMethod: tokenEndpointAuthMethod, registrationClientURI: registrationClientURI,
+            metadata: members.filter { $0.key != "client_secret" && $0.key != "registration_access_token" },
+            secret: secret, accessToken: accessToken)
     }
 }
 

@@ -4,10 +4,17 @@ import Foundation
 /// Where a web client signs users in and keeps their account: its provider, its account manager
 /// and its redirect URI. A first-party sign-in holds it, not the client: one that goes on from a
 /// refresh is made where only these exist, and may outlive the client.
-struct WebSignInSite: Sendable {
+/// A class: made once, then shared by the states of a sign-in.
+final class WebSignInSite: Sendable {
     let provider: WebProvider
     let accounts: AccountManager
     let redirectURI: URL
+
+    init(provider: WebProvider, accounts: AccountManager, redirectURI: URL) {
+        self.provider = provider
+        self.accounts = accounts
+        self.redirectURI = redirectURI
+    }
 
     /// A browser sign-in through `agent` (``WebAuthClient/signIn(_:using:)``), stored as the account.
     /// With `subject`, the sign-in continues that account's: the new ID token must carry its `sub`,

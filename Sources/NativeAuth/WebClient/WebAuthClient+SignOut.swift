@@ -59,10 +59,12 @@ extension WebAuthClient {
         let idToken = credentials?.idToken ?? account.idToken
         let refreshToken = credentials?.refreshToken.flatMap { $0.isEmpty ? nil : Secret($0) }
 
-        var metadata: Result<ProviderMetadata, WebSignInError>?
+        // Only the two endpoints are kept, not the whole metadata, across the steps' suspensions.
+        var metadata: Result<(revocation: URL?, endSession: URL?), WebSignInError>?
         if refreshToken != nil || agent != nil {
             do {
-                metadata = .success(try await provider.discovery.metadata(correlationId: correlationId))
+                let found = try await provider.discovery.metadata(correlationId: correlationId)
+                metadata = .success((found.revocationEndpoint, found.endSessionEndpoint))
             } catch {
                 metadata = .failure(error)
             }
@@ -74,8 +76,8 @@ extension WebAuthClient {
             revocation = .skipped
         case (_, .failure(let error)?):
             revocation = .failed(error)
-        case (let token?, .success(let metadata)?):
-            if let endpoint = metadata.revocationEndpoint {
+        case (let token?, .success(let endpoints)?):
+            if let endpoint = endpoints.revocation {
                 revocation = await revoke(token, at: endpoint, dpop: signer, correlationId: correlationId)
             } else {
                 revocation = .notSupported
@@ -88,8 +90,8 @@ extension WebAuthClient {
             endSession = .skipped
         case (_, .failure(let error)?):
             endSession = .failed(error)
-        case (let agent?, .success(let metadata)?):
-            if let endpoint = metadata.endSessionEndpoint {
+        case (let agent?, .success(let endpoints)?):
+            if let endpoint = endpoints.endSession {
                 endSession = await self.endSession(
                     at: endpoint, idToken: idToken, postLogoutRedirectURI: postLogoutRedirectURI ?? redirectURI,
                     agent: agent, correlationId: correlationId)
@@ -126,12 +128,8 @@ extension WebAuthClient {
             let request = try EndSessionRequest(
                 endpoint: endpoint, idTokenHint: idToken, clientId: clientId,
                 postLogoutRedirectURI: postLogoutRedirectURI, state: OAuthRandom.token(), correlationId: correlationId)
-            let callback: URL
-            do {
-                callback = try await agent.authorize(url: request.url, redirectURI: postLogoutRedirectURI)
-            } catch {
-                throw WebSignInError.agentFailure(error, correlationId: correlationId)
-            }
+            let callback = try await provider.show(
+                request.url, redirectURI: postLogoutRedirectURI, using: agent, correlationId: correlationId)
             try request.check(callback: callback)
             return .done
         } catch {

@@ -61,17 +61,17 @@ final class WebProvider: Sendable {
         self.tokenEndpointQuery = tokenEndpointQuery
         self.pipeline = pipeline
         self.discovery = discovery
-        var tokens = WebTokenClient(pipeline: pipeline, authentication: authentication)
         let skew = Locked<TimeInterval>(0)
-        tokens.assertion = ClientAssertionContext(
-            audiences: { [discovery] (correlationId) async throws(WebSignInError) in
-                let metadata = try await discovery.metadata(correlationId: correlationId)
-                return ClientAssertionAudiences(
-                    issuer: metadata.issuer, tokenEndpoint: metadata.tokenEndpoint,
-                    acceptedAlgorithms: metadata.tokenEndpointAuthSigningAlgValuesSupported)
-            },
-            now: { [skew] in clock.now().addingTimeInterval(skew.current) })
-        self.tokens = tokens
+        tokens = WebTokenClient(
+            pipeline: pipeline, authentication: authentication,
+            assertion: ClientAssertionContext(
+                audiences: { [discovery] (correlationId) async throws(WebSignInError) in
+                    let metadata = try await discovery.metadata(correlationId: correlationId)
+                    return ClientAssertionAudiences(
+                        issuer: metadata.issuer, tokenEndpoint: metadata.tokenEndpoint,
+                        acceptedAlgorithms: metadata.tokenEndpointAuthSigningAlgValuesSupported)
+                },
+                now: { [skew] in clock.now().addingTimeInterval(skew.current) }))
         self.skew = skew
         self.clock = clock
         log = pipeline.log
@@ -227,19 +227,15 @@ final class WebProvider: Sendable {
     ///
     /// - Throws: ``WebSignInError/isCancelled`` when the user closed the browser or the task was
     ///   cancelled, ``WebSignInError/isInvalidCallback`` when the agent failed otherwise.
+    ///   One body for sign-in, sign-out and a first-party sign-in's browser step.
+    @inline(never)
     func show(_ url: URL, redirectURI: URL, using agent: any ExternalUserAgent, correlationId: UUID)
         async throws(WebSignInError) -> URL
     {
         do {
             return try await agent.authorize(url: url, redirectURI: redirectURI)
-        } catch let error as ExternalUserAgentError where error.isCancelled {
-            throw WebSignInError(.cancelled, correlationId: correlationId, underlyingError: error)
-        } catch is CancellationError {
-            throw WebSignInError(.cancelled, correlationId: correlationId)
         } catch {
-            throw WebSignInError(
-                .invalidCallback, note: "The browser did not return to the app.", correlationId: correlationId,
-                underlyingError: error)
+            throw WebSignInError.agentFailure(error, correlationId: correlationId)
         }
     }
 

@@ -229,10 +229,9 @@ struct PrivateKeyJWTTests {
     @Test func aRevocationCarriesAnAssertion() async throws {
         let key = try Self.key()
         let provider = ScriptedOpenIDProvider(endpoints: .standard(revocation: true))
-        var tokens = WebTokenClient(
+        let tokens = WebTokenClient(
             pipeline: .web(transport: provider, log: Log(logger: nil)),
-            authentication: .privateKeyJWT(PrivateKeyJWT(key: key)))
-        tokens.assertion = Self.context()
+            authentication: .privateKeyJWT(PrivateKeyJWT(key: key)), assertion: Self.context())
         try await tokens.revoke(
             TokenRevocationRequest(
                 endpoint: URL(string: "\(ScriptedOpenIDProvider.issuer)/revoke")!, token: Secret("rt-1"),
@@ -251,10 +250,9 @@ struct PrivateKeyJWTTests {
             authentication: .privateKeyJWT(PrivateKeyJWT(key: try Self.key())))
         await #expect(throws: WebSignInError.self) { _ = try await unplaced.send(request) }
         for key in [BrokenAssertionKey(algorithm: "ES256"), BrokenAssertionKey(algorithm: "HS256")] {
-            var broken = WebTokenClient(
+            let broken = WebTokenClient(
                 pipeline: .web(transport: provider, log: Log(logger: nil)),
-                authentication: .privateKeyJWT(PrivateKeyJWT(key: key)))
-            broken.assertion = Self.context()
+                authentication: .privateKeyJWT(PrivateKeyJWT(key: key)), assertion: Self.context())
             do {
                 _ = try await broken.send(request)
                 Issue.record("expected a refusal")

@@ -229,7 +229,7 @@ extension WebTokenClient {
     /// A token client on a pipeline of its own, with the tests' request deadline: its server answers
     /// in process or on loopback, so only a hang may reach it (the default, 35 s for a transport
     /// that is not URLSession's, was reached by a step waiting for a thread on a loaded machine).
-    init(
+    convenience init(
         testTransport transport: any HTTPTransport, log: Log = Log(logger: nil),
         authentication: WebClientAuthentication = .none
     ) {
