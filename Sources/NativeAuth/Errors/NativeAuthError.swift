@@ -187,18 +187,19 @@ public struct NativeAuthErrorDetails: Sendable {
 
     /// The raw server fields and the correlation id, on one line.
     var context: String {
+        // Concatenations rather than interpolations: the same text in less code.
         var parts: [String] = []
         if let server {
-            parts.append("error=\(server.error)")
-            if let suberror = server.suberror { parts.append("suberror=\(suberror)") }
+            parts.append("error=" + server.error)
+            if let suberror = server.suberror { parts.append("suberror=" + suberror) }
             if !server.errorCodes.isEmpty {
                 parts.append("codes=" + server.errorCodes.map(String.init).joined(separator: ","))
             }
-            parts.append("status=\(server.status)")
+            parts.append("status=" + String(server.status))
         }
-        if let endpoint { parts.append("endpoint=\(endpoint)") }
+        if let endpoint { parts.append("endpoint=" + endpoint.name) }
         if let underlyingError { parts.append("cause=" + RequestPipeline.describe(underlyingError)) }
-        parts.append("correlation-id=\(correlationId.uuidString.lowercased())")
+        parts.append("correlation-id=" + correlationId.uuidString.lowercased())
         return parts.joined(separator: " ")
     }
 }
