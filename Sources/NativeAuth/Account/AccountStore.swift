@@ -259,9 +259,26 @@ final class AccountStore {
         guard indexSession != session || adding.contains(where: { index[$0] == nil }) || !leftovers.isEmpty else {
             return true
         }
-        var tokens = indexSession == session ? index : [:]
         let stored = await readIndex()
         guard !indexReadFailed else { return false }
+        let tokens = listing(adding, session: session, stored: stored)
+        let written = AccountStoreLayout.Index(session: session, tokens: tokens)
+        try await store.setData(AccountStoreLayout.encode(written), forKey: AccountStoreLayout.indexKey(key))
+        index = tokens
+        if indexSession != session { probed = [] }
+        indexSession = session
+        leftovers.subtract(tokens.values)
+        await removeLeftoverItems()
+        return true
+    }
+
+    /// The index to write: what is known of `session` and what `stored` lists of it, with
+    /// `adding`; the items `stored` lists of another session become leftovers. Its own function:
+    /// inlined, it was copied into the resumption after the index read.
+    private func listing(_ adding: Set<String>, session: String, stored: AccountStoreLayout.Index?)
+        -> [String: String]
+    {
+        var tokens = indexSession == session ? index : [:]
         if let stored {
             if stored.session == session {
                 tokens.merge(stored.tokens) { ours, _ in ours }
@@ -272,14 +289,7 @@ final class AccountStore {
         for scopeKey in adding where tokens[scopeKey] == nil {
             tokens[scopeKey] = AccountStoreLayout.tokenKey(key, scopeKey: scopeKey)
         }
-        let written = AccountStoreLayout.Index(session: session, tokens: tokens)
-        try await store.setData(AccountStoreLayout.encode(written), forKey: AccountStoreLayout.indexKey(key))
-        index = tokens
-        if indexSession != session { probed = [] }
-        indexSession = session
-        leftovers.subtract(tokens.values)
-        await removeLeftoverItems()
-        return true
+        return tokens
     }
 
     /// Stores a new sign-in's account item, replacing whatever the store held, and removes the

@@ -82,8 +82,10 @@ public final class AuthSession {
         publish()
     }
 
-    /// Reads the stored account into ``account``.
-    private func reload() async {
+    /// Reads the stored account into ``account``; nothing unless `wanted` (the callee decides:
+    /// an await under a condition has the compiler copy what follows it).
+    private func reload(_ wanted: Bool = true) async {
+        guard wanted else { return }
         do {
             let restored = try await readAccount()
             account = restored
@@ -117,15 +119,11 @@ public final class AuthSession {
 
     private func apply(_ event: SessionEvent) async {
         lastEvent = event
-        switch event {
-        case .signedIn:
-            // The account as the client now holds it (from memory: no request).
-            await reload()
-        case .tokenRefreshed:
-            break
-        case .signedOut(let signedOut, _):
-            if account?.account == signedOut { account = nil }
-        }
+        if case .signedOut(let signedOut, _) = event, account?.account == signedOut { account = nil }
+        // After a sign-in: the account as the client now holds it (from memory: no request).
+        var signedIn = false
+        if case .signedIn = event { signedIn = true }
+        await reload(signedIn)
         publish()
     }
 

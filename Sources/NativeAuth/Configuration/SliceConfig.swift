@@ -41,7 +41,7 @@ public struct SliceConfig: Sendable, Hashable, CustomStringConvertible {
     /// kept as it is and not added again (a discovered endpoint's own `dc` wins, as a V2 link's does).
     static func appending(_ pairs: [(name: String, value: String?)], to url: URL) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        let present = Set((components.queryItems ?? []).map(\.name))
+        let present = (components.queryItems ?? []).map(\.name)
         let added = pairs.compactMap { pair in
             present.contains(pair.name) ? nil : pair.value.map { "\(pair.name)=\(encoded($0))" }
         }

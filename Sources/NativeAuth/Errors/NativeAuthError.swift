@@ -187,18 +187,19 @@ public struct NativeAuthErrorDetails: Sendable {
 
     /// The raw server fields and the correlation id, on one line.
     var context: String {
+        // Concatenations rather than interpolations: the same text in less code.
         var parts: [String] = []
         if let server {
-            parts.append("error=\(server.error)")
-            if let suberror = server.suberror { parts.append("suberror=\(suberror)") }
+            parts.append("error=" + server.error)
+            if let suberror = server.suberror { parts.append("suberror=" + suberror) }
             if !server.errorCodes.isEmpty {
                 parts.append("codes=" + server.errorCodes.map(String.init).joined(separator: ","))
             }
-            parts.append("status=\(server.status)")
+            parts.append("status=" + String(server.status))
         }
-        if let endpoint { parts.append("endpoint=\(endpoint)") }
+        if let endpoint { parts.append("endpoint=" + endpoint.name) }
         if let underlyingError { parts.append("cause=" + RequestPipeline.describe(underlyingError)) }
-        parts.append("correlation-id=\(correlationId.uuidString.lowercased())")
+        parts.append("correlation-id=" + correlationId.uuidString.lowercased())
         return parts.joined(separator: " ")
     }
 }
@@ -342,18 +343,30 @@ extension NativeAuthErrorDetails {
     /// The details of a failed call; `serverKind` is the step's kind for its server error, the
     /// catalogue's shared meanings name the rest.
     init(_ failure: WireFailure, correlationId: UUID, serverKind: ErrorKind?) {
+        // One call of the memberwise init, its arguments picked per case: a call per case was an
+        // inlined copy of it per case.
+        var kind = ErrorKind.cancelled
+        var server: ServerError?
+        var unexpected: UnexpectedAnswer?
+        var underlyingError: (any Error)?
+        var redirectReason: String?
+        var endpoint: RequestEndpoint?
         switch failure {
         case .cancelled:
-            self.init(.cancelled, correlationId: correlationId)
-        case .transport(let error, let endpoint):
-            self.init(.network, correlationId: correlationId, underlyingError: error, endpoint: endpoint)
+            break
+        case .transport(let error, let failedEndpoint):
+            (kind, underlyingError, endpoint) = (.network, error, failedEndpoint)
         case .unexpected(let answer):
-            self.init(.unexpectedResponse, correlationId: correlationId, unexpected: answer)
+            (kind, unexpected) = (.unexpectedResponse, answer)
         case .redirect(let reason):
-            self.init(.browserRequired, correlationId: correlationId, redirectReason: reason)
+            (kind, redirectReason) = (.browserRequired, reason)
         case .server(let error):
-            self.init(Self.kind(of: error, serverKind: serverKind), correlationId: correlationId, server: error)
+            (kind, server) = (Self.kind(of: error, serverKind: serverKind), error)
         }
+        self.init(
+            kind, correlationId: correlationId, server: server, unexpected: unexpected,
+            underlyingError: underlyingError,
+            redirectReason: redirectReason, endpoint: endpoint)
     }
 }
 

@@ -63,11 +63,13 @@ extension FileCredentialStore {
         let temporaryPath = path + "/" + Self.temporaryName(for: fileName)
         do {
             try writeTemporaryFile(envelope, at: temporaryPath, key: key)
-            if crashPoint == .temporaryFileSynced { throw SimulatedCrash() }
-            guard rename(temporaryPath, filePath) == 0 else { throw failure("rename", key: key) }
-        } catch let error as SimulatedCrash {
-            throw error  // a killed process cleans nothing up
         } catch {
+            if !(error is SimulatedCrash) { _ = unlink(temporaryPath) }  // a killed process cleans nothing up
+            throw error
+        }
+        if crashPoint == .temporaryFileSynced { throw SimulatedCrash() }
+        guard rename(temporaryPath, filePath) == 0 else {
+            let error = failure("rename", key: key)
             _ = unlink(temporaryPath)
             throw error
         }
