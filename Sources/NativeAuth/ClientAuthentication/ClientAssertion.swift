@@ -97,7 +97,7 @@ public struct RSAClientAssertionKey: ClientAssertionKey, CustomStringConvertible
         init(_ key: RSAPrivateKey) { self.key = key }
     }
 
-    static let algorithms: Set<String> = ["PS256", "RS256"]
+    static let algorithms = ["PS256", "RS256"]
 
     /// The same key, signing with `algorithm` (`PS256` or `RS256`).
     func signing(with algorithm: String) -> RSAClientAssertionKey {
