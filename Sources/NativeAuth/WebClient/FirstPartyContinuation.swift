@@ -181,10 +181,7 @@ extension WebAuthClient {
                 .unsupported, note: "The provider publishes no authorization_challenge_endpoint.",
                 correlationId: correlationId)
         }
-        let key =
-            record?.dpopKey == nil
-            ? try await provider.newDPoPKey(metadata, correlationId: correlationId)
-            : try await provider.key(forStoredKey: record?.dpopKey, correlationId: correlationId)
+        let key = try await provider.key(continuing: record?.dpopKey, metadata: metadata, correlationId: correlationId)
         let signIn = FirstPartySignIn(
             site: site, metadata: metadata, endpoint: endpoint, pkce: PKCE(), scopes: parameters.scopes,
             username: parameters.username, correlationId: correlationId, dpopKey: key,
@@ -236,10 +233,8 @@ extension WebRefreshRedeemer {
         if let accounts = link.accounts {
             let key: DPoPBoundKey?
             do {
-                key =
-                    account.dpopKey == nil
-                    ? try await provider.newDPoPKey(metadata, correlationId: correlationId)
-                    : try await provider.key(forStoredKey: account.dpopKey, correlationId: correlationId)
+                key = try await provider.key(
+                    continuing: account.dpopKey, metadata: metadata, correlationId: correlationId)
             } catch {
                 return Self.retrieveError(error, correlationId: correlationId)
             }
