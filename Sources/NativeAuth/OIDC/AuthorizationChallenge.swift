@@ -126,16 +126,10 @@ final class AuthorizationChallengeRequest: Sendable {
         let request = try await authentication.request(
             url: endpoint, form: form, clientId: clientId, correlationId: correlationId, context: assertion)
         let correlationId = correlationId
-        let response: HTTPResponse
-        if let dpop {
-            response = try await dpop.sendToTokenEndpoint(
-                request, to: .authorizationChallenge, through: pipeline, correlationId: correlationId,
-                renewBody: authentication.renewal(
-                    url: endpoint, form: form, clientId: clientId, correlationId: correlationId, context: assertion))
-        } else {
-            response = try await WebHTTP.send(
-                request, to: .authorizationChallenge, through: pipeline, correlationId: correlationId)
-        }
+        let response = try await WebHTTP.send(
+            request, to: .authorizationChallenge, through: pipeline, correlationId: correlationId, dpop: dpop,
+            renewBody: authentication.renewal(
+                url: endpoint, form: form, clientId: clientId, correlationId: correlationId, context: assertion))
         let answer = AuthorizationChallengeAnswer(response, correlationId: correlationId)
         log(.debug, "authorization challenge answered", ["outcome": answer.name], correlationId: correlationId)
         return answer
