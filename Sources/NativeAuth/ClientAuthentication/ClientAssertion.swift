@@ -97,7 +97,7 @@ public struct RSAClientAssertionKey: ClientAssertionKey, CustomStringConvertible
         init(_ key: RSAPrivateKey) { self.key = key }
     }
 
-    static let algorithms: Set<String> = ["PS256", "RS256"]
+    static let algorithms = ["PS256", "RS256"]
 
     /// The same key, signing with `algorithm` (`PS256` or `RS256`).
     func signing(with algorithm: String) -> RSAClientAssertionKey {
@@ -227,11 +227,19 @@ extension PrivateKeyJWT: CustomStringConvertible, CustomDebugStringConvertible, 
 
 /// The values an assertion's `aud` is chosen from: the provider's issuer identifier, exactly as
 /// its metadata writes it, and its token endpoint.
-struct ClientAssertionAudiences: Sendable, Equatable {
+///
+/// A class: built once from the metadata and only read.
+final class ClientAssertionAudiences: Sendable {
     let issuer: String
     let tokenEndpoint: URL
     /// `token_endpoint_auth_signing_alg_values_supported`; `nil` when the provider does not say.
-    var acceptedAlgorithms: [String]? = nil
+    let acceptedAlgorithms: [String]?
+
+    init(issuer: String, tokenEndpoint: URL, acceptedAlgorithms: [String]? = nil) {
+        self.issuer = issuer
+        self.tokenEndpoint = tokenEndpoint
+        self.acceptedAlgorithms = acceptedAlgorithms
+    }
 }
 
 extension PrivateKeyJWT {

@@ -73,7 +73,7 @@ extension WebClientAuthentication {
     }
 
     /// The names of the fields this method adds to a form, or replaces in it.
-    static let credentialFields: Set<String> = ["client_secret", "client_assertion_type", "client_assertion"]
+    static let credentialFields = ["client_secret", "client_assertion_type", "client_assertion"]
 
     /// `form` as this client sends it: with `client_id` (and `client_secret` for the post method,
     /// `client_assertion_type` and `client_assertion` for `private_key_jwt`), or without `client_id` when

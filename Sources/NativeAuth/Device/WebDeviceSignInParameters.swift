@@ -42,7 +42,7 @@ public struct WebDeviceSignInParameters: Sendable, Equatable {
     }
 
     /// Parameter names that ``extraParameters`` may not set, lower-cased.
-    static let reservedNames: Set<String> = [
+    static let reservedNames = [
         "client_id", "scope", "grant_type", "device_code", "client-request-id", "audience", "resource",
     ]
 

@@ -26,7 +26,7 @@ final class AuthorizationChallengeRequest: Sendable {
 
     /// The names the SDK sets itself on a first request, lower-cased: an app's additional
     /// parameter may not use them.
-    static let reservedNames: Set<String> = followUpReservedNames.union(["password", "otp"])
+    static let reservedNames = followUpReservedNames + ["password", "otp"]
 
     /// The names a later request may not take from the app, lower-cased: what the SDK owns for
     /// the whole sign-in. `response_type`, `client_id` and `client_secret` (every request, §5.1,
@@ -36,7 +36,7 @@ final class AuthorizationChallengeRequest: Sendable {
     /// SDK never made: `redirect_uri` (§6 redeems without one), `state`, `nonce`, `request_uri`;
     /// `client-request-id` is the correlation id. A `password` or an `otp` a profile asks for is
     /// the user's answer, and goes.
-    static let followUpReservedNames: Set<String> = [
+    static let followUpReservedNames = [
         "response_type", "client_id", "client_secret", "scope", "auth_session", "code_challenge",
         "code_challenge_method", "username", "redirect_uri", "state", "nonce", "request_uri", "client-request-id",
     ]
@@ -126,16 +126,10 @@ final class AuthorizationChallengeRequest: Sendable {
         let request = try await authentication.request(
             url: endpoint, form: form, clientId: clientId, correlationId: correlationId, context: assertion)
         let correlationId = correlationId
-        let response: HTTPResponse
-        if let dpop {
-            response = try await dpop.sendToTokenEndpoint(
-                request, to: .authorizationChallenge, through: pipeline, correlationId: correlationId,
-                renewBody: authentication.renewal(
-                    url: endpoint, form: form, clientId: clientId, correlationId: correlationId, context: assertion))
-        } else {
-            response = try await WebHTTP.send(
-                request, to: .authorizationChallenge, through: pipeline, correlationId: correlationId)
-        }
+        let response = try await WebHTTP.send(
+            request, to: .authorizationChallenge, through: pipeline, correlationId: correlationId, dpop: dpop,
+            renewBody: authentication.renewal(
+                url: endpoint, form: form, clientId: clientId, correlationId: correlationId, context: assertion))
         let answer = AuthorizationChallengeAnswer(response, correlationId: correlationId)
         log(.debug, "authorization challenge answered", ["outcome": answer.name], correlationId: correlationId)
         return answer
@@ -184,7 +178,7 @@ indirect enum AuthorizationChallengeAnswer: Sendable {
 
     /// The members of an error answer the SDK reads itself, which ``insufficientAuthorization``'s
     /// `parameters` leave out.
-    static let protocolMembers: Set<String> = [
+    static let protocolMembers = [
         "error", "error_description", "error_uri", "auth_session", "request_uri", "expires_in",
     ]
 

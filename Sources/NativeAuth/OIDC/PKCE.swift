@@ -5,7 +5,9 @@ import Foundation
 ///
 /// The verifier stays in the app and goes to the token endpoint only; the challenge,
 /// base64url(SHA-256(verifier)), goes in the authorization URL.
-struct PKCE: Sendable, Equatable {
+///
+/// A class: made once per sign-in and only read, so flows hand a reference along.
+final class PKCE: Sendable, Equatable {
     /// The one method the SDK uses.
     static let method = "S256"
     /// RFC 7636 §4.1: a verifier is 43 to 128 characters.
@@ -44,6 +46,10 @@ struct PKCE: Sendable, Equatable {
         }
         self.verifier = Secret(verifier)
         challenge = Self.challenge(for: verifier)
+    }
+
+    static func == (lhs: PKCE, rhs: PKCE) -> Bool {
+        lhs.verifier == rhs.verifier && lhs.challenge == rhs.challenge
     }
 
     /// base64url(SHA-256(ASCII(verifier))), RFC 7636 §4.2.

@@ -91,21 +91,12 @@ extension WebTokenClient {
         let httpRequest = try await authentication.request(
             url: request.endpoint, form: request.form, clientId: request.clientId, correlationId: request.correlationId,
             context: assertion)
-        let send = { (request: HTTPRequest, correlationId: UUID?) async throws(WebSignInError) -> HTTPResponse in
-            try await WebHTTP.send(
-                request, to: .revocation, through: self.pipeline, correlationId: correlationId, failures: .revocation)
-        }
-        let response: HTTPResponse
-        if let dpop {
-            response = try await dpop.sendToTokenEndpoint(
-                httpRequest, to: .revocation, through: pipeline, correlationId: request.correlationId,
-                failures: .revocation,
-                renewBody: authentication.renewal(
-                    url: request.endpoint, form: request.form, clientId: request.clientId,
-                    correlationId: request.correlationId, context: assertion))
-        } else {
-            response = try await send(httpRequest, request.correlationId)
-        }
+        let response = try await WebHTTP.send(
+            httpRequest, to: .revocation, through: pipeline, correlationId: request.correlationId,
+            failures: .revocation, dpop: dpop,
+            renewBody: authentication.renewal(
+                url: request.endpoint, form: request.form, clientId: request.clientId,
+                correlationId: request.correlationId, context: assertion))
         do {
             try TokenRevocationRequest.check(response, correlationId: request.correlationId)
         } catch {

@@ -128,6 +128,23 @@ enum WebHTTP {
         WebSignInError(.invalidIDToken(.signature), note: "The provider's keys are not a usable JWK Set.")
     }
 
+    /// `request` with a DPoP proof when `dpop` is given
+    /// (``DPoPSigner/sendToTokenEndpoint(_:to:through:correlationId:failures:renewBody:)``), plainly
+    /// otherwise. One await for the callers: an await in each branch there would repeat the code
+    /// after it.
+    static func send(
+        _ request: HTTPRequest, to endpoint: RequestEndpoint, through pipeline: RequestPipeline, correlationId: UUID?,
+        failures: Failures = .exchange, dpop: DPoPSigner?, renewBody: (() async throws(WebSignInError) -> Data?)?
+    ) async throws(WebSignInError) -> HTTPResponse {
+        guard let dpop else {
+            return try await send(
+                request, to: endpoint, through: pipeline, correlationId: correlationId, failures: failures)
+        }
+        return try await dpop.sendToTokenEndpoint(
+            request, to: endpoint, through: pipeline, correlationId: correlationId, failures: failures,
+            renewBody: renewBody)
+    }
+
     /// Sends `request` to `endpoint` through `pipeline` and returns the answer, whatever its status.
     ///
     /// - Parameters:

@@ -91,7 +91,7 @@ public struct WebSignInParameters: Sendable, Equatable {
     }
 
     /// Parameter names that ``extraParameters`` may not set, lower-cased.
-    static let reservedNames: Set<String> = [
+    static let reservedNames = [
         "response_type", "response_mode", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
         "code_challenge_method", "request", "request_uri", "client-request-id", "login_hint", "prompt", "max_age",
         "acr_values", "ui_locales", "audience", "resource",

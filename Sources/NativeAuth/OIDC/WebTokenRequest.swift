@@ -288,18 +288,11 @@ final class WebTokenClient: Sendable {
         let httpRequest = try await authentication.request(
             url: request.tokenEndpoint, form: request.form, clientId: request.clientId,
             correlationId: request.correlationId, context: assertion)
-        let response: HTTPResponse
-        if let dpop {
-            response = try await dpop.sendToTokenEndpoint(
-                httpRequest, to: .token, through: pipeline, correlationId: request.correlationId,
-                renewBody: authentication.renewal(
-                    url: request.tokenEndpoint, form: request.form, clientId: request.clientId,
-                    correlationId: request.correlationId, context: assertion))
-        } else {
-            response = try await WebHTTP.send(
-                httpRequest, to: .token, through: pipeline, correlationId: request.correlationId)
-        }
-        return response
+        return try await WebHTTP.send(
+            httpRequest, to: .token, through: pipeline, correlationId: request.correlationId, dpop: dpop,
+            renewBody: authentication.renewal(
+                url: request.tokenEndpoint, form: request.form, clientId: request.clientId,
+                correlationId: request.correlationId, context: assertion))
     }
 
     /// Reads the answer to `request`.

@@ -50,7 +50,7 @@ public struct ClientRegistrationRequest: Sendable, Equatable {
     }
 
     /// The names the properties send.
-    static let reservedNames: Set<String> = [
+    static let reservedNames = [
         "redirect_uris", "client_name", "scope", "grant_types", "response_types", "token_endpoint_auth_method",
         "application_type", "post_logout_redirect_uris",
     ]

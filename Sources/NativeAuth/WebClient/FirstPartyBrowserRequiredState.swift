@@ -87,8 +87,8 @@ public final class FirstPartyBrowserRequiredState: Sendable, CustomStringConvert
             // with the same user in the browser too.
             return try await site.signIn(parameters, subject: signIn.subject, using: agent)
         }
-        let metadata = signIn.metadata
-        let endpoint = try AuthorizationRequest.authorizationEndpoint(of: metadata, correlationId: correlationId)
+        // The metadata is read where needed, not copied into the frame that waits for the browser.
+        let endpoint = try AuthorizationRequest.authorizationEndpoint(of: signIn.metadata, correlationId: correlationId)
         guard
             let url = AuthorizationRequest.url(
                 endpoint,
@@ -102,8 +102,8 @@ public final class FirstPartyBrowserRequiredState: Sendable, CustomStringConvert
             url, redirectURI: site.redirectURI, using: agent, correlationId: correlationId)
         // No `state` or `nonce` went with the request the provider made of the first-party one.
         let callback = try AuthorizationCallback(
-            url: callbackURL, redirectURI: site.redirectURI, expectedState: nil, expectedIssuer: metadata.issuer,
-            issuerRequired: metadata.authorizationResponseIssParameterSupported, correlationId: correlationId)
+            url: callbackURL, redirectURI: site.redirectURI, expectedState: nil, expectedIssuer: signIn.metadata.issuer,
+            issuerRequired: signIn.metadata.authorizationResponseIssParameterSupported, correlationId: correlationId)
         return try await signIn.complete(code: callback.code, redirectURI: nil, authSession: authSession)
     }
 

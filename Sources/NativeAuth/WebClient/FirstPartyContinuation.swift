@@ -181,10 +181,7 @@ extension WebAuthClient {
                 .unsupported, note: "The provider publishes no authorization_challenge_endpoint.",
                 correlationId: correlationId)
         }
-        let key =
-            record?.dpopKey == nil
-            ? try await provider.newDPoPKey(metadata, correlationId: correlationId)
-            : try await provider.key(forStoredKey: record?.dpopKey, correlationId: correlationId)
+        let key = try await provider.key(continuing: record?.dpopKey, metadata: metadata, correlationId: correlationId)
         let signIn = FirstPartySignIn(
             site: site, metadata: metadata, endpoint: endpoint, pkce: PKCE(), scopes: parameters.scopes,
             username: parameters.username, correlationId: correlationId, dpopKey: key,
@@ -232,36 +229,41 @@ extension WebRefreshRedeemer {
         let cause = WebSignInError.oauth(
             error: "insufficient_authorization", description: description, uri: nil, status: status,
             correlationId: correlationId)
-        var continuation: FirstPartySignInResult?
-        if let accounts = link.accounts {
-            let key: DPoPBoundKey?
-            do {
-                key =
-                    account.dpopKey == nil
-                    ? try await provider.newDPoPKey(metadata, correlationId: correlationId)
-                    : try await provider.key(forStoredKey: account.dpopKey, correlationId: correlationId)
-            } catch {
-                return Self.retrieveError(error, correlationId: correlationId)
-            }
-            let signIn = FirstPartySignIn(
-                site: WebSignInSite(provider: provider, accounts: accounts, redirectURI: redirectURI),
-                metadata: metadata, endpoint: metadata.authorizationChallengeEndpoint, pkce: PKCE(),
-                scopes: account.signInScopes, username: account.username, correlationId: correlationId, dpopKey: key,
-                subject: account.claims.subject)
-            if signIn.endpoint == nil {
-                continuation = .browserRequired(
-                    FirstPartyBrowserRequiredState(signIn: signIn, requestURI: nil, message: description))
-            } else {
-                continuation = .challengeRequired(
-                    FirstPartyChallengeState(
-                        signIn: signIn, authSession: asked.authSession ?? account.authSession.map(Secret.init),
-                        asked: asked, opensAuthorization: true))
-            }
+        let continuation: FirstPartySignInResult?
+        do {
+            continuation = try await self.continuation(
+                asked, description: description, account: account, metadata: metadata, correlationId: correlationId)
+        } catch {
+            return Self.retrieveError(error, correlationId: correlationId)
         }
         return RetrieveAccessTokenError(
             details: .init(
                 .interactionRequired, correlationId: correlationId, underlyingError: cause,
                 note: "The provider asks the user to sign in again (insufficient_authorization).",
                 interaction: continuation))
+    }
+
+    /// The sign-in the user goes on with after a refresh's challenge; `nil` when the account
+    /// manager is gone. It decides itself, so that ``challengeError(_:status:account:metadata:correlationId:)``
+    /// awaits under no condition.
+    private func continuation(
+        _ asked: AuthorizationChallengeAnswer.InsufficientAuthorization, description: String?, account: AccountRecord,
+        metadata: ProviderMetadata, correlationId: UUID
+    ) async throws(WebSignInError) -> FirstPartySignInResult? {
+        guard let accounts = link.accounts else { return nil }
+        let key = try await provider.key(continuing: account.dpopKey, metadata: metadata, correlationId: correlationId)
+        let signIn = FirstPartySignIn(
+            site: WebSignInSite(provider: provider, accounts: accounts, redirectURI: redirectURI),
+            metadata: metadata, endpoint: metadata.authorizationChallengeEndpoint, pkce: PKCE(),
+            scopes: account.signInScopes, username: account.username, correlationId: correlationId, dpopKey: key,
+            subject: account.claims.subject)
+        guard signIn.endpoint != nil else {
+            return .browserRequired(
+                FirstPartyBrowserRequiredState(signIn: signIn, requestURI: nil, message: description))
+        }
+        return .challengeRequired(
+            FirstPartyChallengeState(
+                signIn: signIn, authSession: asked.authSession ?? account.authSession.map(Secret.init), asked: asked,
+                opensAuthorization: true))
     }
 }

@@ -62,7 +62,7 @@ public struct FirstPartySignInParameters: Sendable, CustomStringConvertible, Cus
 
     /// Refuses an empty name, or one of `reserved` (lower-cased), which the SDK sets itself.
     static func check(
-        _ parameters: [String: String], reserved: Set<String> = AuthorizationChallengeRequest.reservedNames,
+        _ parameters: [String: String], reserved: [String] = AuthorizationChallengeRequest.reservedNames,
         correlationId: UUID?
     ) throws(WebSignInError) {
         for name in parameters.keys {

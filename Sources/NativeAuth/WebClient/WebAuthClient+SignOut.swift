@@ -59,55 +59,44 @@ extension WebAuthClient {
         let idToken = credentials?.idToken ?? account.idToken
         let refreshToken = credentials?.refreshToken.flatMap { $0.isEmpty ? nil : Secret($0) }
 
-        // Only the two endpoints are kept, not the whole metadata, across the steps' suspensions.
-        var metadata: Result<(revocation: URL?, endSession: URL?), WebSignInError>?
-        if refreshToken != nil || agent != nil {
-            do {
-                let found = try await provider.discovery.metadata(correlationId: correlationId)
-                metadata = .success((found.revocationEndpoint, found.endSessionEndpoint))
-            } catch {
-                metadata = .failure(error)
-            }
-        }
-
-        let revocation: WebSignOutResult.Outcome
-        switch (refreshToken, metadata) {
-        case (nil, _), (_, nil):
-            revocation = .skipped
-        case (_, .failure(let error)?):
-            revocation = .failed(error)
-        case (let token?, .success(let endpoints)?):
-            if let endpoint = endpoints.revocation {
-                revocation = await revoke(token, at: endpoint, dpop: signer, correlationId: correlationId)
-            } else {
-                revocation = .notSupported
-            }
-        }
-
-        let endSession: WebSignOutResult.Outcome
-        switch (agent, metadata) {
-        case (nil, _), (_, nil):
-            endSession = .skipped
-        case (_, .failure(let error)?):
-            endSession = .failed(error)
-        case (let agent?, .success(let endpoints)?):
-            if let endpoint = endpoints.endSession {
-                endSession = await self.endSession(
-                    at: endpoint, idToken: idToken, postLogoutRedirectURI: postLogoutRedirectURI ?? redirectURI,
-                    agent: agent, correlationId: correlationId)
-            } else {
-                endSession = .notSupported
-            }
-        }
+        // Each step decides itself whether it runs: an await under a condition here would repeat
+        // the code after it in every branch.
+        let endpoints = await signOutEndpoints(
+            needed: refreshToken != nil || agent != nil, correlationId: correlationId)
+        let revocation = await revoke(refreshToken, endpoints: endpoints, dpop: signer, correlationId: correlationId)
+        let endSession = await endSession(
+            using: agent, endpoints: endpoints, idToken: idToken,
+            postLogoutRedirectURI: postLogoutRedirectURI ?? redirectURI, correlationId: correlationId)
         provider.log(
             .info, "provider sign-out steps",
             ["revocation": revocation.name, "endSession": endSession.name], correlationId: correlationId)
         return WebSignOutResult(local: local, revocation: revocation, endSession: endSession)
     }
 
-    private func revoke(_ token: Secret, at endpoint: URL, dpop: DPoPSigner?, correlationId: UUID) async
+    /// The provider's revocation and end-session endpoints when a step needs them (`nil` when
+    /// none does): only these two are kept, not the whole metadata, across the steps' suspensions.
+    private func signOutEndpoints(needed: Bool, correlationId: UUID) async -> SignOutEndpoints? {
+        guard needed else { return nil }
+        do {
+            let found = try await provider.discovery.metadata(correlationId: correlationId)
+            return .success((found.revocationEndpoint, found.endSessionEndpoint))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Revokes `token` (RFC 7009) when there is one and the provider has a revocation endpoint.
+    private func revoke(_ token: Secret?, endpoints: SignOutEndpoints?, dpop: DPoPSigner?, correlationId: UUID) async
         -> WebSignOutResult.Outcome
     {
+        guard let token, let endpoints else { return .skipped }
+        let endpoint: URL
+        switch endpoints {
+        case .failure(let error): return .failed(error)
+        case .success(let found):
+            guard let found = found.revocation else { return .notSupported }
+            endpoint = found
+        }
         do {
             try await provider.tokens.revoke(
                 TokenRevocationRequest(
@@ -120,10 +109,20 @@ extension WebAuthClient {
         }
     }
 
+    /// Ends the provider's session through `agent` when one is given and the provider has an
+    /// end-session endpoint.
     private func endSession(
-        at endpoint: URL, idToken: String, postLogoutRedirectURI: URL, agent: any ExternalUserAgent,
-        correlationId: UUID
+        using agent: (any ExternalUserAgent)?, endpoints: SignOutEndpoints?, idToken: String,
+        postLogoutRedirectURI: URL, correlationId: UUID
     ) async -> WebSignOutResult.Outcome {
+        guard let agent, let endpoints else { return .skipped }
+        let endpoint: URL
+        switch endpoints {
+        case .failure(let error): return .failed(error)
+        case .success(let found):
+            guard let found = found.endSession else { return .notSupported }
+            endpoint = found
+        }
         do throws(WebSignInError) {
             let request = try EndSessionRequest(
                 endpoint: endpoint, idTokenHint: idToken, clientId: clientId,
@@ -136,6 +135,9 @@ extension WebAuthClient {
             return .failed(error)
         }
     }
+
+    /// The revocation and end-session endpoints, or why the metadata could not be read.
+    private typealias SignOutEndpoints = Result<(revocation: URL?, endSession: URL?), WebSignInError>
 }
 
 extension WebSignOutResult.Outcome {

@@ -97,6 +97,15 @@ final class WebProvider: Sendable {
         }
     }
 
+    /// The DPoP key of a sign-in that may continue an account: the account's stored key, or a new
+    /// one when there is no stored key. One call, so that callers do not await under a condition.
+    func key(continuing storedForm: Data?, metadata: ProviderMetadata, correlationId: UUID)
+        async throws(WebSignInError) -> DPoPBoundKey?
+    {
+        guard storedForm != nil else { return try await newDPoPKey(metadata, correlationId: correlationId) }
+        return try await key(forStoredKey: storedForm, correlationId: correlationId)
+    }
+
     /// The signer for an account's stored DPoP key; `nil` when the account has none.
     func signer(forStoredKey storedForm: Data?, correlationId: UUID?) async throws(WebSignInError) -> DPoPSigner? {
         guard let key = try await key(forStoredKey: storedForm, correlationId: correlationId), let dpop else {
