@@ -37,6 +37,26 @@ enum ResetPasswordFlow {
             channelTargetType: challenge.channel, codeLength: challenge.codeLength)
     }
 
+    /// The poll interval and the token every poll sends: the pending wait's, or those of a `submit`
+    /// sent now. Its own function, so that the wait that follows is not repeated after both branches.
+    private static func submitOnce(
+        _ password: String, action: StateCore.Action, core: StateCore, pendingInterval: Locked<Int?>
+    ) async throws(FlowError) -> (interval: Int, pollToken: Secret) {
+        let flow = action.flow
+        // Every poll sends the token `submit` returned, as Microsoft's clients do; a poll's own token
+        // is only for what follows the reset (sign-in, or submitting again after `failed`).
+        if let pending = pendingInterval.current {
+            flow.client.log(.debug, "password reset: resuming the wait", correlationId: flow.correlationId)
+            return (pending, action.token)
+        }
+        let submit = WireCall.resetPasswordSubmit(continuationToken: action.token, newPassword: Secret(password))
+        let outcome = try await flow.step(submit)
+        guard case .resetSubmitted(let submitted) = outcome else { throw flow.unexpected(outcome, of: submit) }
+        core.update(token: submitted.continuationToken)
+        pendingInterval.withLock { $0 = submitted.pollInterval }
+        return (submitted.pollInterval, submitted.continuationToken)
+    }
+
     /// Submits the new password, then polls until the server says the reset is done.
     ///
     /// `pendingInterval` holds the poll interval while a submitted reset is still running on the
@@ -46,23 +66,8 @@ enum ResetPasswordFlow {
         _ password: String, action: StateCore.Action, core: StateCore, pendingInterval: Locked<Int?>
     ) async throws(FlowError) -> SignInAfterResetPasswordState {
         let flow = action.flow
-        let token = action.token
-        // Every poll sends the token `submit` returned, as Microsoft's clients do; a poll's own token
-        // is only for what follows the reset (sign-in, or submitting again after `failed`).
-        var pollToken = token
-        let interval: Int
-        if let pending = pendingInterval.current {
-            interval = pending
-            flow.client.log(.debug, "password reset: resuming the wait", correlationId: flow.correlationId)
-        } else {
-            let submit = WireCall.resetPasswordSubmit(continuationToken: token, newPassword: Secret(password))
-            let outcome = try await flow.step(submit)
-            guard case .resetSubmitted(let submitted) = outcome else { throw flow.unexpected(outcome, of: submit) }
-            interval = submitted.pollInterval
-            pollToken = submitted.continuationToken
-            core.update(token: pollToken)
-            pendingInterval.withLock { $0 = interval }
-        }
+        let (interval, pollToken) = try await submitOnce(
+            password, action: action, core: core, pendingInterval: pendingInterval)
         for attempt in 1...maximumPolls {
             do {
                 try await flow.client.configuration.clock.sleep(seconds: Double(interval))

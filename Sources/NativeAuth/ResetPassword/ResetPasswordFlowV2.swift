@@ -117,15 +117,7 @@ struct ResetPasswordStepsV2: ResetPasswordSteps {
     ) async throws(FlowError) -> SignInAfterResetPasswordState {
         let flow = action.flow
         var token = action.token
-        var answer: V2Interaction
-        if let resumed = pending.poll.current {
-            flow.client.log(.debug, "password reset: resuming the wait", correlationId: flow.correlationId)
-            answer = .poll(token, resumed)
-        } else {
-            let update = try context.link("update", flow: flow)
-            answer = try await flow.interact(
-                .updatePassword(update, continuationToken: token, newPassword: Secret(password)))
-        }
+        var answer = try await firstAnswer(password, token: token, flow: flow, pending: pending)
         for attempt in 0...Self.maximumPolls {
             switch answer {
             case .complete(let done):
@@ -152,6 +144,19 @@ struct ResetPasswordStepsV2: ResetPasswordSteps {
             }
         }
         throw FlowError(.passwordResetPending, correlationId: flow.correlationId, note: ResetPasswordFlow.waitNote)
+    }
+
+    /// The update's answer, or the pending poll when a wait is resumed. Its own function, so that
+    /// the wait that follows is not repeated after both branches.
+    private func firstAnswer(_ password: String, token: Secret, flow: FlowContext, pending: ResetPasswordPending)
+        async throws(FlowError) -> V2Interaction
+    {
+        if let resumed = pending.poll.current {
+            flow.client.log(.debug, "password reset: resuming the wait", correlationId: flow.correlationId)
+            return .poll(token, resumed)
+        }
+        let update = try context.link("update", flow: flow)
+        return try await flow.interact(.updatePassword(update, continuationToken: token, newPassword: Secret(password)))
     }
 
     /// One wait and poll. A refusal the SDK can read (a refused password, an expired token, the

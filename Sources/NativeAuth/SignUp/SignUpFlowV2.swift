@@ -48,7 +48,13 @@ struct SignUpStepsV2: SignUpSteps {
         } catch  where error.details.kind == .attributesInvalid {
             return .attributesInvalid(error.details.invalidAttributes)
         }
-        switch try await table(answer, flow: flow, submitted: context.submitted) {
+        return try started(try await table(answer, flow: flow, submitted: context.submitted), flow: flow)
+    }
+
+    /// Where the first answer leads a sign-up's start. Its own function, so that the async start
+    /// does not carry it after its suspension points.
+    private static func started(_ result: SignUpResult, flow: FlowContext) throws(FlowError) -> SignUpStartResult {
+        switch result {
         case .codeRequired(let state, let sentTo, let channel, let codeLength):
             return .codeRequired(state, sentTo: sentTo, channelTargetType: channel, codeLength: codeLength)
         case .passwordRequired(let state):

@@ -27,6 +27,14 @@ enum SignUpOrSignInFlow {
             guard error.details.kind == .userNotFound else { throw error }
             return try await signUp(parameters, username: username, claims: claims, flow: flow)
         }
+        return try signedIn(started, correlationId: correlationId)
+    }
+
+    /// Where sign-in's start leads. Its own function, so that the async start does not carry it
+    /// after its suspension points.
+    private static func signedIn(_ started: SignInStartResult, correlationId: UUID) throws(FlowError)
+        -> SignUpOrSignInStartResult
+    {
         switch started {
         case .codeRequired(let state, let sentTo, let channel, let codeLength):
             return .codeRequired(

@@ -200,7 +200,10 @@ extension ServerError {
         (.attributesInvalid, .init(named: "attribute_validation_failed")),
         (.attributesRequired, .init(error: "attributes_required")),
         (.passwordPolicy, .init(suberrorPrefix: "password_")),
-        (.passwordStep, .init(error: "invalid_grant", withoutSuberror: true, firstCodes: Array(passwordStepCodes.keys))),
+        (
+            .passwordStep,
+            .init(error: "invalid_grant", withoutSuberror: true, firstCodes: Array(passwordStepCodes.keys))
+        ),
     ]
 
     /// Whether the answer carries `meaning`.

@@ -2,7 +2,10 @@ import Foundation
 
 /// A documented error answer of the API (Docs/Protocol.md, "Error answers"), decoded leniently:
 /// every field but `error` may be missing, and unknown values are kept as they came.
-struct ServerError: Sendable, Equatable {
+///
+/// A class: built once and only read, it is passed around in many errors and outcomes, which then
+/// copy one reference instead of its many fields.
+final class ServerError: Sendable, Equatable {
     let status: Int
     let error: String
     let suberror: String?
@@ -92,6 +95,18 @@ struct ServerError: Sendable, Equatable {
         invalidAttributes = details.filter { !$0.names("userAlreadyExists") }.flatMap(\.attributeIds).filter {
             seen.insert($0).inserted
         }
+    }
+
+    static func == (lhs: ServerError, rhs: ServerError) -> Bool {
+        lhs === rhs
+            || (lhs.status == rhs.status && lhs.error == rhs.error && lhs.suberror == rhs.suberror
+                && lhs.errorCodes == rhs.errorCodes && lhs.firstCode == rhs.firstCode
+                && lhs.errorDescription == rhs.errorDescription && lhs.errorURI == rhs.errorURI
+                && lhs.traceId == rhs.traceId && lhs.correlationId == rhs.correlationId
+                && lhs.timestamp == rhs.timestamp && lhs.continuationToken == rhs.continuationToken
+                && lhs.requiredAttributes == rhs.requiredAttributes && lhs.invalidAttributes == rhs.invalidAttributes
+                && lhs.unverifiedAttributes == rhs.unverifiedAttributes && lhs.claims == rhs.claims
+                && lhs.details == rhs.details)
     }
 
     /// Whether `error` or `suberror` is `name`, in V2's camelCase spelling or V1's snake_case one

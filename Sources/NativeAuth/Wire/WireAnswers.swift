@@ -14,12 +14,26 @@ struct ContinuationAnswer: Sendable, Equatable {
 }
 
 /// A code sent out of band: where to, how long it is.
-struct CodeChallenge: Sendable, Equatable {
+/// A class: built once and only read, it is shared by the answers and states that hold it.
+final class CodeChallenge: Sendable, Equatable {
     let continuationToken: Secret
     let channel: ChannelType
     let sentTo: String
     let codeLength: Int?
     let interval: Int?
+
+    init(continuationToken: Secret, channel: ChannelType, sentTo: String, codeLength: Int?, interval: Int?) {
+        self.continuationToken = continuationToken
+        self.channel = channel
+        self.sentTo = sentTo
+        self.codeLength = codeLength
+        self.interval = interval
+    }
+
+    static func == (lhs: CodeChallenge, rhs: CodeChallenge) -> Bool {
+        lhs.continuationToken == rhs.continuationToken && lhs.channel == rhs.channel && lhs.sentTo == rhs.sentTo
+            && lhs.codeLength == rhs.codeLength && lhs.interval == rhs.interval
+    }
 }
 
 /// The answer of a challenge endpoint: how the user goes on. Its `challenge_type` is read through

@@ -10,7 +10,7 @@ import Foundation
 extension ServerError {
     /// Reads an error body: the HAL shape when `error` is an object with a string `code`, the
     /// flat shape when `error` is a string; `nil` otherwise.
-    init?(v2Status status: Int, object: WireObject) {
+    convenience init?(v2Status status: Int, object: WireObject) {
         let token = object.token()
         if let nested = object.object("error") {
             guard let code = nested.text("code", nonEmpty: true) else { return nil }

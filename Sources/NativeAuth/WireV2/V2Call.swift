@@ -7,7 +7,9 @@ import Foundation
 /// Start, resume and the token exchange go to fixed paths under the authority; every other call
 /// goes to a ``V2Link`` the resolver made from the current answer. Secrets travel as ``Secret``
 /// so that no rendering of a call can show them.
-struct V2Call: Sendable {
+///
+/// A class: built once and only read, a call is one reference in the async steps that carry it.
+final class V2Call: Sendable {
     /// Indirect: a value is one reference to its case's fields, so copying it, and the code
     /// that copies and destroys it, stay small.
     indirect enum Target: Sendable { case authorizeChallenge, token, link(V2Link) }
@@ -31,21 +33,37 @@ struct V2Call: Sendable {
     /// Which answer the call gets, for ``V2Outcome/init(_:to:)``.
     let answerKind: V2AnswerKind
     /// A form body (the fixed endpoints), else JSON.
-    var isForm = false
-    var method = "POST"
+    let isForm: Bool
+    let method: String
     /// The fields, in the order they are written; a `nil` value is left out.
     let fields: KeyValuePairs<String, Field?>
+
+    init(
+        name: String, asked: String, target: Target, answerKind: V2AnswerKind, isForm: Bool = false,
+        method: String = "POST", fields: KeyValuePairs<String, Field?>
+    ) {
+        self.name = name
+        self.asked = asked
+        self.target = target
+        self.answerKind = answerKind
+        self.isForm = isForm
+        self.method = method
+        self.fields = fields
+    }
 
     /// JSON `continuationToken` and `extra` to `link`, the interaction requests' shape ("Interaction
     /// requests").
     private static func follow(
-        _ link: V2Link, _ name: String, asked: String? = nil, token: Secret, _ extra: (String, Field)? = nil
+        _ link: V2Link, _ name: String, asked: String? = nil, method: String = "POST", token: Secret,
+        _ extra: (String, Field)? = nil
     ) -> V2Call {
         let fields: KeyValuePairs<String, Field?> =
             if let extra { ["continuationToken": .secret(token), extra.0: extra.1] } else {
                 ["continuationToken": .secret(token)]
             }
-        return V2Call(name: name, asked: asked ?? name, target: .link(link), answerKind: .interaction, fields: fields)
+        return V2Call(
+            name: name, asked: asked ?? name, target: .link(link), answerKind: .interaction, method: method,
+            fields: fields)
     }
 
     /// Step 1, form: `client_id` ("Step 1: start authorization").
@@ -90,9 +108,7 @@ struct V2Call: Sendable {
     }
     /// JSON, **PUT**: `continuationToken`, `newPassword`.
     static func updatePassword(_ link: V2Link, continuationToken: Secret, newPassword: Secret) -> V2Call {
-        var call = follow(link, "update", token: continuationToken, ("newPassword", .secret(newPassword)))
-        call.method = "PUT"
-        return call
+        follow(link, "update", method: "PUT", token: continuationToken, ("newPassword", .secret(newPassword)))
     }
     /// JSON: `continuationToken`.
     static func poll(_ link: V2Link, continuationToken: Secret) -> V2Call {
