@@ -112,8 +112,7 @@ final class FirstPartySignIn: Sendable {
             code, redirectURI: redirectURI, verifier: pkce.verifier, nonce: nil, maxAge: stepUp?.maxAge,
             metadata: metadata, correlationId: correlationId, dpopKey: dpopKey, subject: subject,
             acrValues: stepUp?.acrValues ?? [])
-        var tokens = TokenAnswer(answer)
-        if tokens.authSession == nil { tokens.authSession = authSession }
+        let tokens = TokenAnswer(answer, authSession: authSession)
         let record = await site.accounts.signedIn(
             tokens, username: claims.preferredUsername ?? claims.string("email") ?? username,
             scopes: scopes, correlationId: correlationId, dpopKey: dpopKey?.storedForm)

@@ -94,11 +94,12 @@ struct WebRefreshRedeemer: RefreshRedeemer {
 }
 
 extension TokenAnswer {
-    /// A web provider's answer, in the form the account manager stores.
-    init(_ answer: WebTokenAnswer) {
+    /// A web provider's answer, in the form the account manager stores, with `authSession` when
+    /// the answer has no `auth_session` of its own.
+    convenience init(_ answer: WebTokenAnswer, authSession: Secret? = nil) {
         self.init(
             tokenType: answer.tokenType, accessToken: answer.accessToken, refreshToken: answer.refreshToken,
             idToken: answer.idToken, scopes: answer.scopes ?? [], expiresIn: answer.expiresIn, clientInfo: nil,
-            serverDate: answer.serverDate, authSession: answer.authSession)
+            serverDate: answer.serverDate, authSession: answer.authSession ?? authSession)
     }
 }

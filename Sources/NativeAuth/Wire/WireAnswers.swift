@@ -108,7 +108,8 @@ struct IntrospectAnswer: Sendable, Equatable {
 }
 
 /// The token endpoint's success answer.
-struct TokenAnswer: Sendable, Equatable {
+/// A class: read once and handed along by reference, never changed.
+final class TokenAnswer: Sendable {
     let tokenType: String
     let accessToken: Secret
     let refreshToken: Secret?
@@ -120,7 +121,7 @@ struct TokenAnswer: Sendable, Equatable {
     let serverDate: Date?
     /// A web provider's `auth_session` (OAuth 2.0 for First-Party Applications §6.1), kept with the
     /// account for its later first-party sign-ins; the native API sends none.
-    var authSession: Secret? = nil
+    let authSession: Secret?
 
     /// The longest access-token lifetime the SDK believes: one year.
     static let maximumLifetime = 365 * 86_400
@@ -161,6 +162,7 @@ struct TokenAnswer: Sendable, Equatable {
         expiresIn = object.int("expires_in").flatMap { $0 >= 0 ? min($0, Self.maximumLifetime) : nil }
         clientInfo = object.string("client_info")
         serverDate = headers.header("Date").flatMap(HTTPDate.parse)
+        authSession = nil
     }
 }
 
