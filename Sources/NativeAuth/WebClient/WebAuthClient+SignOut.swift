@@ -91,11 +91,10 @@ extension WebAuthClient {
     {
         guard let token, let endpoints else { return .skipped }
         let endpoint: URL
-        switch endpoints {
+        switch endpoints.map(\.revocation) {
         case .failure(let error): return .failed(error)
-        case .success(let found):
-            guard let found = found.revocation else { return .notSupported }
-            endpoint = found
+        case .success(nil): return .notSupported
+        case .success(let found?): endpoint = found
         }
         do {
             try await provider.tokens.revoke(
@@ -117,11 +116,10 @@ extension WebAuthClient {
     ) async -> WebSignOutResult.Outcome {
         guard let agent, let endpoints else { return .skipped }
         let endpoint: URL
-        switch endpoints {
+        switch endpoints.map(\.endSession) {
         case .failure(let error): return .failed(error)
-        case .success(let found):
-            guard let found = found.endSession else { return .notSupported }
-            endpoint = found
+        case .success(nil): return .notSupported
+        case .success(let found?): endpoint = found
         }
         do throws(WebSignInError) {
             let request = try EndSessionRequest(
