@@ -87,22 +87,27 @@ public final class InMemoryLogger: NativeAuthLogger, Sendable {
 struct Log: Sendable {
     let logger: (any NativeAuthLogger)?
 
-    /// Logs one record, built only if the logger wants its level. Not inlined: a log line is then
-    /// a call at each of the many places that log, not a copy of this body. The message is a
-    /// plain string (the SDK's messages are constants, free to pass): as a closure, the compiler
-    /// compiled a copy of this function for each constant message.
-    @inline(never)
+    /// Logs one record, built only if the logger wants its level. Inlined, so that each log
+    /// line is two calls and the metadata it builds in place: a called function taking the
+    /// metadata closure was compiled once for each line that logs, with that line's closure in it.
+    @inline(__always)
     func callAsFunction(
         _ level: LogLevel, _ message: String, _ metadata: @autoclosure () -> [String: String] = [:],
         correlationId: UUID? = nil
     ) {
-        guard let logger, level >= logger.minimumLevel else { return }
-        let record = LogRecord(level: level, message: message, metadata: metadata(), correlationId: correlationId)
-        Self.emit(record, to: logger)
+        if wants(level) { emit(level, message, metadata(), correlationId) }
     }
 
-    /// Hands `record` to `logger`. Called, not inlined: the compiler copies ``callAsFunction``
-    /// for the log lines whose message is a constant, and each copy then only makes this call.
+    /// Whether the logger, if any, wants records of `level`.
     @inline(never)
-    private static func emit(_ record: LogRecord, to logger: any NativeAuthLogger) { logger.log(record) }
+    private func wants(_ level: LogLevel) -> Bool {
+        guard let logger else { return false }
+        return level >= logger.minimumLevel
+    }
+
+    /// Hands the record to the logger.
+    @inline(never)
+    private func emit(_ level: LogLevel, _ message: String, _ metadata: [String: String], _ correlationId: UUID?) {
+        logger?.log(LogRecord(level: level, message: message, metadata: metadata, correlationId: correlationId))
+    }
 }
