@@ -11,13 +11,25 @@ enum AppHeader {
         case invalidValue
     }
 
-    private static let tokenCharacters = Set(
-        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-.^_`|~".unicodeScalars)
+    /// The token characters besides ASCII letters and digits.
+    private static let tokenSymbols = Array("!#$%&'*+-.^_`|~".utf8)
+
+    /// Whether `byte` is a token character: an ASCII letter or digit, or one of ``tokenSymbols``.
+    /// A byte of a non-ASCII character is none of these.
+    private static func isToken(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return tokenSymbols.contains(byte)
+        }
+    }
 
     /// What is wrong with the header `name: value`; `nil` when an app may set it.
     static func problem(name: String, value: String) -> Problem? {
         let lower = name.lowercased()
-        guard lower.hasPrefix("x-"), lower.count > 2, name.unicodeScalars.allSatisfy({ tokenCharacters.contains($0) })
+        guard lower.hasPrefix("x-"), lower.count > 2, name.utf8.allSatisfy(isToken)
         else { return .invalidName }
         if let prefix = reservedPrefixes.first(where: { lower.hasPrefix($0) }) { return .reservedName(prefix: prefix) }
         guard value.unicodeScalars.allSatisfy({ $0 == "\t" || ($0.value >= 0x20 && $0.value != 0x7F) }) else {

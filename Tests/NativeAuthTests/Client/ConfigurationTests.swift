@@ -96,6 +96,10 @@ struct ConfigurationTests {
         let ok = try NativeAuthConfiguration(
             clientId: "c", tenantSubdomain: "contoso", customHeaders: ["X-Trace-Id": "1"])
         #expect(ok.customHeaders == ["X-Trace-Id": "1"])
+        // Every token character of RFC 9110 §5.6.2 may appear in a name.
+        let symbols = try NativeAuthConfiguration(
+            clientId: "c", tenantSubdomain: "contoso", customHeaders: ["x-Az09!#$%&'*+-.^_`|~": "1"])
+        #expect(symbols.customHeaders.count == 1)
         for reserved in ["x-ms-foo", "X-Client-SKU", "x-broker-a", "x-app-name"] {
             do {
                 _ = try NativeAuthConfiguration(
@@ -106,7 +110,7 @@ struct ConfigurationTests {
                 #expect(error.description.contains("reserved"))
             }
         }
-        for bad in ["Authorization", "x-", "x-a b", "trace"] {
+        for bad in ["Authorization", "x-", "x-a b", "trace", "x-ü", "x-a:b", "x-a\"b", "x-(a)", "x-a@b"] {
             #expect(throws: NativeAuthConfigurationError.self) {
                 try NativeAuthConfiguration(clientId: "c", tenantSubdomain: "contoso", customHeaders: [bad: "v"])
             }
