@@ -23,11 +23,23 @@ final class DeadlineScheduler: Sendable {
     private struct State {
         /// The deadlines in uptime nanoseconds, live and cancelled entries alike.
         var heap = DeadlineHeap<UInt64>()
-        /// The live entries' handlers.
-        var handlers: [UInt64: @Sendable () -> Void] = [:]
+        /// The live entries' handlers, in the order of their ids: ids only grow, so a new entry
+        /// goes at the end, and an entry is found by halving.
+        var handlers: [(id: UInt64, run: @Sendable () -> Void)] = []
         var nextID: UInt64 = 0
         /// The deadline the timer is armed for; `nil` when it is not armed.
         var armed: UInt64?
+
+        /// Where the live entry `id` is in ``handlers``; `nil` when it ran or was cancelled.
+        func index(of id: UInt64) -> Int? {
+            var low = 0
+            var high = handlers.count
+            while low < high {
+                let middle = (low + high) / 2
+                if handlers[middle].id < id { low = middle + 1 } else { high = middle }
+            }
+            return low < handlers.count && handlers[low].id == id ? low : nil
+        }
     }
 
     private let state = Locked(State())
@@ -59,7 +71,7 @@ final class DeadlineScheduler: Sendable {
         return state.withLock { state in
             state.nextID &+= 1
             let id = state.nextID
-            state.handlers[id] = handler
+            state.handlers.append((id, handler))
             state.heap.insert(at: deadline, id: id)
             if state.armed.map({ deadline < $0 }) ?? true {
                 state.armed = deadline
@@ -72,10 +84,11 @@ final class DeadlineScheduler: Sendable {
     /// Cancels the handler of `token`; nothing happens when it ran already.
     func cancel(_ token: Token) {
         state.withLock { state in
-            guard state.handlers.removeValue(forKey: token.id) != nil else { return }
+            guard let index = state.index(of: token.id) else { return }
+            state.handlers.remove(at: index)
             if state.heap.count > 64, state.heap.count > 4 * state.handlers.count {
-                let handlers = state.handlers
-                state.heap.compact { handlers[$0] != nil }
+                let live = state
+                state.heap.compact { live.index(of: $0) != nil }
             }
         }
     }
@@ -92,14 +105,13 @@ final class DeadlineScheduler: Sendable {
         let due = state.withLock { state -> [@Sendable () -> Void] in
             var due: [@Sendable () -> Void] = []
             while let top = state.heap.first {
-                guard let handler = state.handlers[top.id] else {
+                guard let index = state.index(of: top.id) else {
                     state.heap.removeFirst()
                     continue
                 }
                 guard top.at <= now else { break }
                 state.heap.removeFirst()
-                state.handlers[top.id] = nil
-                due.append(handler)
+                due.append(state.handlers.remove(at: index).run)
             }
             state.armed = state.heap.first?.at
             timer.schedule(deadline: state.armed.map { DispatchTime(uptimeNanoseconds: $0) } ?? .distantFuture)
