@@ -17,7 +17,8 @@ extension URLSessionTransport {
     /// and nothing is called out while it is held.
     final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         private let lock = NSLock()
-        private var exchanges: [Int: Exchange] = [:]
+        /// The exchanges of the tasks in flight, by task identifier: a few at a time, so a list.
+        private var exchanges: [(task: Int, exchange: Exchange)] = []
 
         override init() {
             super.init()
@@ -25,17 +26,20 @@ extension URLSessionTransport {
 
         /// Routes the events of `task` to `exchange`, until the task completes or is unregistered.
         func register(_ exchange: Exchange, for task: URLSessionTask) {
-            lock.withLock { exchanges[task.taskIdentifier] = exchange }
+            lock.withLock { exchanges.append((task.taskIdentifier, exchange)) }
         }
 
         /// Stops routing the events of `task`; returns the exchange they went to.
         @discardableResult
         func unregister(_ task: URLSessionTask) -> Exchange? {
-            lock.withLock { exchanges.removeValue(forKey: task.taskIdentifier) }
+            lock.withLock {
+                guard let index = exchanges.firstIndex(where: { $0.task == task.taskIdentifier }) else { return nil }
+                return exchanges.remove(at: index).exchange
+            }
         }
 
         private func exchange(for task: URLSessionTask) -> Exchange? {
-            lock.withLock { exchanges[task.taskIdentifier] }
+            lock.withLock { exchanges.first(where: { $0.task == task.taskIdentifier })?.exchange }
         }
 
         func urlSession(
