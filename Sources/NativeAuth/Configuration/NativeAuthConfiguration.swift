@@ -114,14 +114,22 @@ public struct NativeAuthConfiguration: Sendable {
         capabilities: Set<Capability> = [], customHeaders: [String: String] = [:]
     ) throws(NativeAuthConfigurationError) {
         let label = tenantSubdomain.lowercased()
-        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz0123456789-")
-        guard !label.isEmpty, label.count <= 63, label.unicodeScalars.allSatisfy({ allowed.contains($0) }),
+        guard !label.isEmpty, label.utf8.count <= 63, label.utf8.allSatisfy(Self.isLabelByte),
             !label.hasPrefix("-"), !label.hasSuffix("-"),
             let url = URL(string: "https://\(label).ciamlogin.com/\(label).onmicrosoft.com")
         else { throw NativeAuthConfigurationError(.invalidTenantSubdomain) }
         try self.init(
             clientId: clientId, authority: url, challengeTypes: challengeTypes, capabilities: capabilities,
             customHeaders: customHeaders)
+    }
+
+    /// Whether `byte` may be in a DNS label as the tenant's subdomain: a lowercase ASCII letter, a
+    /// digit or `-`. A byte of a non-ASCII character is none of these.
+    private static func isLabelByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"): true
+        default: false
+        }
     }
 
     static var reservedHeaderPrefixes: [String] { AppHeader.reservedPrefixes }
