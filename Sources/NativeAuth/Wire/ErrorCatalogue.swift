@@ -59,17 +59,23 @@ extension ServerError {
     /// anything else. Only 50126 is a wrong password.
     var passwordStepKind: ErrorKind? { has(.passwordStep) ? kind(of: .passwordStep) : nil }
 
-    static let passwordStepCodes: [Int: ErrorKind] = [
-        50126: .invalidCredentials,
-        50053: .accountLocked,
-        50057: .accountDisabled,
-        50055: .passwordExpired,
-        50142: .passwordChangeRequired,
-        50133: .passwordChangeRequired,
-        50132: .passwordChangeRequired,
-        50076: .strongAuthenticationRequired,
-        50079: .strongAuthenticationRequired,
+    /// A few codes, so a list rather than a dictionary of its own type.
+    static let passwordStepCodes: [(code: Int, kind: ErrorKind)] = [
+        (50126, .invalidCredentials),
+        (50053, .accountLocked),
+        (50057, .accountDisabled),
+        (50055, .passwordExpired),
+        (50142, .passwordChangeRequired),
+        (50133, .passwordChangeRequired),
+        (50132, .passwordChangeRequired),
+        (50076, .strongAuthenticationRequired),
+        (50079, .strongAuthenticationRequired),
     ]
+
+    /// The kind ``passwordStepCodes`` gives `code`.
+    static func passwordStepKind(_ code: Int) -> ErrorKind? {
+        passwordStepCodes.first { $0.code == code }?.kind
+    }
 
     // MARK: Refresh
 
@@ -144,7 +150,7 @@ enum ServerErrorMeaning: Sendable, Hashable, CaseIterable {
         case .attributesInvalid: .attributesInvalid
         case .attributesRequired: .attributesRequired
         case .passwordPolicy: .invalidPassword(error.passwordPolicyViolation)
-        case .passwordStep: error.firstCode.flatMap { ServerError.passwordStepCodes[$0] }
+        case .passwordStep: error.firstCode.flatMap(ServerError.passwordStepKind)
         }
     }
 }
@@ -202,7 +208,7 @@ extension ServerError {
         (.passwordPolicy, .init(suberrorPrefix: "password_")),
         (
             .passwordStep,
-            .init(error: "invalid_grant", withoutSuberror: true, firstCodes: Array(passwordStepCodes.keys))
+            .init(error: "invalid_grant", withoutSuberror: true, firstCodes: passwordStepCodes.map(\.code))
         ),
     ]
 
@@ -298,11 +304,17 @@ enum NextStep: Sendable, Equatable {
 // MARK: V2
 
 extension ServerError {
-    /// The password policy codes of V2's Errors table, by their folded spelling.
-    static let v2PasswordViolations: [String: PasswordPolicyViolation] = [
-        "passwordtooweak": .tooWeak, "passwordtooshort": .tooShort, "passwordtoolong": .tooLong,
-        "passwordisinvalid": .invalid, "passwordrecentlyused": .recentlyUsed, "passwordbanned": .banned,
+    /// The password policy codes of V2's Errors table, by their folded spelling; a few, so a list.
+    static let v2PasswordViolations: [(code: String, violation: PasswordPolicyViolation)] = [
+        ("passwordtooweak", .tooWeak), ("passwordtooshort", .tooShort), ("passwordtoolong", .tooLong),
+        ("passwordisinvalid", .invalid), ("passwordrecentlyused", .recentlyUsed), ("passwordbanned", .banned),
     ]
+
+    /// The violation V2's Errors table gives the code `name`, in any of its spellings.
+    static func v2PasswordViolation(_ name: String) -> PasswordPolicyViolation? {
+        let folded = folded(name)
+        return v2PasswordViolations.first { $0.code == folded }?.violation
+    }
 
     /// One row of V2's catalogue: the kind an error has when it matches, and the link relations
     /// (or fixed endpoints) it holds for; every request when empty.
@@ -326,7 +338,7 @@ extension ServerError {
         },
         V2Row { error in
             for name in [error.suberror, error.error] {
-                if let name, let violation = v2PasswordViolations[folded(name)] { return .invalidPassword(violation) }
+                if let name, let violation = v2PasswordViolation(name) { return .invalidPassword(violation) }
             }
             return nil
         },
@@ -356,7 +368,7 @@ extension ServerError {
                 return .attributesInvalid
             }
             return .invalidPassword(
-                error.details.lazy.compactMap { $0.code.flatMap { v2PasswordViolations[folded($0)] } }.first)
+                error.details.lazy.compactMap { $0.code.flatMap(v2PasswordViolation) }.first)
         },
         // Method registration: V1's numbers for a contact that is not valid and a blocked method,
         // read from the message as every V2 `AADSTS` number is (no V2 source names these).
