@@ -319,7 +319,7 @@ extension ServerError {
     /// One row of V2's catalogue: the kind an error has when it matches, and the link relations
     /// (or fixed endpoints) it holds for; every request when empty.
     struct V2Row: Sendable {
-        var asked: Set<String> = []
+        var asked: [String] = []
         let kind: @Sendable (ServerError) -> ErrorKind?
     }
 
