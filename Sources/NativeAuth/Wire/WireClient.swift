@@ -10,7 +10,7 @@ struct WireClient: Sendable {
 
     /// The native endpoints whose requests change nothing at the server: a timeout, a dropped
     /// connection or a 500, 502 or 504 answer may be retried.
-    static let readOnly: Set<Endpoint> = [.signInIntrospect, .registerIntrospect, .resetPasswordPollCompletion]
+    static let readOnly: [Endpoint] = [.signInIntrospect, .registerIntrospect, .resetPasswordPollCompletion]
 
     /// A successful answer: its JSON object and the response it came in.
     struct Reply: Sendable {
