@@ -28,7 +28,7 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
             guard value.isFinite, value.rounded() == value, abs(value) < 9.0e15 else { return nil }
             return Int(value)
         case .string(let text):
-            return Int(text.trimmingCharacters(in: .whitespaces))
+            return Int(decimal: text.trimmingCharacters(in: .whitespaces))
         default:
             return nil
         }

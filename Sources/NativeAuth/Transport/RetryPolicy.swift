@@ -55,7 +55,7 @@ struct RetryPolicy: Sendable {
             case 429, 503:
                 let wait =
                     response.header("Retry-After").flatMap { header -> TimeInterval? in
-                        if let seconds = Int(header.trimmingCharacters(in: .whitespaces)) {
+                        if let seconds = Int(decimal: header.trimmingCharacters(in: .whitespaces)) {
                             return TimeInterval(max(0, seconds))
                         }
                         return HTTPDate.parse(header).map { max(0, $0.timeIntervalSince(clock.now())) }

@@ -20,6 +20,24 @@ struct ByteCodingTests {
         }
     }
 
+    @Test func decimalIntegersMatchTheStandardLibrary() {
+        let edges = [
+            "", "+", "-", "0", "-0", "+0", "007", "42", "-42", "+42", " 1", "1 ", "1_000", "1.0", "0x10", "١٢",
+            "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+            "+9223372036854775807", "99999999999999999999", "--1", "+-1", "1-",
+        ]
+        for text in edges {
+            #expect(Int(decimal: text) == Int(text), "\(text)")
+        }
+        var random = SplitMix64(seed: 3)
+        let pool: [Character] = ["0", "1", "5", "9", "-", "+", " ", "a", "٣"]
+        for _ in 0..<2_000 {
+            let length = Int.random(in: 0..<22, using: &random)
+            let text = String((0..<length).map { _ in pool.randomElement(using: &random)! })
+            #expect(Int(decimal: text) == Int(text), "\(text)")
+        }
+    }
+
     @Test func percentEncodingMatchesFoundation() {
         var random = SplitMix64(seed: 2)
         let unreserved = CharacterSet(
