@@ -60,8 +60,15 @@ extension StringProtocol {
         let lhs = utf8
         let rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
-        return zip(lhs, rhs).allSatisfy { a, b in
-            a == b || (a | 0x20 == b | 0x20 && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(a | 0x20))
+        // A walk over both views' indices rather than a zip, whose iterator was compiled in too.
+        var index = rhs.startIndex
+        for a in lhs {
+            let b = rhs[index]
+            rhs.formIndex(after: &index)
+            guard a == b || (a | 0x20 == b | 0x20 && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(a | 0x20)) else {
+                return false
+            }
         }
+        return true
     }
 }
