@@ -220,6 +220,28 @@ actor ProviderDiscovery {
 
     // MARK: Parsing
 
+    /// The optional endpoints besides `jwks_uri` and `authorization_challenge_endpoint`, with
+    /// where each is kept.
+    private static let optionalEndpoints: [(String, any WritableKeyPath<ProviderMetadata, URL?> & Sendable)] = [
+        ("end_session_endpoint", \.endSessionEndpoint), ("revocation_endpoint", \.revocationEndpoint),
+        ("registration_endpoint", \.registrationEndpoint),
+        ("device_authorization_endpoint", \.deviceAuthorizationEndpoint),
+        ("userinfo_endpoint", \.userinfoEndpoint), ("introspection_endpoint", \.introspectionEndpoint),
+        ("pushed_authorization_request_endpoint", \.pushedAuthorizationRequestEndpoint),
+    ]
+
+    /// The lists of strings the metadata keeps, with where each is kept.
+    private static let stringLists: [(String, any WritableKeyPath<ProviderMetadata, [String]?> & Sendable)] = [
+        ("scopes_supported", \.scopesSupported), ("response_types_supported", \.responseTypesSupported),
+        ("response_modes_supported", \.responseModesSupported), ("grant_types_supported", \.grantTypesSupported),
+        ("code_challenge_methods_supported", \.codeChallengeMethodsSupported),
+        ("dpop_signing_alg_values_supported", \.dpopSigningAlgValuesSupported),
+        ("id_token_signing_alg_values_supported", \.idTokenSigningAlgValuesSupported),
+        ("token_endpoint_auth_methods_supported", \.tokenEndpointAuthMethodsSupported),
+        ("token_endpoint_auth_signing_alg_values_supported", \.tokenEndpointAuthSigningAlgValuesSupported),
+        ("claims_supported", \.claimsSupported),
+    ]
+
     /// Reads and checks a discovery document: an OpenID Connect one when `requireJWKS` (OpenID
     /// Connect Discovery §3 requires `jwks_uri` and `authorization_endpoint`), else RFC 8414's,
     /// which may leave `authorization_endpoint` out when it names an
@@ -257,26 +279,16 @@ actor ProviderDiscovery {
         if requireJWKS, jwks == nil { throw fail(.missingField("jwks_uri")) }
 
         var metadata = ProviderMetadata(
-            issuer: issuer, authorizationEndpoint: authorization, tokenEndpoint: token, jwksURI: jwks,
-            endSessionEndpoint: try document.url("end_session_endpoint"),
-            revocationEndpoint: try document.url("revocation_endpoint"),
-            registrationEndpoint: try document.url("registration_endpoint"),
-            deviceAuthorizationEndpoint: try document.url("device_authorization_endpoint"),
-            userinfoEndpoint: try document.url("userinfo_endpoint"))
-        metadata.introspectionEndpoint = try document.url("introspection_endpoint")
-        metadata.pushedAuthorizationRequestEndpoint = try document.url("pushed_authorization_request_endpoint")
+            issuer: issuer, authorizationEndpoint: authorization, tokenEndpoint: token, jwksURI: jwks)
+        // The other members, read in the order of these tables: one loop each rather than a
+        // copy of the reading code per member.
+        for (field, keyPath) in optionalEndpoints {
+            metadata[keyPath: keyPath] = try document.url(field)
+        }
         metadata.authorizationChallengeEndpoint = challenge
-        metadata.scopesSupported = try document.strings("scopes_supported")
-        metadata.responseTypesSupported = try document.strings("response_types_supported")
-        metadata.responseModesSupported = try document.strings("response_modes_supported")
-        metadata.grantTypesSupported = try document.strings("grant_types_supported")
-        metadata.codeChallengeMethodsSupported = try document.strings("code_challenge_methods_supported")
-        metadata.dpopSigningAlgValuesSupported = try document.strings("dpop_signing_alg_values_supported")
-        metadata.idTokenSigningAlgValuesSupported = try document.strings("id_token_signing_alg_values_supported")
-        metadata.tokenEndpointAuthMethodsSupported = try document.strings("token_endpoint_auth_methods_supported")
-        metadata.tokenEndpointAuthSigningAlgValuesSupported = try document.strings(
-            "token_endpoint_auth_signing_alg_values_supported")
-        metadata.claimsSupported = try document.strings("claims_supported")
+        for (field, keyPath) in stringLists {
+            metadata[keyPath: keyPath] = try document.strings(field)
+        }
         metadata.authorizationResponseIssParameterSupported =
             try document.bool("authorization_response_iss_parameter_supported") ?? false
         metadata.requirePushedAuthorizationRequests =
