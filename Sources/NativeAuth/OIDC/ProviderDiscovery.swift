@@ -250,33 +250,45 @@ actor ProviderDiscovery {
     static func parse(_ body: Data, configuredIssuer: URL, requireJWKS: Bool) throws(WebSignInError)
         -> ProviderMetadata
     {
-        func fail(_ problem: WebSignInError.DiscoveryProblem) -> WebSignInError {
-            WebSignInError(.discoveryFailed(problem))
+        let metadata: ProviderMetadata
+        do {
+            metadata = try read(body, configuredIssuer: configuredIssuer, requireJWKS: requireJWKS)
+        } catch {
+            throw WebSignInError(.discoveryFailed(error))
         }
-        guard body.count <= RequestPipeline.maximumBodySize else { throw fail(.tooLarge) }
+        try metadata.checkEndpoints()
+        return metadata
+    }
+
+    /// The reading part of ``parse(_:configuredIssuer:requireJWKS:)``: it throws the bare problem,
+    /// which becomes an error in one place rather than at every check.
+    private static func read(_ body: Data, configuredIssuer: URL, requireJWKS: Bool)
+        throws(WebSignInError.DiscoveryProblem) -> ProviderMetadata
+    {
+        guard body.count <= RequestPipeline.maximumBodySize else { throw .tooLarge }
         let value: JSONValue
         do {
             value = try JSONValue.parse(body)
         } catch {
-            throw fail(.notJSON)
+            throw .notJSON
         }
-        guard let members = value.objectValue else { throw fail(.notAnObject) }
+        guard let members = value.objectValue else { throw .notAnObject }
         let document = DiscoveryDocument(members: members)
 
         guard let issuer = try document.string("issuer"), !issuer.isEmpty else {
-            throw fail(.missingField("issuer"))
+            throw .missingField("issuer")
         }
         guard issuerMatches(configured: configuredIssuer, found: issuer) else {
-            throw fail(.issuerMismatch(expected: configuredIssuer.absoluteString, found: issuer))
+            throw .issuerMismatch(expected: configuredIssuer.absoluteString, found: issuer)
         }
         let authorization = try document.url("authorization_endpoint")
         let challenge = try document.url("authorization_challenge_endpoint")
         if authorization == nil, requireJWKS || challenge == nil {
-            throw fail(.missingField("authorization_endpoint"))
+            throw .missingField("authorization_endpoint")
         }
-        guard let token = try document.url("token_endpoint") else { throw fail(.missingField("token_endpoint")) }
+        guard let token = try document.url("token_endpoint") else { throw .missingField("token_endpoint") }
         let jwks = try document.url("jwks_uri")
-        if requireJWKS, jwks == nil { throw fail(.missingField("jwks_uri")) }
+        if requireJWKS, jwks == nil { throw .missingField("jwks_uri") }
 
         var metadata = ProviderMetadata(
             issuer: issuer, authorizationEndpoint: authorization, tokenEndpoint: token, jwksURI: jwks)
@@ -294,7 +306,6 @@ actor ProviderDiscovery {
         metadata.requirePushedAuthorizationRequests =
             try document.bool("require_pushed_authorization_requests") ?? false
         metadata.document = members
-        try metadata.checkEndpoints()
         return metadata
     }
 }
@@ -304,46 +315,42 @@ actor ProviderDiscovery {
 private struct DiscoveryDocument {
     let members: [String: JSONValue]
 
-    private func fail(_ problem: WebSignInError.DiscoveryProblem) -> WebSignInError {
-        WebSignInError(.discoveryFailed(problem))
-    }
-
-    func string(_ field: String) throws(WebSignInError) -> String? {
+    func string(_ field: String) throws(WebSignInError.DiscoveryProblem) -> String? {
         switch members[field] {
         case nil, .null?: return nil
         case .string(let value)?: return value
-        default: throw fail(.wrongType(field))
+        default: throw .wrongType(field)
         }
     }
 
     /// An absolute URL with a scheme and a host; an empty string counts as absent.
-    func url(_ field: String) throws(WebSignInError) -> URL? {
+    func url(_ field: String) throws(WebSignInError.DiscoveryProblem) -> URL? {
         guard let text = try string(field), !text.isEmpty else { return nil }
         guard let url = URL(string: text), url.scheme != nil, url.host?.isEmpty == false else {
-            throw fail(.invalidURL(field))
+            throw .invalidURL(field)
         }
         return url
     }
 
-    func strings(_ field: String) throws(WebSignInError) -> [String]? {
+    func strings(_ field: String) throws(WebSignInError.DiscoveryProblem) -> [String]? {
         switch members[field] {
         case nil, .null?: return nil
         case .array(let values)?:
             var strings: [String] = []
             for value in values {
-                guard let string = value.stringValue else { throw fail(.wrongType(field)) }
+                guard let string = value.stringValue else { throw .wrongType(field) }
                 strings.append(string)
             }
             return strings
-        default: throw fail(.wrongType(field))
+        default: throw .wrongType(field)
         }
     }
 
-    func bool(_ field: String) throws(WebSignInError) -> Bool? {
+    func bool(_ field: String) throws(WebSignInError.DiscoveryProblem) -> Bool? {
         switch members[field] {
         case nil, .null?: return nil
         case .bool(let value)?: return value
-        default: throw fail(.wrongType(field))
+        default: throw .wrongType(field)
         }
     }
 }

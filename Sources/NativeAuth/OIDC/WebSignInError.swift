@@ -39,7 +39,7 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
     }
 
     /// Why discovery failed.
-    indirect enum DiscoveryProblem: Sendable, Equatable {
+    indirect enum DiscoveryProblem: Error, Equatable {
         case network
         case status(Int)
         case tooLarge
