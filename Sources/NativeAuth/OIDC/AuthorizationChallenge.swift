@@ -172,7 +172,11 @@ indirect enum AuthorizationChallengeAnswer: Sendable {
             self.authSession = authSession
             otpRequired = members["otp_required"]?.boolValue == true
             passwordRequired = members["password_required"]?.boolValue == true
-            parameters = members.filter { !AuthorizationChallengeAnswer.protocolMembers.contains($0.key) }
+            // Removed by name rather than filtered, which would make a copy of the dictionary's
+            // filter for this one closure.
+            var parameters = members
+            for name in AuthorizationChallengeAnswer.protocolMembers { parameters[name] = nil }
+            self.parameters = parameters
             self.description = description
         }
     }
