@@ -56,13 +56,7 @@ public struct WebDeviceSignInParameters: Sendable, Equatable {
     /// Checks what can be wrong before anything is sent.
     func validate() throws(WebSignInError) {
         try shared.validate()
-        for name in extraParameters.keys {
-            if name.isEmpty { throw .invalidParameters("An extra parameter has an empty name.") }
-            if Self.reservedNames.contains(name.lowercased()) {
-                throw .invalidParameters(
-                    "The extra parameter '\(name.prefix(40))' is set by the SDK or by a named property.")
-            }
-        }
+        try WebSignInParameters.check(extraParameters, reserved: Self.reservedNames)
     }
 }
 

@@ -125,9 +125,15 @@ public struct WebSignInParameters: Sendable, Equatable {
                 throw .invalidParameters("A resource must be an absolute URL without a fragment (RFC 8707).")
             }
         }
+        try Self.check(extraParameters, reserved: Self.reservedNames)
+    }
+
+    /// Checks the names of extra parameters: none empty, none among `reserved` (lower-cased) in
+    /// any letter case. One body for the browser and the device code sign-ins' parameters.
+    static func check(_ extraParameters: [String: String], reserved: [String]) throws(WebSignInError) {
         for name in extraParameters.keys {
             if name.isEmpty { throw .invalidParameters("An extra parameter has an empty name.") }
-            if Self.reservedNames.contains(name.lowercased()) {
+            if reserved.contains(name.lowercased()) {
                 throw .invalidParameters(
                     "The extra parameter '\(name.prefix(40))' is set by the SDK or by a named property.")
             }
