@@ -220,16 +220,6 @@ actor ProviderDiscovery {
 
     // MARK: Parsing
 
-    /// The optional endpoints besides `jwks_uri` and `authorization_challenge_endpoint`, with
-    /// where each is kept.
-    private static let optionalEndpoints: [(String, any WritableKeyPath<ProviderMetadata, URL?> & Sendable)] = [
-        ("end_session_endpoint", \.endSessionEndpoint), ("revocation_endpoint", \.revocationEndpoint),
-        ("registration_endpoint", \.registrationEndpoint),
-        ("device_authorization_endpoint", \.deviceAuthorizationEndpoint),
-        ("userinfo_endpoint", \.userinfoEndpoint), ("introspection_endpoint", \.introspectionEndpoint),
-        ("pushed_authorization_request_endpoint", \.pushedAuthorizationRequestEndpoint),
-    ]
-
     /// The lists of strings the metadata keeps, with where each is kept.
     private static let stringLists: [(String, any WritableKeyPath<ProviderMetadata, [String]?> & Sendable)] = [
         ("scopes_supported", \.scopesSupported), ("response_types_supported", \.responseTypesSupported),
@@ -294,7 +284,7 @@ actor ProviderDiscovery {
             issuer: issuer, authorizationEndpoint: authorization, tokenEndpoint: token, jwksURI: jwks)
         // The other members, read in the order of these tables: one loop each rather than a
         // copy of the reading code per member.
-        for (field, keyPath) in optionalEndpoints {
+        for (field, keyPath) in ProviderMetadata.optionalEndpoints {
             metadata[keyPath: keyPath] = try document.url(field)
         }
         metadata.authorizationChallengeEndpoint = challenge

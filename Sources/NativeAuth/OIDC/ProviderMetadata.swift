@@ -121,17 +121,25 @@ public struct ProviderMetadata: Sendable, Equatable {
         var all: [(String, URL)] = []
         if let authorizationEndpoint { all.append(("authorization_endpoint", authorizationEndpoint)) }
         all.append(("token_endpoint", tokenEndpoint))
-        let optional: [(String, URL?)] = [
-            ("jwks_uri", jwksURI), ("end_session_endpoint", endSessionEndpoint),
-            ("revocation_endpoint", revocationEndpoint), ("registration_endpoint", registrationEndpoint),
-            ("device_authorization_endpoint", deviceAuthorizationEndpoint), ("userinfo_endpoint", userinfoEndpoint),
-            ("introspection_endpoint", introspectionEndpoint),
-            ("pushed_authorization_request_endpoint", pushedAuthorizationRequestEndpoint),
-            ("authorization_challenge_endpoint", authorizationChallengeEndpoint),
-        ]
-        for (name, url) in optional { if let url { all.append((name, url)) } }
+        if let jwksURI { all.append(("jwks_uri", jwksURI)) }
+        for (name, keyPath) in Self.optionalEndpoints {
+            if let url = self[keyPath: keyPath] { all.append((name, url)) }
+        }
+        if let authorizationChallengeEndpoint {
+            all.append(("authorization_challenge_endpoint", authorizationChallengeEndpoint))
+        }
         return all
     }
+
+    /// The optional endpoints besides `jwks_uri` and `authorization_challenge_endpoint`, by their
+    /// document names, with where each is kept: what discovery reads, and what ``endpoints`` lists.
+    static let optionalEndpoints: [(String, any WritableKeyPath<ProviderMetadata, URL?> & Sendable)] = [
+        ("end_session_endpoint", \.endSessionEndpoint), ("revocation_endpoint", \.revocationEndpoint),
+        ("registration_endpoint", \.registrationEndpoint),
+        ("device_authorization_endpoint", \.deviceAuthorizationEndpoint),
+        ("userinfo_endpoint", \.userinfoEndpoint), ("introspection_endpoint", \.introspectionEndpoint),
+        ("pushed_authorization_request_endpoint", \.pushedAuthorizationRequestEndpoint),
+    ]
 
     /// Checks that every endpoint is an absolute `https` URL (or `http` on a loopback host) with
     /// no fragment.
