@@ -220,18 +220,6 @@ actor ProviderDiscovery {
 
     // MARK: Parsing
 
-    /// The lists of strings the metadata keeps, with where each is kept.
-    private static let stringLists: [(String, any WritableKeyPath<ProviderMetadata, [String]?> & Sendable)] = [
-        ("scopes_supported", \.scopesSupported), ("response_types_supported", \.responseTypesSupported),
-        ("response_modes_supported", \.responseModesSupported), ("grant_types_supported", \.grantTypesSupported),
-        ("code_challenge_methods_supported", \.codeChallengeMethodsSupported),
-        ("dpop_signing_alg_values_supported", \.dpopSigningAlgValuesSupported),
-        ("id_token_signing_alg_values_supported", \.idTokenSigningAlgValuesSupported),
-        ("token_endpoint_auth_methods_supported", \.tokenEndpointAuthMethodsSupported),
-        ("token_endpoint_auth_signing_alg_values_supported", \.tokenEndpointAuthSigningAlgValuesSupported),
-        ("claims_supported", \.claimsSupported),
-    ]
-
     /// Reads and checks a discovery document: an OpenID Connect one when `requireJWKS` (OpenID
     /// Connect Discovery §3 requires `jwks_uri` and `authorization_endpoint`), else RFC 8414's,
     /// which may leave `authorization_endpoint` out when it names an
@@ -288,7 +276,7 @@ actor ProviderDiscovery {
             metadata[keyPath: keyPath] = try document.url(field)
         }
         metadata.authorizationChallengeEndpoint = challenge
-        for (field, keyPath) in stringLists {
+        for (field, keyPath) in ProviderMetadata.stringLists {
             metadata[keyPath: keyPath] = try document.strings(field)
         }
         metadata.authorizationResponseIssParameterSupported =
