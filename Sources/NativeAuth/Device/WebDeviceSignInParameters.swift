@@ -86,16 +86,15 @@ public struct WebDeviceSignInParameters: Sendable, Equatable {
         "client_id", "scope", "grant_type", "device_code", "client-request-id", "audience", "resource",
     ]
 
-    /// The browser sign-in parameters with the same scopes and resources, whose checks and scope
-    /// list this sign-in shares.
-    private var shared: WebSignInParameters { WebSignInParameters(scopes: scopes, resource: resource) }
+    /// The scopes to send: `openid` first unless given, then the others in first-seen order, each
+    /// once, as for a browser sign-in.
+    var scopeList: [String] { WebSignInParameters.scopeList(scopes) }
 
-    /// The scopes to send: `openid` first unless given, then the others in first-seen order, each once.
-    var scopeList: [String] { shared.scopeList }
-
-    /// Checks what can be wrong before anything is sent.
+    /// Checks what can be wrong before anything is sent: the scopes and resources as a browser
+    /// sign-in's, then the extra parameter names.
     func validate() throws(WebSignInError) {
-        try shared.validate()
+        try WebSignInParameters.check(scopes: scopes)
+        try WebSignInParameters.check(resource: resource)
         try WebSignInParameters.check(extraParameters, reserved: Self.reservedNames)
     }
 }

@@ -77,7 +77,7 @@ public struct FirstPartySignInParameters: Sendable, CustomStringConvertible, Cus
     }
 
     /// The scopes to send: `openid` first, then the others, each once.
-    var scopeList: [String] { WebSignInParameters(scopes: scopes).scopeList }
+    var scopeList: [String] { WebSignInParameters.scopeList(scopes) }
 
     /// Checks what can be wrong before anything is sent: an empty username or password, a scope
     /// OAuth does not allow, an additional parameter the SDK sets itself.
@@ -87,7 +87,7 @@ public struct FirstPartySignInParameters: Sendable, CustomStringConvertible, Cus
         guard !username.isEmpty else { throw invalid("The username is empty.") }
         if let password, password.isEmpty { throw invalid("The password is empty; pass nil to send none.") }
         do {
-            try WebSignInParameters(scopes: scopes).validate()
+            try WebSignInParameters.check(scopes: scopes)
         } catch {
             throw error.with(correlationId: correlationId)
         }
