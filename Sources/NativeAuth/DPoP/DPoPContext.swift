@@ -15,7 +15,9 @@ final class DPoPBoundKey: Sendable {
 }
 
 /// Why DPoP could not go on; the clients turn it into their error types.
-enum DPoPFailure: Error, Sendable {
+/// Indirect: a value is one reference to its case's fields, so copying it, and the code that
+/// copies and destroys it, stay small.
+indirect enum DPoPFailure: Error, Sendable {
     /// The provider and the key provider share no algorithm.
     case noCommonAlgorithm(offered: [String], accepted: [String])
     /// The key provider could not make a key, or read one back (its own error, when it gave one).
