@@ -6,7 +6,7 @@ public import Foundation
 /// ``isCancelled`` is the one to check first: the user closed the browser window or the sign-in
 /// task was cancelled, which is not a failure to report.
 public struct ExternalUserAgentError: Error, LocalizedError, CustomStringConvertible, Sendable {
-    indirect enum Code: Sendable, Equatable {
+    enum Code: Sendable, Equatable {
         case cancelled
         case timedOut
         case portInUse(UInt16)
