@@ -10,10 +10,8 @@ public import Foundation
 public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, CustomDebugStringConvertible,
     Sendable
 {
-    /// What went wrong.
-    /// Indirect: a value is one reference to its case's fields, so copying it, and the code
-    /// that copies and destroys it, stay small.
-    indirect enum Code: Sendable, Equatable {
+    /// What went wrong. Kept in the error's box, so not indirect itself.
+    enum Code: Sendable, Equatable {
         case cancelled
         case network
         case invalidParameters
