@@ -46,13 +46,14 @@ public enum ClientAssertionKeyError: Error, Sendable, Equatable {
 public struct RSAClientAssertionKey: ClientAssertionKey, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
-    /// The private key, behind one reference: the value is small to copy.
+    /// The private key, behind one reference with the algorithm and the key id: the value is one
+    /// pointer to copy, and fits in an existential without a box of its own.
     var key: RSAPrivateKey { held.key }
     private let held: Held
     /// `PS256` (the default) or `RS256`.
-    public let algorithm: String
+    public var algorithm: String { held.algorithm }
     /// The `kid` of the assertions' header; `nil` sends none.
-    public let keyID: String?
+    public var keyID: String? { held.keyID }
 
     /// The key in PKCS #1 DER (RFC 8017 appendix A.1.2, the body of a PEM block
     /// `BEGIN RSA PRIVATE KEY`).
@@ -63,12 +64,10 @@ public struct RSAClientAssertionKey: ClientAssertionKey, CustomStringConvertible
     public init(pkcs1DER: Data, algorithm: String = "PS256", keyID: String? = nil) throws(ClientAssertionKeyError) {
         guard Self.algorithms.contains(algorithm) else { throw .unsupportedAlgorithm(algorithm) }
         do {
-            held = Held(try RSAPrivateKey(pkcs1DER: pkcs1DER))
+            held = Held(try RSAPrivateKey(pkcs1DER: pkcs1DER), algorithm, keyID)
         } catch {
             throw .unreadableKey
         }
-        self.algorithm = algorithm
-        self.keyID = keyID
     }
 
     /// A new key of `bits` bits (2048 to 4096), made with the system's secure random numbers. Keep
@@ -87,14 +86,19 @@ public struct RSAClientAssertionKey: ClientAssertionKey, CustomStringConvertible
     }
 
     private init(key: RSAPrivateKey, algorithm: String, keyID: String?) {
-        held = Held(key)
-        self.algorithm = algorithm
-        self.keyID = keyID
+        held = Held(key, algorithm, keyID)
     }
 
     private final class Held: Sendable {
         let key: RSAPrivateKey
-        init(_ key: RSAPrivateKey) { self.key = key }
+        let algorithm: String
+        let keyID: String?
+
+        init(_ key: RSAPrivateKey, _ algorithm: String, _ keyID: String?) {
+            self.key = key
+            self.algorithm = algorithm
+            self.keyID = keyID
+        }
     }
 
     static let algorithms = ["PS256", "RS256"]
