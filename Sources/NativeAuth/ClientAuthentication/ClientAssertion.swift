@@ -46,13 +46,14 @@ public enum ClientAssertionKeyError: Error, Sendable, Equatable {
 public struct RSAClientAssertionKey: ClientAssertionKey, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
-    /// The private key, behind one reference: the value is small to copy.
+    /// The private key, behind one reference with the algorithm and the key id: the value is one
+    /// pointer to copy, and fits in an existential without a box of its own.
     var key: RSAPrivateKey { held.key }
     private let held: Held
     /// `PS256` (the default) or `RS256`.
-    public let algorithm: String
+    public var algorithm: String { held.algorithm }
     /// The `kid` of the assertions' header; `nil` sends none.
-    public let keyID: String?
+    public var keyID: String? { held.keyID }
 
     /// The key in PKCS #1 DER (RFC 8017 appendix A.1.2, the body of a PEM block
     /// `BEGIN RSA PRIVATE KEY`).
@@ -63,12 +64,10 @@ public struct RSAClientAssertionKey: ClientAssertionKey, CustomStringConvertible
     public init(pkcs1DER: Data, algorithm: String = "PS256", keyID: String? = nil) throws(ClientAssertionKeyError) {
         guard Self.algorithms.contains(algorithm) else { throw .unsupportedAlgorithm(algorithm) }
         do {
-            held = Held(try RSAPrivateKey(pkcs1DER: pkcs1DER))
+            held = Held(try RSAPrivateKey(pkcs1DER: pkcs1DER), algorithm, keyID)
         } catch {
             throw .unreadableKey
         }
-        self.algorithm = algorithm
-        self.keyID = keyID
     }
 
     /// A new key of `bits` bits (2048 to 4096), made with the system's secure random numbers. Keep
@@ -87,14 +86,19 @@ public struct RSAClientAssertionKey: ClientAssertionKey, CustomStringConvertible
     }
 
     private init(key: RSAPrivateKey, algorithm: String, keyID: String?) {
-        held = Held(key)
-        self.algorithm = algorithm
-        self.keyID = keyID
+        held = Held(key, algorithm, keyID)
     }
 
     private final class Held: Sendable {
         let key: RSAPrivateKey
-        init(_ key: RSAPrivateKey) { self.key = key }
+        let algorithm: String
+        let keyID: String?
+
+        init(_ key: RSAPrivateKey, _ algorithm: String, _ keyID: String?) {
+            self.key = key
+            self.algorithm = algorithm
+            self.keyID = keyID
+        }
     }
 
     static let algorithms = ["PS256", "RS256"]
@@ -169,22 +173,58 @@ public enum ClientAssertionAudience: Sendable, Equatable {
 /// audience, lifetime and thumbprint: keys are not compared.
 public struct PrivateKeyJWT: Sendable, Equatable {
     /// The key that signs the assertions.
-    public let key: any ClientAssertionKey
+    public var key: any ClientAssertionKey { fields.key }
     /// What `aud` holds; ``ClientAssertionAudience/issuer`` by default.
-    public var audience: ClientAssertionAudience
+    public var audience: ClientAssertionAudience {
+        get { fields.audience }
+        set { fields = fields.with(audience: newValue) }
+    }
     /// The SHA-256 thumbprint of the DER encoding of the key's X.509 certificate, sent as the
     /// header's `x5t#S256` (RFC 7515 §4.1.8): how Microsoft Entra finds the certificate an
     /// assertion is signed with (its documentation of certificate credentials). `nil` sends none.
-    public var certificateThumbprint: Data?
+    public var certificateThumbprint: Data? {
+        get { fields.certificateThumbprint }
+        set { fields = fields.with(certificateThumbprint: newValue) }
+    }
     /// How long an assertion is valid: `exp` is `iat` plus this, on the provider's clock as the
     /// SDK knows it. 60 seconds by default; held to 1 second to 10 minutes.
     public var lifetime: TimeInterval {
-        get { storedLifetime }
-        set { storedLifetime = Self.bounded(newValue) }
+        get { fields.lifetime }
+        set { fields = fields.with(lifetime: Self.bounded(newValue)) }
     }
 
-    private var storedLifetime: TimeInterval
-    private let identity = Identity()
+    /// The settings, behind one reference: a value is one pointer to copy and destroy. A setter
+    /// makes new fields, so that copies never share a change.
+    private var fields: Fields
+
+    private final class Fields: Sendable {
+        let key: any ClientAssertionKey
+        let audience: ClientAssertionAudience
+        let certificateThumbprint: Data?
+        let lifetime: TimeInterval
+        /// Who made the value: the same for every copy of one initializer call's value.
+        let identity: Identity
+
+        init(
+            key: any ClientAssertionKey, audience: ClientAssertionAudience, certificateThumbprint: Data?,
+            lifetime: TimeInterval, identity: Identity
+        ) {
+            self.key = key
+            self.audience = audience
+            self.certificateThumbprint = certificateThumbprint
+            self.lifetime = lifetime
+            self.identity = identity
+        }
+
+        func with(
+            audience: ClientAssertionAudience? = nil, certificateThumbprint: Data?? = nil, lifetime: TimeInterval? = nil
+        ) -> Fields {
+            Fields(
+                key: key, audience: audience ?? self.audience,
+                certificateThumbprint: certificateThumbprint ?? self.certificateThumbprint,
+                lifetime: lifetime ?? self.lifetime, identity: identity)
+        }
+    }
 
     private final class Identity: Sendable {}
 
@@ -194,10 +234,9 @@ public struct PrivateKeyJWT: Sendable, Equatable {
         key: any ClientAssertionKey, audience: ClientAssertionAudience = .issuer, lifetime: TimeInterval = 60,
         certificateThumbprint: Data? = nil
     ) {
-        self.key = key
-        self.audience = audience
-        self.certificateThumbprint = certificateThumbprint
-        storedLifetime = Self.bounded(lifetime)
+        fields = Fields(
+            key: key, audience: audience, certificateThumbprint: certificateThumbprint,
+            lifetime: Self.bounded(lifetime), identity: Identity())
     }
 
     static func bounded(_ lifetime: TimeInterval) -> TimeInterval {
@@ -206,7 +245,7 @@ public struct PrivateKeyJWT: Sendable, Equatable {
 
     /// Whether both were made by the same initializer call and keep the same settings.
     public static func == (lhs: PrivateKeyJWT, rhs: PrivateKeyJWT) -> Bool {
-        lhs.identity === rhs.identity && lhs.audience == rhs.audience && lhs.storedLifetime == rhs.storedLifetime
+        lhs.fields.identity === rhs.fields.identity && lhs.audience == rhs.audience && lhs.lifetime == rhs.lifetime
             && lhs.certificateThumbprint == rhs.certificateThumbprint
     }
 }

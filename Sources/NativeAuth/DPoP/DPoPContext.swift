@@ -1,15 +1,23 @@
 import AuthSupport
 import Foundation
 
-/// A key a DPoP client holds for one account, with the form it is stored in.
-struct DPoPBoundKey: Sendable {
+/// A key a DPoP client holds for one account, with the form it is stored in. A class: it never
+/// changes, and the requests of a sign-in share one reference rather than copy its parts.
+final class DPoPBoundKey: Sendable {
     let key: any DPoPKey
     /// What the account record keeps (see ``DPoPKeyProvider/makeKey(algorithm:)``).
     let storedForm: Data
+
+    init(key: any DPoPKey, storedForm: Data) {
+        self.key = key
+        self.storedForm = storedForm
+    }
 }
 
 /// Why DPoP could not go on; the clients turn it into their error types.
-enum DPoPFailure: Error, Sendable {
+/// Indirect: a value is one reference to its case's fields, so copying it, and the code that
+/// copies and destroys it, stay small.
+indirect enum DPoPFailure: Error, Sendable {
     /// The provider and the key provider share no algorithm.
     case noCommonAlgorithm(offered: [String], accepted: [String])
     /// The key provider could not make a key, or read one back (its own error, when it gave one).

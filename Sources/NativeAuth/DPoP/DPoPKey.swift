@@ -47,12 +47,24 @@ extension DPoPKeyProvider {
 /// Turns DPoP on for a ``WebAuthClient`` (``WebAuthConfiguration/dpop``).
 public struct DPoPConfiguration: Sendable {
     /// Makes and keeps the accounts' keys.
-    public var keyProvider: any DPoPKeyProvider
+    public var keyProvider: any DPoPKeyProvider {
+        get { held.keyProvider }
+        set { held = Held(newValue) }
+    }
+
+    /// The provider, behind one reference: a configuration is one pointer to copy and destroy,
+    /// not an existential's five words.
+    private var held: Held
+
+    private final class Held: Sendable {
+        let keyProvider: any DPoPKeyProvider
+        init(_ keyProvider: any DPoPKeyProvider) { self.keyProvider = keyProvider }
+    }
 
     /// DPoP with `keyProvider`'s keys; by default the platform's (``PlatformDPoPKeyProvider``:
     /// a P-256 key in the Secure Enclave where there is one, else a software P-256 key on Apple
     /// platforms; a PS256 or RS256 key made by the SDK elsewhere).
     public init(keyProvider: any DPoPKeyProvider = PlatformDPoPKeyProvider.make()) {
-        self.keyProvider = keyProvider
+        held = Held(keyProvider)
     }
 }

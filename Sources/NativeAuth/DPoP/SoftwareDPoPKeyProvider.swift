@@ -45,11 +45,17 @@ public struct SoftwareDPoPKeyProvider: DPoPKeyProvider {
     }
 }
 
-/// An RSA private key as a DPoP key. Its description names the algorithm only.
-struct SoftwareRSAKey: DPoPKey, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+/// An RSA private key as a DPoP key. Its description names the algorithm only. A class: the key
+/// never changes, and its many parts are shared rather than copied.
+final class SoftwareRSAKey: DPoPKey, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     let key: RSAPrivateKey
     /// Whether it signs PS256 (RSASSA-PSS) rather than RS256 (RSASSA-PKCS1-v1_5).
-    var pss = false
+    let pss: Bool
+
+    init(key: RSAPrivateKey, pss: Bool) {
+        self.key = key
+        self.pss = pss
+    }
 
     var algorithm: String { pss ? "PS256" : "RS256" }
 

@@ -11,20 +11,58 @@ public import Foundation
 public struct WebDeviceSignInParameters: Sendable, Equatable {
     /// Scopes to request besides `openid`, which is always added. Entries may hold several
     /// space-separated scopes; duplicates are sent once, in first-seen order.
-    public var scopes: [String]
+    public var scopes: [String] {
+        get { fields.scopes }
+        set { fields = Fields(newValue, audience, resource, extraParameters, correlationId) }
+    }
     /// The API the access token is for, for providers that take `audience=` (such as Auth0).
-    public var audience: String?
+    public var audience: String? {
+        get { fields.audience }
+        set { fields = Fields(scopes, newValue, resource, extraParameters, correlationId) }
+    }
     /// Resource indicators (RFC 8707): the APIs the access token is for, sent as one `resource`
     /// parameter each. Each must be an absolute URL with no fragment.
-    public var resource: [URL]
+    public var resource: [URL] {
+        get { fields.resource }
+        set { fields = Fields(scopes, audience, newValue, extraParameters, correlationId) }
+    }
     /// More device authorization request parameters, sent as given.
     ///
     /// The names the protocol itself sets are refused with ``WebSignInError/isInvalidParameters``:
     /// `client_id`, `scope`, `grant_type`, `device_code`, `client-request-id`, and those of the
     /// named properties above (`audience`, `resource`), in any letter case.
-    public var extraParameters: [String: String]
+    public var extraParameters: [String: String] {
+        get { fields.extraParameters }
+        set { fields = Fields(scopes, audience, resource, newValue, correlationId) }
+    }
     /// The sign-in's correlation id, sent as `client-request-id`; a new one when `nil`.
-    public var correlationId: UUID?
+    public var correlationId: UUID? {
+        get { fields.correlationId }
+        set { fields = Fields(scopes, audience, resource, extraParameters, newValue) }
+    }
+
+    /// The values, behind one reference: a value is one pointer to copy and destroy. A setter
+    /// makes new fields, so that copies never share a change.
+    private var fields: Fields
+
+    private final class Fields: Sendable {
+        let scopes: [String]
+        let audience: String?
+        let resource: [URL]
+        let extraParameters: [String: String]
+        let correlationId: UUID?
+
+        init(
+            _ scopes: [String], _ audience: String?, _ resource: [URL], _ extraParameters: [String: String],
+            _ correlationId: UUID?
+        ) {
+            self.scopes = scopes
+            self.audience = audience
+            self.resource = resource
+            self.extraParameters = extraParameters
+            self.correlationId = correlationId
+        }
+    }
 
     /// Creates the parameters of a device code sign-in.
     ///
@@ -34,11 +72,13 @@ public struct WebDeviceSignInParameters: Sendable, Equatable {
         scopes: [String] = [], audience: String? = nil, resource: [URL] = [],
         extraParameters: [String: String] = [:], correlationId: UUID? = nil
     ) {
-        self.scopes = scopes
-        self.audience = audience
-        self.resource = resource
-        self.extraParameters = extraParameters
-        self.correlationId = correlationId
+        fields = Fields(scopes, audience, resource, extraParameters, correlationId)
+    }
+
+    /// Whether both hold the same values.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.scopes == rhs.scopes && lhs.audience == rhs.audience && lhs.resource == rhs.resource
+            && lhs.extraParameters == rhs.extraParameters && lhs.correlationId == rhs.correlationId
     }
 
     /// Parameter names that ``extraParameters`` may not set, lower-cased.
@@ -46,23 +86,16 @@ public struct WebDeviceSignInParameters: Sendable, Equatable {
         "client_id", "scope", "grant_type", "device_code", "client-request-id", "audience", "resource",
     ]
 
-    /// The browser sign-in parameters with the same scopes and resources, whose checks and scope
-    /// list this sign-in shares.
-    private var shared: WebSignInParameters { WebSignInParameters(scopes: scopes, resource: resource) }
+    /// The scopes to send: `openid` first unless given, then the others in first-seen order, each
+    /// once, as for a browser sign-in.
+    var scopeList: [String] { WebSignInParameters.scopeList(scopes) }
 
-    /// The scopes to send: `openid` first unless given, then the others in first-seen order, each once.
-    var scopeList: [String] { shared.scopeList }
-
-    /// Checks what can be wrong before anything is sent.
+    /// Checks what can be wrong before anything is sent: the scopes and resources as a browser
+    /// sign-in's, then the extra parameter names.
     func validate() throws(WebSignInError) {
-        try shared.validate()
-        for name in extraParameters.keys {
-            if name.isEmpty { throw .invalidParameters("An extra parameter has an empty name.") }
-            if Self.reservedNames.contains(name.lowercased()) {
-                throw .invalidParameters(
-                    "The extra parameter '\(name.prefix(40))' is set by the SDK or by a named property.")
-            }
-        }
+        try WebSignInParameters.check(scopes: scopes)
+        try WebSignInParameters.check(resource: resource)
+        try WebSignInParameters.check(extraParameters, reserved: Self.reservedNames)
     }
 }
 

@@ -23,27 +23,14 @@ struct AuthorizationCallback: Sendable, Equatable {
         url: URL, redirectURI: URL, expectedState: Secret?, expectedIssuer: String, issuerRequired: Bool,
         correlationId: UUID?
     ) throws(WebSignInError) {
-        func invalid(_ note: String) -> WebSignInError {
-            WebSignInError(.invalidCallback, note: note, correlationId: correlationId)
-        }
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-            let expected = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)
-        else { throw invalid("The callback is not a URL.") }
-        guard Self.sameEndpoint(components, expected) else {
-            throw invalid("The callback is not the redirect URI.")
-        }
-        let parameters = Self.parameters(components.percentEncodedQuery)
-        var values: [String: String] = [:]
-        for name in ["state", "code", "iss", "error", "error_description", "error_uri"] {
-            let found = parameters.filter { $0.name == name }
-            if found.count > 1 { throw invalid("The parameter '\(name)' appears more than once.") }
-            values[name] = found.first?.value
-        }
-        if parameters.isEmpty {
-            let fragment = Self.parameters(components.percentEncodedFragment)
-            if fragment.contains(where: { ["code", "error", "state"].contains($0.name) }) {
-                throw invalid("The response came in the fragment; only response_mode=query is supported.")
-            }
+        let (values, fragment) = try Self.response(
+            url, redirectURI: redirectURI, names: ["state", "code", "iss", "error", "error_description", "error_uri"],
+            notURL: "The callback is not a URL.", notRedirectURI: "The callback is not the redirect URI.",
+            correlationId: correlationId)
+        if Self.parameters(fragment).contains(where: { ["code", "error", "state"].contains($0.name) }) {
+            throw WebSignInError(
+                .invalidCallback, note: "The response came in the fragment; only response_mode=query is supported.",
+                correlationId: correlationId)
         }
 
         if let expectedState {
@@ -75,6 +62,34 @@ struct AuthorizationCallback: Sendable, Equatable {
         }
         self.code = Secret(code)
         issuer = values["iss"]
+    }
+
+    /// The parameters `names` of the response at `url`, each at most once, after checking that
+    /// `url` is `redirectURI`; and the fragment, when the query holds no parameter at all. Shared
+    /// by the authorization and the end-session callbacks, which differ in their notes only: not
+    /// inlined, so that the two share one copy.
+    ///
+    /// - Throws: ``WebSignInError/isInvalidCallback`` with `notURL` or `notRedirectURI` as its
+    ///   note, or when a parameter appears more than once.
+    @inline(never)
+    static func response(
+        _ url: URL, redirectURI: URL, names: [String], notURL: String, notRedirectURI: String, correlationId: UUID?
+    ) throws(WebSignInError) -> (values: [String: String], fragment: String?) {
+        func invalid(_ note: String) -> WebSignInError {
+            WebSignInError(.invalidCallback, note: note, correlationId: correlationId)
+        }
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            let expected = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)
+        else { throw invalid(notURL) }
+        guard sameEndpoint(components, expected) else { throw invalid(notRedirectURI) }
+        let parameters = parameters(components.percentEncodedQuery)
+        var values: [String: String] = [:]
+        for name in names {
+            let found = parameters.filter { $0.name == name }
+            if found.count > 1 { throw invalid("The parameter '\(name)' appears more than once.") }
+            values[name] = found.first?.value
+        }
+        return (values, parameters.isEmpty ? components.percentEncodedFragment : nil)
     }
 
     /// Scheme and host compared case-insensitively, port and path exactly.

@@ -151,19 +151,20 @@ indirect enum AuthorizationChallengeAnswer: Sendable {
     /// carried (§5.3.1: the client keeps the newest).
     case failed(WebSignInError, authSession: Secret?)
 
-    /// What an `insufficient_authorization` answer asks for.
-    struct InsufficientAuthorization: Sendable {
+    /// What an `insufficient_authorization` answer asks for. A class: it never changes once
+    /// read, and the answer and the state made from it share one reference.
+    final class InsufficientAuthorization: Sendable {
         /// The answer's `auth_session`, when it has one.
-        var authSession: Secret?
+        let authSession: Secret?
         /// The draft's Appendix B.2 `otp_required: true`.
-        var otpRequired = false
+        let otpRequired: Bool
         /// `password_required: true`: a profile's own member, named as Appendix B.2 names
         /// `otp_required`, for a provider that asks for the password after the username.
-        var passwordRequired = false
+        let passwordRequired: Bool
         /// The answer's other members, as the provider's profile defines them (§5.2.2).
-        var parameters: [String: JSONValue] = [:]
+        let parameters: [String: JSONValue]
         /// The answer's `error_description`.
-        var description: String?
+        let description: String?
 
         /// Reads the members of an `insufficient_authorization` answer (of the challenge endpoint,
         /// §5.2.2.1, or the token endpoint, §6.2).
@@ -171,7 +172,11 @@ indirect enum AuthorizationChallengeAnswer: Sendable {
             self.authSession = authSession
             otpRequired = members["otp_required"]?.boolValue == true
             passwordRequired = members["password_required"]?.boolValue == true
-            parameters = members.filter { !AuthorizationChallengeAnswer.protocolMembers.contains($0.key) }
+            // Removed by name rather than filtered, which would make a copy of the dictionary's
+            // filter for this one closure.
+            var parameters = members
+            for name in AuthorizationChallengeAnswer.protocolMembers { parameters[name] = nil }
+            self.parameters = parameters
             self.description = description
         }
     }

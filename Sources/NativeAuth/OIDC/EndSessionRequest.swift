@@ -53,22 +53,12 @@ final class EndSessionRequest: Sendable {
     /// - Throws: ``WebSignInError/isInvalidCallback``, ``WebSignInError/isStateMismatch``, or the
     ///   typed error of an `error` the provider sent back.
     func check(callback url: URL) throws(WebSignInError) {
-        func invalid(_ note: String) -> WebSignInError {
-            WebSignInError(.invalidCallback, note: note, correlationId: correlationId)
-        }
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-            let expected = URLComponents(url: postLogoutRedirectURI, resolvingAgainstBaseURL: false)
-        else { throw invalid("The end-session callback is not a URL.") }
-        guard AuthorizationCallback.sameEndpoint(components, expected) else {
-            throw invalid("The end-session callback is not the post-logout redirect URI.")
-        }
-        let parameters = AuthorizationCallback.parameters(components.percentEncodedQuery)
-        var values: [String: String] = [:]
-        for name in ["state", "error", "error_description", "error_uri"] {
-            let found = parameters.filter { $0.name == name }
-            if found.count > 1 { throw invalid("The parameter '\(name)' appears more than once.") }
-            values[name] = found.first?.value
-        }
+        let values = try AuthorizationCallback.response(
+            url, redirectURI: postLogoutRedirectURI, names: ["state", "error", "error_description", "error_uri"],
+            notURL: "The end-session callback is not a URL.",
+            notRedirectURI: "The end-session callback is not the post-logout redirect URI.",
+            correlationId: correlationId
+        ).values
         guard let state = values["state"], OAuthRandom.constantTimeEqual(state, self.state.reveal) else {
             throw WebSignInError(
                 .stateMismatch, note: "The end-session response's state is not the one sent.",

@@ -228,61 +228,62 @@ actor ProviderDiscovery {
     static func parse(_ body: Data, configuredIssuer: URL, requireJWKS: Bool) throws(WebSignInError)
         -> ProviderMetadata
     {
-        func fail(_ problem: WebSignInError.DiscoveryProblem) -> WebSignInError {
-            WebSignInError(.discoveryFailed(problem))
+        let metadata: ProviderMetadata
+        do {
+            metadata = try read(body, configuredIssuer: configuredIssuer, requireJWKS: requireJWKS)
+        } catch {
+            throw WebSignInError(.discoveryFailed(error))
         }
-        guard body.count <= RequestPipeline.maximumBodySize else { throw fail(.tooLarge) }
+        try metadata.checkEndpoints()
+        return metadata
+    }
+
+    /// The reading part of ``parse(_:configuredIssuer:requireJWKS:)``: it throws the bare problem,
+    /// which becomes an error in one place rather than at every check.
+    private static func read(_ body: Data, configuredIssuer: URL, requireJWKS: Bool)
+        throws(WebSignInError.DiscoveryProblem) -> ProviderMetadata
+    {
+        guard body.count <= RequestPipeline.maximumBodySize else { throw .tooLarge }
         let value: JSONValue
         do {
             value = try JSONValue.parse(body)
         } catch {
-            throw fail(.notJSON)
+            throw .notJSON
         }
-        guard let members = value.objectValue else { throw fail(.notAnObject) }
+        guard let members = value.objectValue else { throw .notAnObject }
         let document = DiscoveryDocument(members: members)
 
         guard let issuer = try document.string("issuer"), !issuer.isEmpty else {
-            throw fail(.missingField("issuer"))
+            throw .missingField("issuer")
         }
         guard issuerMatches(configured: configuredIssuer, found: issuer) else {
-            throw fail(.issuerMismatch(expected: configuredIssuer.absoluteString, found: issuer))
+            throw .issuerMismatch(expected: configuredIssuer.absoluteString, found: issuer)
         }
         let authorization = try document.url("authorization_endpoint")
         let challenge = try document.url("authorization_challenge_endpoint")
         if authorization == nil, requireJWKS || challenge == nil {
-            throw fail(.missingField("authorization_endpoint"))
+            throw .missingField("authorization_endpoint")
         }
-        guard let token = try document.url("token_endpoint") else { throw fail(.missingField("token_endpoint")) }
+        guard let token = try document.url("token_endpoint") else { throw .missingField("token_endpoint") }
         let jwks = try document.url("jwks_uri")
-        if requireJWKS, jwks == nil { throw fail(.missingField("jwks_uri")) }
+        if requireJWKS, jwks == nil { throw .missingField("jwks_uri") }
 
         var metadata = ProviderMetadata(
-            issuer: issuer, authorizationEndpoint: authorization, tokenEndpoint: token, jwksURI: jwks,
-            endSessionEndpoint: try document.url("end_session_endpoint"),
-            revocationEndpoint: try document.url("revocation_endpoint"),
-            registrationEndpoint: try document.url("registration_endpoint"),
-            deviceAuthorizationEndpoint: try document.url("device_authorization_endpoint"),
-            userinfoEndpoint: try document.url("userinfo_endpoint"))
-        metadata.introspectionEndpoint = try document.url("introspection_endpoint")
-        metadata.pushedAuthorizationRequestEndpoint = try document.url("pushed_authorization_request_endpoint")
+            issuer: issuer, authorizationEndpoint: authorization, tokenEndpoint: token, jwksURI: jwks)
+        // The other members, read in the order of these tables: one loop each rather than a
+        // copy of the reading code per member.
+        for (field, keyPath) in ProviderMetadata.optionalEndpoints {
+            metadata[keyPath: keyPath] = try document.url(field)
+        }
         metadata.authorizationChallengeEndpoint = challenge
-        metadata.scopesSupported = try document.strings("scopes_supported")
-        metadata.responseTypesSupported = try document.strings("response_types_supported")
-        metadata.responseModesSupported = try document.strings("response_modes_supported")
-        metadata.grantTypesSupported = try document.strings("grant_types_supported")
-        metadata.codeChallengeMethodsSupported = try document.strings("code_challenge_methods_supported")
-        metadata.dpopSigningAlgValuesSupported = try document.strings("dpop_signing_alg_values_supported")
-        metadata.idTokenSigningAlgValuesSupported = try document.strings("id_token_signing_alg_values_supported")
-        metadata.tokenEndpointAuthMethodsSupported = try document.strings("token_endpoint_auth_methods_supported")
-        metadata.tokenEndpointAuthSigningAlgValuesSupported = try document.strings(
-            "token_endpoint_auth_signing_alg_values_supported")
-        metadata.claimsSupported = try document.strings("claims_supported")
+        for (field, keyPath) in ProviderMetadata.stringLists {
+            metadata[keyPath: keyPath] = try document.strings(field)
+        }
         metadata.authorizationResponseIssParameterSupported =
             try document.bool("authorization_response_iss_parameter_supported") ?? false
         metadata.requirePushedAuthorizationRequests =
             try document.bool("require_pushed_authorization_requests") ?? false
         metadata.document = members
-        try metadata.checkEndpoints()
         return metadata
     }
 }
@@ -292,46 +293,42 @@ actor ProviderDiscovery {
 private struct DiscoveryDocument {
     let members: [String: JSONValue]
 
-    private func fail(_ problem: WebSignInError.DiscoveryProblem) -> WebSignInError {
-        WebSignInError(.discoveryFailed(problem))
-    }
-
-    func string(_ field: String) throws(WebSignInError) -> String? {
+    func string(_ field: String) throws(WebSignInError.DiscoveryProblem) -> String? {
         switch members[field] {
         case nil, .null?: return nil
         case .string(let value)?: return value
-        default: throw fail(.wrongType(field))
+        default: throw .wrongType(field)
         }
     }
 
     /// An absolute URL with a scheme and a host; an empty string counts as absent.
-    func url(_ field: String) throws(WebSignInError) -> URL? {
+    func url(_ field: String) throws(WebSignInError.DiscoveryProblem) -> URL? {
         guard let text = try string(field), !text.isEmpty else { return nil }
         guard let url = URL(string: text), url.scheme != nil, url.host?.isEmpty == false else {
-            throw fail(.invalidURL(field))
+            throw .invalidURL(field)
         }
         return url
     }
 
-    func strings(_ field: String) throws(WebSignInError) -> [String]? {
+    func strings(_ field: String) throws(WebSignInError.DiscoveryProblem) -> [String]? {
         switch members[field] {
         case nil, .null?: return nil
         case .array(let values)?:
             var strings: [String] = []
             for value in values {
-                guard let string = value.stringValue else { throw fail(.wrongType(field)) }
+                guard let string = value.stringValue else { throw .wrongType(field) }
                 strings.append(string)
             }
             return strings
-        default: throw fail(.wrongType(field))
+        default: throw .wrongType(field)
         }
     }
 
-    func bool(_ field: String) throws(WebSignInError) -> Bool? {
+    func bool(_ field: String) throws(WebSignInError.DiscoveryProblem) -> Bool? {
         switch members[field] {
         case nil, .null?: return nil
         case .bool(let value)?: return value
-        default: throw fail(.wrongType(field))
+        default: throw .wrongType(field)
         }
     }
 }

@@ -121,17 +121,52 @@ public struct ProviderMetadata: Sendable, Equatable {
         var all: [(String, URL)] = []
         if let authorizationEndpoint { all.append(("authorization_endpoint", authorizationEndpoint)) }
         all.append(("token_endpoint", tokenEndpoint))
-        let optional: [(String, URL?)] = [
-            ("jwks_uri", jwksURI), ("end_session_endpoint", endSessionEndpoint),
-            ("revocation_endpoint", revocationEndpoint), ("registration_endpoint", registrationEndpoint),
-            ("device_authorization_endpoint", deviceAuthorizationEndpoint), ("userinfo_endpoint", userinfoEndpoint),
-            ("introspection_endpoint", introspectionEndpoint),
-            ("pushed_authorization_request_endpoint", pushedAuthorizationRequestEndpoint),
-            ("authorization_challenge_endpoint", authorizationChallengeEndpoint),
-        ]
-        for (name, url) in optional { if let url { all.append((name, url)) } }
+        if let jwksURI { all.append(("jwks_uri", jwksURI)) }
+        for (name, keyPath) in Self.optionalEndpoints {
+            if let url = self[keyPath: keyPath] { all.append((name, url)) }
+        }
+        if let authorizationChallengeEndpoint {
+            all.append(("authorization_challenge_endpoint", authorizationChallengeEndpoint))
+        }
         return all
     }
+
+    /// Whether every member is equal: the named ones, then those of the two tables, then the
+    /// document. Written out so that the comparison of the tables' members is one loop each.
+    public static func == (lhs: ProviderMetadata, rhs: ProviderMetadata) -> Bool {
+        guard lhs.issuer == rhs.issuer, lhs.authorizationEndpoint == rhs.authorizationEndpoint,
+            lhs.tokenEndpoint == rhs.tokenEndpoint, lhs.jwksURI == rhs.jwksURI,
+            lhs.authorizationChallengeEndpoint == rhs.authorizationChallengeEndpoint,
+            lhs.authorizationResponseIssParameterSupported == rhs.authorizationResponseIssParameterSupported,
+            lhs.requirePushedAuthorizationRequests == rhs.requirePushedAuthorizationRequests
+        else { return false }
+        return optionalEndpoints.allSatisfy { lhs[keyPath: $0.1] == rhs[keyPath: $0.1] }
+            && stringLists.allSatisfy { lhs[keyPath: $0.1] == rhs[keyPath: $0.1] } && lhs.document == rhs.document
+    }
+
+    /// The lists of strings the metadata keeps, by their document names, with where each is kept:
+    /// what discovery reads, and what ``==(_:_:)`` compares.
+    static let stringLists: [(String, any WritableKeyPath<ProviderMetadata, [String]?> & Sendable)] = [
+        ("scopes_supported", \.scopesSupported), ("response_types_supported", \.responseTypesSupported),
+        ("response_modes_supported", \.responseModesSupported), ("grant_types_supported", \.grantTypesSupported),
+        ("code_challenge_methods_supported", \.codeChallengeMethodsSupported),
+        ("dpop_signing_alg_values_supported", \.dpopSigningAlgValuesSupported),
+        ("id_token_signing_alg_values_supported", \.idTokenSigningAlgValuesSupported),
+        ("token_endpoint_auth_methods_supported", \.tokenEndpointAuthMethodsSupported),
+        ("token_endpoint_auth_signing_alg_values_supported", \.tokenEndpointAuthSigningAlgValuesSupported),
+        ("claims_supported", \.claimsSupported),
+    ]
+
+    /// The optional endpoints besides `jwks_uri` and `authorization_challenge_endpoint`, by their
+    /// document names, with where each is kept: what discovery reads, what ``endpoints`` lists, and
+    /// what ``==(_:_:)`` compares.
+    static let optionalEndpoints: [(String, any WritableKeyPath<ProviderMetadata, URL?> & Sendable)] = [
+        ("end_session_endpoint", \.endSessionEndpoint), ("revocation_endpoint", \.revocationEndpoint),
+        ("registration_endpoint", \.registrationEndpoint),
+        ("device_authorization_endpoint", \.deviceAuthorizationEndpoint),
+        ("userinfo_endpoint", \.userinfoEndpoint), ("introspection_endpoint", \.introspectionEndpoint),
+        ("pushed_authorization_request_endpoint", \.pushedAuthorizationRequestEndpoint),
+    ]
 
     /// Checks that every endpoint is an absolute `https` URL (or `http` on a loopback host) with
     /// no fragment.

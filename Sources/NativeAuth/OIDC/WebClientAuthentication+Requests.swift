@@ -3,11 +3,22 @@ import Foundation
 /// What signing a `private_key_jwt` assertion needs beyond the method: where the audience comes
 /// from and the provider's clock. A web client's provider gives both; a token client made without
 /// one has neither, and refuses `private_key_jwt` before sending anything.
-struct ClientAssertionContext: Sendable {
+///
+/// A class: it never changes once made, and the requests it goes with share one reference rather
+/// than copy two closures.
+final class ClientAssertionContext: Sendable {
     /// The provider's audiences, from its metadata; what it throws is a ``WebSignInError``.
-    var audiences: (@Sendable (UUID?) async throws -> ClientAssertionAudiences)? = nil
+    let audiences: (@Sendable (UUID?) async throws -> ClientAssertionAudiences)?
     /// Now on the provider's clock.
-    var now: @Sendable () -> Date = { Date() }
+    let now: @Sendable () -> Date
+
+    init(
+        audiences: (@Sendable (UUID?) async throws -> ClientAssertionAudiences)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.audiences = audiences
+        self.now = now
+    }
 }
 
 /// The web client's requests, authenticated as ``WebClientAuthentication`` says.

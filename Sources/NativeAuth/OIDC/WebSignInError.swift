@@ -10,10 +10,8 @@ public import Foundation
 public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, CustomDebugStringConvertible,
     Sendable
 {
-    /// What went wrong.
-    /// Indirect: a value is one reference to its case's fields, so copying it, and the code
-    /// that copies and destroys it, stay small.
-    indirect enum Code: Sendable, Equatable {
+    /// What went wrong. Kept in the error's box, so not indirect itself.
+    enum Code: Sendable, Equatable {
         case cancelled
         case network
         case invalidParameters
@@ -39,7 +37,7 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
     }
 
     /// Why discovery failed.
-    indirect enum DiscoveryProblem: Sendable, Equatable {
+    indirect enum DiscoveryProblem: Error, Equatable {
         case network
         case status(Int)
         case tooLarge
@@ -55,12 +53,9 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
     /// The fields, behind one reference: the error is one pointer to copy, store and throw.
     private var box: Box
 
+    /// The fields themselves, kept in the class rather than in a struct inside it, so that no
+    /// copy or destroy code is made for a struct of nine fields.
     private final class Box: Sendable {
-        let fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
-    }
-
-    private struct Fields: Sendable {
         let code: Code
         let note: String?
         let serverError: String?
@@ -69,35 +64,55 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
         let httpStatusCode: Int?
         let correlationId: UUID?
         let underlyingError: (any Error)?
-        var endpoint: RequestEndpoint?
+        let endpoint: RequestEndpoint?
+
+        init(
+            code: Code, note: String?, serverError: String?, serverErrorDescription: String?,
+            serverErrorURI: String?, httpStatusCode: Int?, correlationId: UUID?, underlyingError: (any Error)?,
+            endpoint: RequestEndpoint?
+        ) {
+            self.code = code
+            self.note = note
+            self.serverError = serverError
+            self.serverErrorDescription = serverErrorDescription
+            self.serverErrorURI = serverErrorURI
+            self.httpStatusCode = httpStatusCode
+            self.correlationId = correlationId
+            self.underlyingError = underlyingError
+            self.endpoint = endpoint
+        }
+
+        /// These fields with another note, correlation id or endpoint.
+        func with(note: String?, correlationId: UUID?, endpoint: RequestEndpoint?) -> Box {
+            Box(
+                code: code, note: note, serverError: serverError, serverErrorDescription: serverErrorDescription,
+                serverErrorURI: serverErrorURI, httpStatusCode: httpStatusCode, correlationId: correlationId,
+                underlyingError: underlyingError, endpoint: endpoint)
+        }
     }
 
-    var code: Code { box.fields.code }
+    var code: Code { box.code }
     /// A client-side note: which parameter, which field. Never a secret.
-    var note: String? { box.fields.note }
+    var note: String? { box.note }
 
     /// The provider's OAuth `error` value (such as `access_denied` or `invalid_grant`), when it sent one.
-    public var serverError: String? { box.fields.serverError }
+    public var serverError: String? { box.serverError }
     /// The provider's `error_description`, as it came.
-    public var serverErrorDescription: String? { box.fields.serverErrorDescription }
+    public var serverErrorDescription: String? { box.serverErrorDescription }
     /// The provider's `error_uri`, as it came.
-    public var serverErrorURI: String? { box.fields.serverErrorURI }
+    public var serverErrorURI: String? { box.serverErrorURI }
     /// The HTTP status of the answer, when the error came from an HTTP answer.
-    public var httpStatusCode: Int? { box.fields.httpStatusCode }
+    public var httpStatusCode: Int? { box.httpStatusCode }
     /// The sign-in's correlation id (sent as `client-request-id`), when the error belongs to a sign-in.
-    public var correlationId: UUID? { box.fields.correlationId }
+    public var correlationId: UUID? { box.correlationId }
     /// The error that caused this one, such as the transport's `URLError`, or a
     /// ``RequestInterceptorError`` when an interceptor refused the request.
-    public var underlyingError: (any Error)? { box.fields.underlyingError }
+    public var underlyingError: (any Error)? { box.underlyingError }
     /// The endpoint of the request that got no answer (or that a request interceptor refused),
     /// when the error is one.
     public internal(set) var endpoint: RequestEndpoint? {
-        get { box.fields.endpoint }
-        set {
-            var fields = box.fields
-            fields.endpoint = newValue
-            box = Box(fields)
-        }
+        get { box.endpoint }
+        set { box = box.with(note: box.note, correlationId: box.correlationId, endpoint: newValue) }
     }
 
     /// Not inlined: the web client builds its errors in many places, each one a call.
@@ -108,36 +123,24 @@ public struct WebSignInError: Error, LocalizedError, CustomStringConvertible, Cu
         underlyingError: (any Error)? = nil
     ) {
         box = Box(
-            Fields(
-                code: code, note: note, serverError: serverError, serverErrorDescription: serverErrorDescription,
-                serverErrorURI: serverErrorURI, httpStatusCode: httpStatusCode, correlationId: correlationId,
-                underlyingError: underlyingError))
+            code: code, note: note, serverError: serverError, serverErrorDescription: serverErrorDescription,
+            serverErrorURI: serverErrorURI, httpStatusCode: httpStatusCode, correlationId: correlationId,
+            underlyingError: underlyingError, endpoint: nil)
     }
 
     /// This error with `correlationId`, unless it has one already.
     func with(correlationId: UUID?) -> WebSignInError {
         guard self.correlationId == nil, let correlationId else { return self }
-        let old = box.fields
         var copy = self
-        copy.box = Box(
-            Fields(
-                code: old.code, note: old.note, serverError: old.serverError,
-                serverErrorDescription: old.serverErrorDescription, serverErrorURI: old.serverErrorURI,
-                httpStatusCode: old.httpStatusCode, correlationId: correlationId,
-                underlyingError: old.underlyingError, endpoint: old.endpoint))
+        copy.box = box.with(note: box.note, correlationId: correlationId, endpoint: box.endpoint)
         return copy
     }
 
     /// This error with `extra` after its note.
     func adding(note extra: String) -> WebSignInError {
-        let old = box.fields
         var copy = self
-        copy.box = Box(
-            Fields(
-                code: old.code, note: old.note.map { $0 + " " + extra } ?? extra, serverError: old.serverError,
-                serverErrorDescription: old.serverErrorDescription, serverErrorURI: old.serverErrorURI,
-                httpStatusCode: old.httpStatusCode, correlationId: old.correlationId,
-                underlyingError: old.underlyingError, endpoint: old.endpoint))
+        copy.box = box.with(
+            note: box.note.map { $0 + " " + extra } ?? extra, correlationId: box.correlationId, endpoint: box.endpoint)
         return copy
     }
 

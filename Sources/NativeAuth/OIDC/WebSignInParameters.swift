@@ -98,7 +98,11 @@ public struct WebSignInParameters: Sendable, Equatable {
     ]
 
     /// The scopes to send: `openid` first unless given, then the others in first-seen order, each once.
-    var scopeList: [String] {
+    var scopeList: [String] { Self.scopeList(scopes) }
+
+    /// The scope list of `scopes`, as ``scopeList`` says. Static, like the checks below, so that
+    /// the device code and first-party sign-ins share them without making a value of this type.
+    static func scopeList(_ scopes: [String]) -> [String] {
         var seen: Set<String> = []
         var list: [String] = []
         let given = scopes.flatMap { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
@@ -110,24 +114,40 @@ public struct WebSignInParameters: Sendable, Equatable {
 
     /// Checks what can be wrong before anything is sent.
     func validate() throws(WebSignInError) {
-        for scope in scopeList where !Self.isValidScopeToken(scope) {
-            throw .invalidParameters("A scope holds a character that OAuth does not allow (quote or backslash).")
-        }
+        try Self.check(scopes: scopes)
         if let maxAge, maxAge < 0 { throw .invalidParameters("maxAge must not be negative.") }
         if requiresListedACR, acrValues.contains(where: { !OAuthToken.isValid($0) }) {
             throw .invalidParameters(
                 "An acrValues entry of a step-up is empty or holds a space, a quote, a backslash or a character outside ASCII."
             )
         }
+        try Self.check(resource: resource)
+        try Self.check(extraParameters, reserved: Self.reservedNames)
+    }
+
+    /// Checks that every scope of the list of `scopes` is a valid scope token.
+    static func check(scopes: [String]) throws(WebSignInError) {
+        for scope in scopeList(scopes) where !isValidScopeToken(scope) {
+            throw .invalidParameters("A scope holds a character that OAuth does not allow (quote or backslash).")
+        }
+    }
+
+    /// Checks that every resource is an absolute URL without a fragment (RFC 8707).
+    static func check(resource: [URL]) throws(WebSignInError) {
         for url in resource {
             let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
             if url.scheme == nil || components?.fragment != nil {
                 throw .invalidParameters("A resource must be an absolute URL without a fragment (RFC 8707).")
             }
         }
+    }
+
+    /// Checks the names of extra parameters: none empty, none among `reserved` (lower-cased) in
+    /// any letter case. One body for the browser and the device code sign-ins' parameters.
+    static func check(_ extraParameters: [String: String], reserved: [String]) throws(WebSignInError) {
         for name in extraParameters.keys {
             if name.isEmpty { throw .invalidParameters("An extra parameter has an empty name.") }
-            if Self.reservedNames.contains(name.lowercased()) {
+            if reserved.contains(name.lowercased()) {
                 throw .invalidParameters(
                     "The extra parameter '\(name.prefix(40))' is set by the SDK or by a named property.")
             }

@@ -6,7 +6,7 @@ public import Foundation
 /// ``isCancelled`` is the one to check first: the user closed the browser window or the sign-in
 /// task was cancelled, which is not a failure to report.
 public struct ExternalUserAgentError: Error, LocalizedError, CustomStringConvertible, Sendable {
-    indirect enum Code: Sendable, Equatable {
+    enum Code: Sendable, Equatable {
         case cancelled
         case timedOut
         case portInUse(UInt16)
@@ -18,15 +18,27 @@ public struct ExternalUserAgentError: Error, LocalizedError, CustomStringConvert
         case unexpectedCallback
     }
 
-    let code: Code
+    var code: Code { box.code }
 
     /// The error that caused this one, when there is one (for example the error the browser-opening
     /// closure threw, or the error the operating system's authentication session reported).
-    public let underlyingError: (any Error)?
+    public var underlyingError: (any Error)? { box.underlyingError }
+
+    /// The fields, behind one reference: the error is one pointer to copy, store and throw.
+    private let box: Box
+
+    private final class Box: Sendable {
+        let code: Code
+        let underlyingError: (any Error)?
+
+        init(_ code: Code, _ underlyingError: (any Error)?) {
+            self.code = code
+            self.underlyingError = underlyingError
+        }
+    }
 
     init(_ code: Code, underlyingError: (any Error)? = nil) {
-        self.code = code
-        self.underlyingError = underlyingError
+        box = Box(code, underlyingError)
     }
 
     /// `true` when the user cancelled (closed the sign-in window) or the task waiting for the

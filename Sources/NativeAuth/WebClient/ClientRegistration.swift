@@ -218,11 +218,15 @@ public struct ClientRegistration: Sendable {
             }
             registrationClientURI = url
         }
+        // The members without the two credentials: removed by name rather than filtered, which
+        // would make a copy of the dictionary's filter for this one closure.
+        var metadata = members
+        metadata["client_secret"] = nil
+        metadata["registration_access_token"] = nil
         fields = Fields(
             clientId: clientId, clientIdIssuedAt: clientIdIssuedAt, clientSecretExpiresAt: clientSecretExpiresAt,
             tokenEndpointAuthMethod: tokenEndpointAuthMethod, registrationClientURI: registrationClientURI,
-            metadata: members.filter { $0.key != "client_secret" && $0.key != "registration_access_token" },
-            secret: secret, accessToken: accessToken)
+            metadata: metadata, secret: secret, accessToken: accessToken)
     }
 }
 

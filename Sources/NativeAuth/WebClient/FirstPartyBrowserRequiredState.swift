@@ -23,10 +23,16 @@ public final class FirstPartyBrowserRequiredState: Sendable, CustomStringConvert
     /// The sign-in's correlation id, sent as `client-request-id` with every request.
     public var correlationId: UUID { signIn.correlationId }
 
-    /// A `request_uri` of the answer, and when it expires on the client's clock.
-    struct RequestURI: Sendable {
+    /// A `request_uri` of the answer, and when it expires on the client's clock. A class: it is
+    /// only read, and the lock holds one reference to it.
+    final class RequestURI: Sendable {
         let value: String
         let expiresAt: Date?
+
+        init(value: String, expiresAt: Date?) {
+            self.value = value
+            self.expiresAt = expiresAt
+        }
     }
 
     private let signIn: FirstPartySignIn

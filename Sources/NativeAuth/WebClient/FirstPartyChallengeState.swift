@@ -53,7 +53,7 @@ public final class FirstPartyChallengeState: Sendable, CustomStringConvertible, 
         opening =
             opensAuthorization
             ? AuthorizationChallengeRequest.Opening(
-                scopes: WebSignInParameters(scopes: signIn.scopes).scopeList, pkce: signIn.pkce,
+                scopes: WebSignInParameters.scopeList(signIn.scopes), pkce: signIn.pkce,
                 username: signIn.username)
             : nil
         isCodeRequired = asked.otpRequired

@@ -10,22 +10,60 @@ public import Foundation
 /// ```
 public struct FirstPartySignInParameters: Sendable, CustomStringConvertible, CustomReflectable {
     /// The user's identifier, sent as `username` (the draft's Appendix B.1).
-    public var username: String
+    public var username: String {
+        get { fields.username }
+        set { fields = Fields(newValue, password, scopes, additionalParameters, correlationId) }
+    }
     /// The password, sent as `password`, when the app asks for it up front; `nil` for a provider
     /// that asks for something else (a one-time code) first. `password` is not a parameter of the
     /// draft itself: a provider's profile defines it (see Docs/FirstPartyApps.md).
-    public var password: String?
+    public var password: String? {
+        get { fields.password }
+        set { fields = Fields(username, newValue, scopes, additionalParameters, correlationId) }
+    }
     /// Scopes to request besides `openid`, which is always added (`scope`).
-    public var scopes: [String]
+    public var scopes: [String] {
+        get { fields.scopes }
+        set { fields = Fields(username, password, newValue, additionalParameters, correlationId) }
+    }
     /// More parameters of the provider's profile, sent as given with the first request (the
     /// draft's §5.1 lets a provider define its own). The names the SDK sets itself are refused with
     /// ``WebSignInError/isInvalidParameters``: `response_type`, `client_id`, `client_secret`,
     /// `scope`, `auth_session`, `code_challenge`, `code_challenge_method`, `username`, `password`,
     /// `otp`, `redirect_uri`, `state`, `nonce`, `request_uri`, `client-request-id`, in any letter case.
-    public var additionalParameters: [String: String]
+    public var additionalParameters: [String: String] {
+        get { fields.additionalParameters }
+        set { fields = Fields(username, password, scopes, newValue, correlationId) }
+    }
     /// The sign-in's correlation id, sent as `client-request-id` with every request; a new one
     /// when `nil`.
-    public var correlationId: UUID?
+    public var correlationId: UUID? {
+        get { fields.correlationId }
+        set { fields = Fields(username, password, scopes, additionalParameters, newValue) }
+    }
+
+    /// The values, behind one reference: a value is one pointer to copy and destroy. A setter
+    /// makes new fields, so that copies never share a change.
+    private var fields: Fields
+
+    private final class Fields: Sendable {
+        let username: String
+        let password: String?
+        let scopes: [String]
+        let additionalParameters: [String: String]
+        let correlationId: UUID?
+
+        init(
+            _ username: String, _ password: String?, _ scopes: [String], _ additionalParameters: [String: String],
+            _ correlationId: UUID?
+        ) {
+            self.username = username
+            self.password = password
+            self.scopes = scopes
+            self.additionalParameters = additionalParameters
+            self.correlationId = correlationId
+        }
+    }
 
     /// Creates the parameters of a first-party sign-in.
     ///
@@ -35,15 +73,11 @@ public struct FirstPartySignInParameters: Sendable, CustomStringConvertible, Cus
         username: String, password: String? = nil, scopes: [String] = [],
         additionalParameters: [String: String] = [:], correlationId: UUID? = nil
     ) {
-        self.username = username
-        self.password = password
-        self.scopes = scopes
-        self.additionalParameters = additionalParameters
-        self.correlationId = correlationId
+        fields = Fields(username, password, scopes, additionalParameters, correlationId)
     }
 
     /// The scopes to send: `openid` first, then the others, each once.
-    var scopeList: [String] { WebSignInParameters(scopes: scopes).scopeList }
+    var scopeList: [String] { WebSignInParameters.scopeList(scopes) }
 
     /// Checks what can be wrong before anything is sent: an empty username or password, a scope
     /// OAuth does not allow, an additional parameter the SDK sets itself.
@@ -53,7 +87,7 @@ public struct FirstPartySignInParameters: Sendable, CustomStringConvertible, Cus
         guard !username.isEmpty else { throw invalid("The username is empty.") }
         if let password, password.isEmpty { throw invalid("The password is empty; pass nil to send none.") }
         do {
-            try WebSignInParameters(scopes: scopes).validate()
+            try WebSignInParameters.check(scopes: scopes)
         } catch {
             throw error.with(correlationId: correlationId)
         }

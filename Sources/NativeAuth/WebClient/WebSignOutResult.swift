@@ -50,12 +50,31 @@ public struct WebSignOutResult: Sendable, CustomStringConvertible {
 
     /// The local sign-out: whether the account was signed in, and whether its credentials left the
     /// credential store. It happens first, whatever the provider answers later.
-    public let local: SignOutResult
+    public var local: SignOutResult { steps.local }
     /// The revocation of the refresh token at the provider's `revocation_endpoint` (RFC 7009).
-    public let revocation: Outcome
+    public var revocation: Outcome { steps.revocation }
     /// The end of the provider's session at its `end_session_endpoint` (OpenID Connect
     /// RP-Initiated Logout), through the agent; ``Outcome/skipped`` when no agent was given.
-    public let endSession: Outcome
+    public var endSession: Outcome { steps.endSession }
+
+    /// The three outcomes, behind one reference: a result is one pointer to copy and destroy.
+    private let steps: Steps
+
+    private final class Steps: Sendable {
+        let local: SignOutResult
+        let revocation: Outcome
+        let endSession: Outcome
+
+        init(local: SignOutResult, revocation: Outcome, endSession: Outcome) {
+            self.local = local
+            self.revocation = revocation
+            self.endSession = endSession
+        }
+    }
+
+    init(local: SignOutResult, revocation: Outcome, endSession: Outcome) {
+        steps = Steps(local: local, revocation: revocation, endSession: endSession)
+    }
 
     /// `true` when no step failed: the credentials left the store (or the account was signed out
     /// before), and neither the revocation nor the end of the session failed (a step that was not
