@@ -81,28 +81,37 @@ final class V2Offer: Sendable {
     /// `key(id)`. Any other method is skipped with a log naming `purpose`, as MSAL for iOS skips
     /// unsupported methods; so is a second method with the same id.
     func methods(
-        types: Set<String>, relations: [String], key: (String) -> String, purpose: String, flow: FlowContext
+        types: [String], relations: [String], key: (String) -> String, purpose: String, flow: FlowContext
     ) throws(FlowError) -> (offered: [AuthMethod], links: V2StepContext) {
-        let fallback = relations.lazy.compactMap { self.envelope.links[$0] }.first
+        let fallback = Self.firstHref(envelope.links, relations)
         var offered: [AuthMethod] = []
         var links: [String: V2Link] = [:]
         for method in envelope.methods {
             let type = method.type?.lowercased() ?? ""
-            guard types.contains(type), let href = relations.lazy.compactMap({ method.links[$0] }).first ?? fallback,
-                links[key(method.id)] == nil
+            let relation = key(method.id)
+            guard types.contains(type), let href = Self.firstHref(method.links, relations) ?? fallback,
+                links[relation] == nil
             else {
                 flow.client.log(
                     .info, "\(purpose) method skipped", ["type": method.type ?? "none"],
                     correlationId: flow.correlationId)
                 continue
             }
-            links[key(method.id)] = try flow.link(href, relation: relations[0])
+            links[relation] = try flow.link(href, relation: relations[0])
             offered.append(
                 AuthMethod(
                     id: method.id, challengeType: type == "password" ? "password" : "oob",
                     channelTargetType: ChannelType(wire: type), loginHint: method.hint ?? ""))
         }
         return (offered, V2StepContext(links: links))
+    }
+
+    /// The href of the first of `relations` that `links` has.
+    private static func firstHref(_ links: V2Links, _ relations: [String]) -> String? {
+        for relation in relations {
+            if let href = links[relation] { return href }
+        }
+        return nil
     }
 
     /// The code methods (email, SMS) offered for a `challenge`, checked, in the server's order.
