@@ -8,7 +8,8 @@ import Foundation
 /// or their snake_case spellings) first, as [Android] and [iOS] let `_links` win, else at the top
 /// level (`sign_in`, `sign_up`, `reset_password`, or `resetPassword` as [Reset] spells it). This is
 /// safe because no href is called before ``V2HrefResolver`` checked it.
-struct V2StartAnswer: Sendable, Equatable {
+/// A class: it never changes once read, and its fields are shared rather than copied.
+final class V2StartAnswer: Sendable, Equatable {
     let continuationToken: Secret
     let signIn: String?
     let signUp: String?
@@ -29,6 +30,11 @@ struct V2StartAnswer: Sendable, Equatable {
         signUp = link(["signUp", "sign_up"])
         resetPassword = link(["resetPassword", "reset_password"])
         guard signIn != nil || signUp != nil || resetPassword != nil else { return nil }
+    }
+
+    static func == (lhs: V2StartAnswer, rhs: V2StartAnswer) -> Bool {
+        lhs.continuationToken == rhs.continuationToken && lhs.signIn == rhs.signIn && lhs.signUp == rhs.signUp
+            && lhs.resetPassword == rhs.resetPassword
     }
 }
 
