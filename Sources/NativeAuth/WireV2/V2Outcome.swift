@@ -70,13 +70,7 @@ indirect enum V2Outcome: Sendable {
     /// Reads `response` as the answer of a call of `kind`. Never traps, whatever the body.
     init(_ response: HTTPResponse, to kind: V2AnswerKind) {
         let status = response.statusCode
-        func malformed(_ problem: UnexpectedAnswer.Problem) -> Self {
-            var answer = UnexpectedAnswer(
-                status: status, contentType: response.header("Content-Type"), problem: problem,
-                bodyLength: response.body.count)
-            answer.retryAfterHeader = response.header("Retry-After")
-            return .malformed(answer)
-        }
+        func malformed(_ problem: UnexpectedAnswer.Problem) -> Self { Self.malformed(problem, response) }
         guard response.body.count <= RequestPipeline.maximumBodySize else {
             self = malformed(.tooLarge)
             return
@@ -118,7 +112,7 @@ indirect enum V2Outcome: Sendable {
             if let error, object.members["state"] == nil {
                 self = .refused(error)
             } else {
-                self = Self.success(object, response: response, kind: kind, malformed: malformed)
+                self = Self.success(object, response: response, kind: kind)
             }
         case (_, 400...599):
             if let error {
@@ -131,10 +125,17 @@ indirect enum V2Outcome: Sendable {
         }
     }
 
-    private static func success(
-        _ object: WireObject, response: HTTPResponse, kind: V2AnswerKind,
-        malformed: (UnexpectedAnswer.Problem) -> Self
-    ) -> Self {
+    /// The malformed outcome of `response`, for `problem`.
+    private static func malformed(_ problem: UnexpectedAnswer.Problem, _ response: HTTPResponse) -> Self {
+        var answer = UnexpectedAnswer(
+            status: response.statusCode, contentType: response.header("Content-Type"), problem: problem,
+            bodyLength: response.body.count)
+        answer.retryAfterHeader = response.header("Retry-After")
+        return .malformed(answer)
+    }
+
+    private static func success(_ object: WireObject, response: HTTPResponse, kind: V2AnswerKind) -> Self {
+        func malformed(_ problem: UnexpectedAnswer.Problem) -> Self { Self.malformed(problem, response) }
         switch kind {
         case .startAuthorization:
             return malformed(.status)
@@ -157,14 +158,15 @@ indirect enum V2Outcome: Sendable {
                 return .authorizationCode(Secret(code))
             }
             guard object.members["state"] != nil else { return malformed(.missingField("code")) }
-            return envelope(V2Envelope(object), malformed: malformed)
+            return envelope(V2Envelope(object), response)
         case .interaction:
-            return envelope(V2Envelope(object), malformed: malformed)
+            return envelope(V2Envelope(object), response)
         }
     }
 
     /// The outcome of a HAL answer, with the rules of Docs/NativeAuthV2Protocol.md, "`state` and `action`".
-    static func envelope(_ envelope: V2Envelope, malformed: (UnexpectedAnswer.Problem) -> Self) -> Self {
+    static func envelope(_ envelope: V2Envelope, _ response: HTTPResponse) -> Self {
+        func malformed(_ problem: UnexpectedAnswer.Problem) -> Self { Self.malformed(problem, response) }
         switch envelope.state {
         case nil:
             return malformed(.missingField("state"))
