@@ -81,7 +81,7 @@ extension FlowContext {
     func resendV2(_ context: V2StepContext, token: Secret) async throws(FlowError) -> CodeStateCore {
         let answer = try await interact(.resend(try context.link("resend", flow: self), continuationToken: token))
         guard case .verify(var verification) = answer, !verification.isPassword else { throw unexpectedV2(answer) }
-        verification.context.submitted = context.submitted
+        verification.context = verification.context.submitting(context.submitted)
         return verification.codeState(self)
     }
 
