@@ -2,9 +2,8 @@ import Foundation
 
 /// Which protocol a state's next action speaks, and what it needs to speak it. V1 needs nothing
 /// but the continuation token the ``StateCore`` holds; V2 needs the links the last answer gave.
-/// Indirect: a value is one reference to its case's fields, so copying it, and the code
-/// that copies and destroys it, stay small.
-indirect enum StepEngine: Sendable {
+/// Its only payload is a class reference, so a value is one reference or none.
+enum StepEngine: Sendable {
     case v1
     case v2(V2StepContext)
 
