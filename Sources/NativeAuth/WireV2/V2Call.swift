@@ -169,7 +169,8 @@ enum V2AnswerKind: Sendable, Equatable {
 }
 
 /// A V2 request body: its bytes, and its field names for logs.
-struct V2Body: Sendable {
+/// A class: it never changes once built, and its fields are shared rather than copied.
+final class V2Body: Sendable {
     let data: Data
     let contentType: String
     let fieldNames: [String]
