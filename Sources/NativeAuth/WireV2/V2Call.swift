@@ -229,28 +229,30 @@ final class V2RequestBuilder: Sendable {
         if call.isForm {
             var form = FormBody()
             for (name, field) in call.fields {
-                switch field {
-                case .text(let value)?: form.add(name, value)
-                case .secret(let value)?: form.add(name, secret: value)
-                case .clientId?: form.add(name, clientId)
-                case .attributes?, nil: break
-                }
+                if let value = field.flatMap(text) { form.add(name, value) }
             }
             return V2Body(form: form)
         }
         var members: [String: JSONValue] = [:]
         for (name, field) in call.fields {
-            switch field {
-            case .text(let value)?: members[name] = .string(value)
-            case .secret(let value)?: members[name] = .string(value.reveal)
-            case .clientId?: members[name] = .string(clientId)
-            case .attributes(var attributes, let password)?:
+            if case .attributes(var attributes, let password)? = field {
                 if let password { attributes["password"] = .string(password.reveal) }
                 members[name] = .object(attributes)
-            case nil: break
+            } else if let value = field.flatMap(text) {
+                members[name] = .string(value)
             }
         }
         return V2Body(json: members)
+    }
+
+    /// What a field that is one string sends: its text, the secret revealed, or the client's id.
+    private func text(_ field: V2Call.Field) -> String? {
+        switch field {
+        case .text(let value): value
+        case .secret(let value): value.reveal
+        case .clientId: clientId
+        case .attributes: nil
+        }
     }
 
     /// The scopes, split on spaces and de-duplicated in order; `nil` (no `scope` field) when there
