@@ -38,7 +38,7 @@ struct SignUpStepsV2: SignUpSteps {
         }
         guard case .collectAttributes(let token, _, let context) = first else { throw flow.unexpectedV2(first) }
         let password = parameters.password.map(Secret.init)
-        let submitted = Set(attributes.keys.map { $0.lowercased() } + (password == nil ? [] : [passwordAttribute]))
+        let submitted = sent(attributes, password: password, after: [])
         let answer: V2Interaction
         do {
             answer = try await flow.interact(
@@ -150,11 +150,21 @@ struct SignUpStepsV2: SignUpSteps {
         async throws(FlowError) -> SignUpResult
     {
         let submit = try context.link("submitAttributes", flow: action.flow)
-        let sent = attributes.keys.map { $0.lowercased() } + (password == nil ? [] : [Self.passwordAttribute])
         return try await Self.table(
             try await action.flow.interact(
                 .submitAttributes(submit, continuationToken: action.token, attributes: attributes, password: password)),
-            flow: action.flow, submitted: context.submitted.union(sent))
+            flow: action.flow, submitted: Self.sent(attributes, password: password, after: context.submitted))
+    }
+
+    /// The attributes sent so far once `attributes` (and `password`, as `password`) are sent after
+    /// `submitted`, lowercased.
+    private static func sent(_ attributes: [String: JSONValue], password: Secret?, after submitted: Set<String>)
+        -> Set<String>
+    {
+        var sent = submitted
+        for name in attributes.keys { sent.insert(name.lowercased()) }
+        if password != nil { sent.insert(passwordAttribute) }
+        return sent
     }
 }
 
