@@ -131,13 +131,19 @@ final class V2Offer: Sendable {
 
 /// A reset's update still running on the server: the `poll` link, and the delay before the next
 /// poll, in seconds.
-struct V2Poll: Sendable {
+/// A class: it never changes once read, and the answer and a waiting reset share it.
+final class V2Poll: Sendable {
     /// The delay when the answer gives no `pollInterval`: [iOS]' fixed delay and [Android]'s
     /// fallback, 1.5 seconds.
     static let fallbackInterval = 1.5
 
     let link: V2Link
     let interval: Double
+
+    init(link: V2Link, interval: Double) {
+        self.link = link
+        self.interval = interval
+    }
 }
 
 extension FlowContext {
