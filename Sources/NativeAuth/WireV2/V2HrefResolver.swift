@@ -3,10 +3,13 @@ import Foundation
 /// A URL the SDK may send a V2 request to: made only by ``V2HrefResolver``, which checked the
 /// href it came from. The requests that carry a continuation token, a code or a password take
 /// one of these, never a plain URL.
-struct V2Link: Sendable, Equatable, CustomStringConvertible {
+/// A class: it never changes once made, and the states, calls and answers that hold it share it.
+final class V2Link: Sendable, Equatable, CustomStringConvertible {
     let url: URL
 
     fileprivate init(_ url: URL) { self.url = url }
+
+    static func == (lhs: V2Link, rhs: V2Link) -> Bool { lhs.url == rhs.url }
 
     /// The path only: a query may carry a slice or a session marker that logs do not need.
     var description: String { url.path }
