@@ -10,9 +10,8 @@ import Foundation
 ///
 /// A class: built once and only read, a call is one reference in the async steps that carry it.
 final class V2Call: Sendable {
-    /// Indirect: a value is one reference to its case's fields, so copying it, and the code
-    /// that copies and destroys it, stay small.
-    indirect enum Target: Sendable { case authorizeChallenge, token, link(V2Link) }
+    /// Its only payload is a class reference, so a value is one word.
+    enum Target: Sendable { case authorizeChallenge, token, link(V2Link) }
 
     /// A field's value; written only when the body is (``V2RequestBuilder/body(for:)``).
     enum Field: Sendable {
