@@ -98,8 +98,10 @@ struct V2Links: Sendable, Equatable {
 
     init(_ object: WireObject?) {
         var hrefs: [String: String] = [:]
-        for relation in (object?.members ?? [:]).sortedKeys.prefix(Self.maximumCount) {
-            if let href = object?.members[relation].flatMap(Self.href) { hrefs[relation] = href }
+        if let members = object?.members {
+            for relation in members.sortedKeys.prefix(Self.maximumCount) {
+                if let href = members[relation].flatMap(Self.href) { hrefs[relation] = href }
+            }
         }
         self.hrefs = hrefs
     }
