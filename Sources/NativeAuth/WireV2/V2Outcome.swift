@@ -151,11 +151,8 @@ indirect enum V2Outcome: Sendable {
             // [Android] also reads `authorizationCode`, and [Draft] §5.2.1 names the code
             // `authorization_code`; what a resume answer asking for more interaction looks like is
             // not described, so one with a `state` is read as HAL.
-            let code = ["code", "authorizationCode", "authorization_code"].lazy.compactMap {
-                object.string($0).flatMap { $0.isEmpty ? nil : $0 }
-            }.first
-            if let code {
-                return .authorizationCode(Secret(code))
+            for name in ["code", "authorizationCode", "authorization_code"] {
+                if let code = object.string(name), !code.isEmpty { return .authorizationCode(Secret(code)) }
             }
             guard object.members["state"] != nil else { return malformed(.missingField("code")) }
             return envelope(V2Envelope(object), response)
