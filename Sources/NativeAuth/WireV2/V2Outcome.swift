@@ -20,15 +20,14 @@ final class V2StartAnswer: Sendable, Equatable {
     init?(_ object: WireObject) {
         guard let token = object.token(snakeFirst: true) else { return nil }
         let links = V2Links(object.object("_links"))
-        func link(_ names: [String]) -> String? {
-            for name in names { if let href = links[name] { return href } }
-            for name in names { if let href = object.members[name].flatMap(V2Links.href) { return href } }
-            return nil
+        func link(_ camel: String, _ snake: String) -> String? {
+            links[camel] ?? links[snake] ?? object.members[camel].flatMap(V2Links.href)
+                ?? object.members[snake].flatMap(V2Links.href)
         }
         continuationToken = token
-        signIn = link(["signIn", "sign_in"])
-        signUp = link(["signUp", "sign_up"])
-        resetPassword = link(["resetPassword", "reset_password"])
+        signIn = link("signIn", "sign_in")
+        signUp = link("signUp", "sign_up")
+        resetPassword = link("resetPassword", "reset_password")
         guard signIn != nil || signUp != nil || resetPassword != nil else { return nil }
     }
 
