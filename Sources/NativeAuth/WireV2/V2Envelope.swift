@@ -231,7 +231,13 @@ final class V2Envelope: Sendable {
     /// Whether `relation` is offered anywhere: at the top level or by a method.
     func offers(_ relation: String) -> Bool {
         // The source reads a method's registration link as `enroll` or `register`.
-        let names = relation == "enroll" ? ["enroll", "register"] : [relation]
-        return names.contains { name in links[name] != nil || methods.contains { $0.links[name] != nil } }
+        isOffered(relation) || (relation == "enroll" && isOffered("register"))
+    }
+
+    /// Whether the link `name` is at the top level or in a method.
+    private func isOffered(_ name: String) -> Bool {
+        if links[name] != nil { return true }
+        for method in methods where method.links[name] != nil { return true }
+        return false
     }
 }
