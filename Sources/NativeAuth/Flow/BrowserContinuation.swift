@@ -3,10 +3,17 @@ import Foundation
 
 /// What a browser sign-in needs to pick up a native flow the server could not continue: the
 /// client, who was signing in, the scopes and the correlation id.
-struct BrowserContinuation: BrowserHandoff {
+/// A class: it never changes once made, and the error that carries it holds one reference.
+final class BrowserContinuation: BrowserHandoff {
     let client: ClientCore
     let username: String
     let scopes: [String]
+
+    init(client: ClientCore, username: String, scopes: [String]) {
+        self.client = client
+        self.username = username
+        self.scopes = scopes
+    }
 }
 
 extension ClientCore {

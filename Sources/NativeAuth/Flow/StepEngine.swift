@@ -2,9 +2,8 @@ import Foundation
 
 /// Which protocol a state's next action speaks, and what it needs to speak it. V1 needs nothing
 /// but the continuation token the ``StateCore`` holds; V2 needs the links the last answer gave.
-/// Indirect: a value is one reference to its case's fields, so copying it, and the code
-/// that copies and destroys it, stay small.
-indirect enum StepEngine: Sendable {
+/// Its only payload is a class reference, so a value is one reference or none.
+enum StepEngine: Sendable {
     case v1
     case v2(V2StepContext)
 
@@ -22,18 +21,33 @@ indirect enum StepEngine: Sendable {
 /// the resolver, by relation (`verify`, `resend`, `recover`, `update`, `activate`,
 /// `submitAttributes`, or ``challengeRelation(_:)`` and ``enrollRelation(_:)`` for the methods of
 /// a state that offers several). Never shown: a state's description names none of them.
-struct V2StepContext: Sendable {
+/// A class: it never changes once built (``submitting(_:)`` and ``adding(_:as:)`` make a new
+/// one), and the states and steps that hold it share it rather than copy its fields.
+final class V2StepContext: Sendable {
     /// The checked links, by relation.
-    var links: [String: V2Link]
+    let links: [String: V2Link]
     /// The method in play (opaque).
     let methodId: String?
     /// A sign-up's attributes sent so far, lowercased: the server asking for one again ends the
     /// flow ("attribute already submitted").
-    var submitted: Set<String> = []
+    let submitted: Set<String>
 
-    init(links: [String: V2Link], methodId: String? = nil) {
+    init(links: [String: V2Link], methodId: String? = nil, submitted: Set<String> = []) {
         self.links = links
         self.methodId = methodId
+        self.submitted = submitted
+    }
+
+    /// These links, with `submitted` as the attributes sent so far.
+    func submitting(_ submitted: Set<String>) -> V2StepContext {
+        V2StepContext(links: links, methodId: methodId, submitted: submitted)
+    }
+
+    /// These links and `link` under `relation`.
+    func adding(_ link: V2Link, as relation: String) -> V2StepContext {
+        var links = links
+        links[relation] = link
+        return V2StepContext(links: links, methodId: methodId, submitted: submitted)
     }
 
     /// The relation a method's `challenge` link is kept under, in a state that offers several

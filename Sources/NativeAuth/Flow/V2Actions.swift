@@ -71,9 +71,18 @@ extension FlowContext {
     /// when the answer offers neither.
     func defaultCodeMethod(_ offer: V2Offer, purpose: String) throws(FlowError) -> (AuthMethod, V2Link)? {
         let (offered, links) = try offer.codeMethods(purpose: purpose, flow: self)
-        let method = offered.first { $0.channelTargetType == .email } ?? offered.first { $0.channelTargetType == .sms }
-        guard let method, let link = links.links[V2StepContext.challengeRelation(method.id)] else { return nil }
-        return (method, link)
+        var chosen: Int?
+        for index in offered.indices {
+            if case .email = offered[index].channelTargetType {
+                chosen = index
+                break
+            }
+            if chosen == nil, case .sms = offered[index].channelTargetType { chosen = index }
+        }
+        guard let chosen, let link = links.links[V2StepContext.challengeRelation(offered[chosen].id)] else {
+            return nil
+        }
+        return (offered[chosen], link)
     }
 
     /// Asks for a new code at the state's `resend` link; the answer is the next code step, which
@@ -81,7 +90,7 @@ extension FlowContext {
     func resendV2(_ context: V2StepContext, token: Secret) async throws(FlowError) -> CodeStateCore {
         let answer = try await interact(.resend(try context.link("resend", flow: self), continuationToken: token))
         guard case .verify(var verification) = answer, !verification.isPassword else { throw unexpectedV2(answer) }
-        verification.context.submitted = context.submitted
+        verification.context = verification.context.submitting(context.submitted)
         return verification.codeState(self)
     }
 

@@ -81,28 +81,37 @@ final class V2Offer: Sendable {
     /// `key(id)`. Any other method is skipped with a log naming `purpose`, as MSAL for iOS skips
     /// unsupported methods; so is a second method with the same id.
     func methods(
-        types: Set<String>, relations: [String], key: (String) -> String, purpose: String, flow: FlowContext
+        types: [String], relations: [String], key: (String) -> String, purpose: String, flow: FlowContext
     ) throws(FlowError) -> (offered: [AuthMethod], links: V2StepContext) {
-        let fallback = relations.lazy.compactMap { self.envelope.links[$0] }.first
+        let fallback = Self.firstHref(envelope.links, relations)
         var offered: [AuthMethod] = []
         var links: [String: V2Link] = [:]
         for method in envelope.methods {
             let type = method.type?.lowercased() ?? ""
-            guard types.contains(type), let href = relations.lazy.compactMap({ method.links[$0] }).first ?? fallback,
-                links[key(method.id)] == nil
+            let relation = key(method.id)
+            guard types.contains(type), let href = Self.firstHref(method.links, relations) ?? fallback,
+                links[relation] == nil
             else {
                 flow.client.log(
                     .info, "\(purpose) method skipped", ["type": method.type ?? "none"],
                     correlationId: flow.correlationId)
                 continue
             }
-            links[key(method.id)] = try flow.link(href, relation: relations[0])
+            links[relation] = try flow.link(href, relation: relations[0])
             offered.append(
                 AuthMethod(
                     id: method.id, challengeType: type == "password" ? "password" : "oob",
                     channelTargetType: ChannelType(wire: type), loginHint: method.hint ?? ""))
         }
         return (offered, V2StepContext(links: links))
+    }
+
+    /// The href of the first of `relations` that `links` has.
+    private static func firstHref(_ links: V2Links, _ relations: [String]) -> String? {
+        for relation in relations {
+            if let href = links[relation] { return href }
+        }
+        return nil
     }
 
     /// The code methods (email, SMS) offered for a `challenge`, checked, in the server's order.
@@ -122,13 +131,19 @@ final class V2Offer: Sendable {
 
 /// A reset's update still running on the server: the `poll` link, and the delay before the next
 /// poll, in seconds.
-struct V2Poll: Sendable {
+/// A class: it never changes once read, and the answer and a waiting reset share it.
+final class V2Poll: Sendable {
     /// The delay when the answer gives no `pollInterval`: [iOS]' fixed delay and [Android]'s
     /// fallback, 1.5 seconds.
     static let fallbackInterval = 1.5
 
     let link: V2Link
     let interval: Double
+
+    init(link: V2Link, interval: Double) {
+        self.link = link
+        self.interval = interval
+    }
 }
 
 extension FlowContext {
@@ -141,26 +156,31 @@ extension FlowContext {
         case .interaction(let envelope):
             // The outcome has checked the token, the action and its link.
             guard let token = envelope.continuationToken, let action = envelope.action else { break }
+            guard let relation = action.relation else {
+                if case .unknown(let value) = action { throw unexpectedV2(field: "action", value: value) }
+                break
+            }
             switch action {
-            case .verify: return .verify(try verification(envelope, token: token, at: "verify"))
-            case .activate: return .activate(try verification(envelope, token: token, at: "activate"))
+            case .verify: return .verify(try verification(envelope, token: token, at: relation))
+            case .activate: return .activate(try verification(envelope, token: token, at: relation))
             case .challenge, .enroll:
                 let offer = V2Offer(token: token, factor: envelope.authenticationFactor, envelope: envelope)
                 return action == .challenge ? .challenge(offer) : .enroll(offer)
+            default:
+                break
+            }
+            // The other actions are answered at the one link of their relation.
+            let checked = try link(envelope.href(relation), relation: relation)
+            switch action {
             case .collectAttributes:
-                let submit = try link(envelope.href("submitAttributes"), relation: "submitAttributes")
-                return .collectAttributes(
-                    token, envelope.attributes, V2StepContext(links: ["submitAttributes": submit]))
+                return .collectAttributes(token, envelope.attributes, V2StepContext(links: [relation: checked]))
             case .update:
-                let update = try link(envelope.href("update"), relation: "update")
-                return .update(token, V2StepContext(links: ["update": update], methodId: envelope.methodId))
+                return .update(token, V2StepContext(links: [relation: checked], methodId: envelope.methodId))
             case .poll:
                 let interval = envelope.pollInterval.map { Double($0) / 1_000 } ?? V2Poll.fallbackInterval
-                return .poll(token, V2Poll(link: try link(envelope.href("poll"), relation: "poll"), interval: interval))
-            case .riskVerify:
-                return .riskVerify(token, try link(envelope.href("riskverify"), relation: "riskverify"))
-            case .unknown(let value):
-                throw unexpectedV2(field: "action", value: value)
+                return .poll(token, V2Poll(link: checked, interval: interval))
+            default:
+                return .riskVerify(token, checked)
             }
         default:
             break

@@ -119,7 +119,8 @@ struct SignInStepsV2: SignInSteps {
         if case .verify(var verification) = answer, verification.isPassword, let recover,
             verification.context.links["recover"] == nil
         {
-            verification.context.links["recover"] = try flow.link(recover, relation: "recover")
+            verification.context = verification.context.adding(
+                try flow.link(recover, relation: "recover"), as: "recover")
             answer = .verify(verification)
         }
         var next = choice

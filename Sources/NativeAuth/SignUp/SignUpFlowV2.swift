@@ -36,9 +36,9 @@ struct SignUpStepsV2: SignUpSteps {
         let first = try await flow.startJourney("sign_up", link: \.signUp, missing: noSignUp) { link, token in
             .startSignUp(link, continuationToken: token)
         }
-        guard case .collectAttributes(let token, _, var context) = first else { throw flow.unexpectedV2(first) }
+        guard case .collectAttributes(let token, _, let context) = first else { throw flow.unexpectedV2(first) }
         let password = parameters.password.map(Secret.init)
-        context.submitted = Set(attributes.keys.map { $0.lowercased() } + (password == nil ? [] : [passwordAttribute]))
+        let submitted = sent(attributes, password: password, after: [])
         let answer: V2Interaction
         do {
             answer = try await flow.interact(
@@ -48,7 +48,7 @@ struct SignUpStepsV2: SignUpSteps {
         } catch  where error.details.kind == .attributesInvalid {
             return .attributesInvalid(error.details.invalidAttributes)
         }
-        return try started(try await table(answer, flow: flow, submitted: context.submitted), flow: flow)
+        return try started(try await table(answer, flow: flow, submitted: submitted), flow: flow)
     }
 
     /// Where the first answer leads a sign-up's start. Its own function, so that the async start
@@ -96,19 +96,19 @@ struct SignUpStepsV2: SignUpSteps {
                 submitted: submitted, challenged: true)
         case .verify(let verification) where !verification.isPassword:
             var verification = verification
-            verification.context.submitted = submitted
+            verification.context = verification.context.submitting(submitted)
             let codeCore = verification.codeState(flow)
             return .codeRequired(
                 SignUpCodeRequiredState(codeCore: codeCore), sentTo: codeCore.sentTo,
                 channelTargetType: codeCore.channel,
                 codeLength: codeCore.codeLength)
-        case .collectAttributes(let token, let descriptors, var context):
+        case .collectAttributes(let token, let descriptors, let context):
             if let again = descriptors.first(where: { submitted.contains($0.id.lowercased()) }) {
                 throw flow.unexpectedV2(
                     field: "attributes", value: again.id,
                     note: "The server asked again for '\(again.id)', which was submitted already; the sign-up ends.")
             }
-            context.submitted = submitted
+            let context = context.submitting(submitted)
             let core = StateCore(flow: flow, token: token)
             if descriptors.contains(where: { $0.id.lowercased() == passwordAttribute && $0.required }) {
                 return .passwordRequired(SignUpPasswordRequiredState(core: core, engine: .v2(context)))
@@ -150,11 +150,21 @@ struct SignUpStepsV2: SignUpSteps {
         async throws(FlowError) -> SignUpResult
     {
         let submit = try context.link("submitAttributes", flow: action.flow)
-        let sent = attributes.keys.map { $0.lowercased() } + (password == nil ? [] : [Self.passwordAttribute])
         return try await Self.table(
             try await action.flow.interact(
                 .submitAttributes(submit, continuationToken: action.token, attributes: attributes, password: password)),
-            flow: action.flow, submitted: context.submitted.union(sent))
+            flow: action.flow, submitted: Self.sent(attributes, password: password, after: context.submitted))
+    }
+
+    /// The attributes sent so far once `attributes` (and `password`, as `password`) are sent after
+    /// `submitted`, lowercased.
+    private static func sent(_ attributes: [String: JSONValue], password: Secret?, after submitted: Set<String>)
+        -> Set<String>
+    {
+        var sent = submitted
+        for name in attributes.keys { sent.insert(name.lowercased()) }
+        if password != nil { sent.insert(passwordAttribute) }
+        return sent
     }
 }
 

@@ -173,29 +173,54 @@ public struct UserAttributes: Sendable, Hashable, ExpressibleByDictionaryLiteral
 }
 
 /// An attribute the tenant requires at sign-up.
+///
+/// Its fields live in one immutable instance it shares: a copy is one reference.
 public struct RequiredAttribute: Sendable, Hashable, CustomStringConvertible {
+    private final class Fields: Sendable {
+        let name: String
+        let type: String
+        let isRequired: Bool
+        let regex: String?
+
+        init(name: String, type: String, isRequired: Bool, regex: String?) {
+            self.name = name
+            self.type = type
+            self.isRequired = isRequired
+            self.regex = regex
+        }
+    }
+
+    private let fields: Fields
+
     /// The attribute's name, such as `city`.
-    public let name: String
+    public var name: String { fields.name }
     /// Its type, such as `string`.
-    public let type: String
+    public var type: String { fields.type }
     /// Whether a value must be given.
-    public let isRequired: Bool
+    public var isRequired: Bool { fields.isRequired }
     /// The pattern a value must match, when the tenant set one.
-    public let regex: String?
+    public var regex: String? { fields.regex }
 
     init(_ wire: WireRequiredAttribute) {
-        name = wire.name
-        type = wire.type ?? "string"
-        isRequired = wire.required
-        regex = wire.regex
+        self.init(name: wire.name, type: wire.type ?? "string", isRequired: wire.required, regex: wire.regex)
     }
 
     /// Creates a required attribute (for tests and previews).
     public init(name: String, type: String = "string", isRequired: Bool = true, regex: String? = nil) {
-        self.name = name
-        self.type = type
-        self.isRequired = isRequired
-        self.regex = regex
+        fields = Fields(name: name, type: type, isRequired: isRequired, regex: regex)
+    }
+
+    /// Equal when every field is.
+    public static func == (lhs: RequiredAttribute, rhs: RequiredAttribute) -> Bool {
+        lhs.name == rhs.name && lhs.type == rhs.type && lhs.isRequired == rhs.isRequired && lhs.regex == rhs.regex
+    }
+
+    /// Hashes every field, in the order they are declared.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(type)
+        hasher.combine(isRequired)
+        hasher.combine(regex)
     }
 
     /// Name, type, and whether it is required.

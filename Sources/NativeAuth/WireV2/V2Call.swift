@@ -10,9 +10,8 @@ import Foundation
 ///
 /// A class: built once and only read, a call is one reference in the async steps that carry it.
 final class V2Call: Sendable {
-    /// Indirect: a value is one reference to its case's fields, so copying it, and the code
-    /// that copies and destroys it, stay small.
-    indirect enum Target: Sendable { case authorizeChallenge, token, link(V2Link) }
+    /// Its only payload is a class reference, so a value is one word.
+    enum Target: Sendable { case authorizeChallenge, token, link(V2Link) }
 
     /// A field's value; written only when the body is (``V2RequestBuilder/body(for:)``).
     enum Field: Sendable {
@@ -169,7 +168,8 @@ enum V2AnswerKind: Sendable, Equatable {
 }
 
 /// A V2 request body: its bytes, and its field names for logs.
-struct V2Body: Sendable {
+/// A class: it never changes once built, and its fields are shared rather than copied.
+final class V2Body: Sendable {
     let data: Data
     let contentType: String
     let fieldNames: [String]
@@ -228,28 +228,30 @@ final class V2RequestBuilder: Sendable {
         if call.isForm {
             var form = FormBody()
             for (name, field) in call.fields {
-                switch field {
-                case .text(let value)?: form.add(name, value)
-                case .secret(let value)?: form.add(name, secret: value)
-                case .clientId?: form.add(name, clientId)
-                case .attributes?, nil: break
-                }
+                if let value = field.flatMap(text) { form.add(name, value) }
             }
             return V2Body(form: form)
         }
         var members: [String: JSONValue] = [:]
         for (name, field) in call.fields {
-            switch field {
-            case .text(let value)?: members[name] = .string(value)
-            case .secret(let value)?: members[name] = .string(value.reveal)
-            case .clientId?: members[name] = .string(clientId)
-            case .attributes(var attributes, let password)?:
+            if case .attributes(var attributes, let password)? = field {
                 if let password { attributes["password"] = .string(password.reveal) }
                 members[name] = .object(attributes)
-            case nil: break
+            } else if let value = field.flatMap(text) {
+                members[name] = .string(value)
             }
         }
         return V2Body(json: members)
+    }
+
+    /// What a field that is one string sends: its text, the secret revealed, or the client's id.
+    private func text(_ field: V2Call.Field) -> String? {
+        switch field {
+        case .text(let value): value
+        case .secret(let value): value.reveal
+        case .clientId: clientId
+        case .attributes: nil
+        }
     }
 
     /// The scopes, split on spaces and de-duplicated in order; `nil` (no `scope` field) when there

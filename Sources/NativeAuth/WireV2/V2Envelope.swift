@@ -98,8 +98,10 @@ struct V2Links: Sendable, Equatable {
 
     init(_ object: WireObject?) {
         var hrefs: [String: String] = [:]
-        for relation in (object?.members ?? [:]).sortedKeys.prefix(Self.maximumCount) {
-            if let href = object?.members[relation].flatMap(Self.href) { hrefs[relation] = href }
+        if let members = object?.members {
+            for relation in members.sortedKeys.prefix(Self.maximumCount) {
+                if let href = members[relation].flatMap(Self.href) { hrefs[relation] = href }
+            }
         }
         self.hrefs = hrefs
     }
@@ -120,7 +122,8 @@ struct V2Links: Sendable, Equatable {
 }
 
 /// A method under `_embedded.methods`.
-struct V2Method: Sendable, Equatable {
+/// A class: it never changes once read, and its fields are shared rather than copied.
+final class V2Method: Sendable, Equatable {
     /// Opaque: never parsed (Docs/NativeAuthV2Protocol.md, "Methods, `codeLength`, `challengeContext`").
     let id: String
     let type: String?
@@ -136,11 +139,16 @@ struct V2Method: Sendable, Equatable {
         hint = object.text("hint")
         links = V2Links(object.object("_links"))
     }
+
+    static func == (lhs: V2Method, rhs: V2Method) -> Bool {
+        lhs.id == rhs.id && lhs.type == rhs.type && lhs.hint == rhs.hint && lhs.links == rhs.links
+    }
 }
 
 /// An attribute descriptor of a `collectAttributes` answer (Docs/NativeAuthV2Protocol.md, "Attributes
 /// (sign-up)"): [Attrs]' `attributeId` and `inputType`, or [iOS]' `id` and `type`, either taken.
-struct V2AttributeDescriptor: Sendable, Equatable {
+/// A class: it never changes once read, and its fields are shared rather than copied.
+final class V2AttributeDescriptor: Sendable, Equatable {
     let id: String
     let inputType: String?
     let required: Bool
@@ -161,6 +169,11 @@ struct V2AttributeDescriptor: Sendable, Equatable {
         validationRegex = (object.string("validationRegex") ?? object.string("regex")).flatMap {
             $0.utf8.count <= 1_024 ? $0 : nil
         }
+    }
+
+    static func == (lhs: V2AttributeDescriptor, rhs: V2AttributeDescriptor) -> Bool {
+        lhs.id == rhs.id && lhs.inputType == rhs.inputType && lhs.required == rhs.required
+            && lhs.hidden == rhs.hidden && lhs.canChange == rhs.canChange && lhs.validationRegex == rhs.validationRegex
     }
 }
 
@@ -218,7 +231,13 @@ final class V2Envelope: Sendable {
     /// Whether `relation` is offered anywhere: at the top level or by a method.
     func offers(_ relation: String) -> Bool {
         // The source reads a method's registration link as `enroll` or `register`.
-        let names = relation == "enroll" ? ["enroll", "register"] : [relation]
-        return names.contains { name in links[name] != nil || methods.contains { $0.links[name] != nil } }
+        isOffered(relation) || (relation == "enroll" && isOffered("register"))
+    }
+
+    /// Whether the link `name` is at the top level or in a method.
+    private func isOffered(_ name: String) -> Bool {
+        if links[name] != nil { return true }
+        for method in methods where method.links[name] != nil { return true }
+        return false
     }
 }

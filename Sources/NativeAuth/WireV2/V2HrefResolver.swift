@@ -3,10 +3,13 @@ import Foundation
 /// A URL the SDK may send a V2 request to: made only by ``V2HrefResolver``, which checked the
 /// href it came from. The requests that carry a continuation token, a code or a password take
 /// one of these, never a plain URL.
-struct V2Link: Sendable, Equatable, CustomStringConvertible {
+/// A class: it never changes once made, and the states, calls and answers that hold it share it.
+final class V2Link: Sendable, Equatable, CustomStringConvertible {
     let url: URL
 
     fileprivate init(_ url: URL) { self.url = url }
+
+    static func == (lhs: V2Link, rhs: V2Link) -> Bool { lhs.url == rhs.url }
 
     /// The path only: a query may carry a slice or a session marker that logs do not need.
     var description: String { url.path }
@@ -126,7 +129,7 @@ final class V2HrefResolver: Sendable {
         let keepsPath = scheme == "http" && NativeAuthConfiguration.isLoopback(host)
         let graft = String(decoding: keepsPath ? rest : tail, as: UTF8.self)
         let prefix = keepsPath ? origin : prefix
-        let sent = withDataCenter(query.flatMap { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) })
+        let sent = withDataCenter(query)
         // Every byte left was checked as RFC 3986's: the URL is the prefix and the graft.
         if let prefix, let url = URL(string: prefix + graft + (sent.map { "?" + $0 } ?? "")) {
             return V2Link(url)
@@ -145,15 +148,48 @@ final class V2HrefResolver: Sendable {
 
     private static func isBrace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") }
 
-    /// `query` with the configured `dc` added when it has no `dc` of its own, as MSAL's resolver
-    /// does: the href's wins (Docs/NativeAuthV2Protocol.md, "The slice parameters").
-    private func withDataCenter(_ query: String?) -> String? {
-        guard let dataCenter else { return query }
-        let names = (query ?? "").split(separator: "&").map { pair in
-            String(pair.prefix { $0 != "=" }).removingPercentEncoding
+    /// `query` (`nil` when empty) with the configured `dc` added when it has no `dc` of its own,
+    /// as MSAL's resolver does: the href's wins (Docs/NativeAuthV2Protocol.md, "The slice parameters").
+    private func withDataCenter(_ query: ArraySlice<UInt8>?) -> String? {
+        let given = query.flatMap { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }
+        guard let dataCenter, !(query.map(Self.hasDataCenter) ?? false) else { return given }
+        return (given.map { $0 + "&" } ?? "") + "dc=" + SliceConfig.encoded(dataCenter)
+    }
+
+    /// Whether a parameter of `query` is named `dc`, its name percent-decoded (`%64c` is `dc`).
+    /// The query's escapes were checked as well-formed.
+    private static func hasDataCenter(_ query: ArraySlice<UInt8>) -> Bool {
+        let name = Array("dc".utf8)
+        // How many bytes of `dc` the current parameter's decoded name matched; -1 once it cannot.
+        var matched = 0
+        var inName = true
+        var index = query.startIndex
+        while index <= query.endIndex {
+            let byte = index < query.endIndex ? query[index] : UInt8(ascii: "&")
+            index += 1
+            if byte == UInt8(ascii: "&") {
+                if matched == name.count { return true }
+                matched = 0
+                inName = true
+                continue
+            }
+            guard inName else { continue }
+            if byte == UInt8(ascii: "=") {
+                inName = false
+                continue
+            }
+            var decoded = byte
+            if byte == UInt8(ascii: "%"), index + 1 < query.endIndex {
+                decoded = hexValue(query[index]) << 4 | hexValue(query[index + 1])
+                index += 2
+            }
+            matched = matched >= 0 && matched < name.count && decoded == name[matched] ? matched + 1 : -1
         }
-        guard !names.contains("dc") else { return query }
-        return (query.map { $0 + "&" } ?? "") + "dc=" + SliceConfig.encoded(dataCenter)
+        return false
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8 {
+        byte <= UInt8(ascii: "9") ? byte &- UInt8(ascii: "0") : (byte | 0x20) &- UInt8(ascii: "a") &+ 10
     }
 
     /// The path and query of an absolute href, once its scheme, host and port are the authority's.
@@ -179,10 +215,10 @@ final class V2HrefResolver: Sendable {
         guard afterColon.starts(with: Self.slashSlash) else { throw .malformed }
         let rest = afterColon.dropFirst(2)
         let end = rest.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) ?? rest.endIndex
-        let authorityPart = Substring(decoding: rest[..<end], as: UTF8.self)
-        guard !authorityPart.contains("@") else { throw .userInfo }
+        let authorityPart = rest[..<end]
+        guard !authorityPart.contains(UInt8(ascii: "@")) else { throw .userInfo }
         let (hrefHost, hrefPort) = try Self.hostAndPort(authorityPart)
-        guard hrefHost.lowercased() == host else { throw .otherHost }
+        guard String(decoding: hrefHost, as: UTF8.self).lowercased() == host else { throw .otherHost }
         let defaultPort = lowered == "https" ? 443 : 80
         let authorityDefault = scheme == "https" ? 443 : 80
         guard (hrefPort ?? defaultPort) == (port ?? authorityDefault) else { throw .otherPort }
@@ -195,29 +231,34 @@ final class V2HrefResolver: Sendable {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
     }
 
-    /// `host[:port]` or `[v6][:port]`.
-    private static func hostAndPort(_ text: Substring) throws(V2HrefError) -> (Substring, Int?) {
+    /// `host[:port]` or `[v6][:port]`, read from the bytes (checked as printable ASCII) of an
+    /// href's authority.
+    private static func hostAndPort(_ text: ArraySlice<UInt8>) throws(V2HrefError) -> (ArraySlice<UInt8>, Int?) {
         var hostPart = text
-        var portPart: Substring?
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { throw .malformed }
+        var portPart: ArraySlice<UInt8>?
+        if text.first == UInt8(ascii: "[") {
+            guard let close = text.firstIndex(of: UInt8(ascii: "]")) else { throw .malformed }
             hostPart = text[...close]
-            let after = text[text.index(after: close)...]
+            let after = text[(close + 1)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw .malformed }
+                guard after.first == UInt8(ascii: ":") else { throw .malformed }
                 portPart = after.dropFirst()
             }
-        } else if let colon = text.firstIndex(of: ":") {
+        } else if let colon = text.firstIndex(of: UInt8(ascii: ":")) {
             hostPart = text[..<colon]
-            portPart = text[text.index(after: colon)...]
+            portPart = text[(colon + 1)...]
         }
-        guard !hostPart.isEmpty, !hostPart.contains("{"), !hostPart.contains("}") else {
-            throw hostPart.contains("{") ? .templated : .malformed
+        guard !hostPart.isEmpty, !hostPart.contains(where: isBrace) else {
+            throw hostPart.contains(UInt8(ascii: "{")) ? .templated : .malformed
         }
         guard let portPart else { return (hostPart, nil) }
-        guard !portPart.isEmpty, portPart.count <= 5, portPart.allSatisfy({ $0.isASCII && $0.isNumber }),
-            let port = Int(portPart), port <= 65_535
-        else { throw .malformed }
+        guard !portPart.isEmpty, portPart.count <= 5 else { throw .malformed }
+        var port = 0
+        for byte in portPart {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { throw .malformed }
+            port = port * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        guard port <= 65_535 else { throw .malformed }
         return (hostPart, port)
     }
 

@@ -8,7 +8,8 @@ import Foundation
 /// or their snake_case spellings) first, as [Android] and [iOS] let `_links` win, else at the top
 /// level (`sign_in`, `sign_up`, `reset_password`, or `resetPassword` as [Reset] spells it). This is
 /// safe because no href is called before ``V2HrefResolver`` checked it.
-struct V2StartAnswer: Sendable, Equatable {
+/// A class: it never changes once read, and its fields are shared rather than copied.
+final class V2StartAnswer: Sendable, Equatable {
     let continuationToken: Secret
     let signIn: String?
     let signUp: String?
@@ -19,16 +20,20 @@ struct V2StartAnswer: Sendable, Equatable {
     init?(_ object: WireObject) {
         guard let token = object.token(snakeFirst: true) else { return nil }
         let links = V2Links(object.object("_links"))
-        func link(_ names: [String]) -> String? {
-            for name in names { if let href = links[name] { return href } }
-            for name in names { if let href = object.members[name].flatMap(V2Links.href) { return href } }
-            return nil
+        func link(_ camel: String, _ snake: String) -> String? {
+            links[camel] ?? links[snake] ?? object.members[camel].flatMap(V2Links.href)
+                ?? object.members[snake].flatMap(V2Links.href)
         }
         continuationToken = token
-        signIn = link(["signIn", "sign_in"])
-        signUp = link(["signUp", "sign_up"])
-        resetPassword = link(["resetPassword", "reset_password"])
+        signIn = link("signIn", "sign_in")
+        signUp = link("signUp", "sign_up")
+        resetPassword = link("resetPassword", "reset_password")
         guard signIn != nil || signUp != nil || resetPassword != nil else { return nil }
+    }
+
+    static func == (lhs: V2StartAnswer, rhs: V2StartAnswer) -> Bool {
+        lhs.continuationToken == rhs.continuationToken && lhs.signIn == rhs.signIn && lhs.signUp == rhs.signUp
+            && lhs.resetPassword == rhs.resetPassword
     }
 }
 
@@ -64,13 +69,7 @@ indirect enum V2Outcome: Sendable {
     /// Reads `response` as the answer of a call of `kind`. Never traps, whatever the body.
     init(_ response: HTTPResponse, to kind: V2AnswerKind) {
         let status = response.statusCode
-        func malformed(_ problem: UnexpectedAnswer.Problem) -> Self {
-            var answer = UnexpectedAnswer(
-                status: status, contentType: response.header("Content-Type"), problem: problem,
-                bodyLength: response.body.count)
-            answer.retryAfterHeader = response.header("Retry-After")
-            return .malformed(answer)
-        }
+        func malformed(_ problem: UnexpectedAnswer.Problem) -> Self { Self.malformed(problem, response) }
         guard response.body.count <= RequestPipeline.maximumBodySize else {
             self = malformed(.tooLarge)
             return
@@ -112,7 +111,7 @@ indirect enum V2Outcome: Sendable {
             if let error, object.members["state"] == nil {
                 self = .refused(error)
             } else {
-                self = Self.success(object, response: response, kind: kind, malformed: malformed)
+                self = Self.success(object, response: response, kind: kind)
             }
         case (_, 400...599):
             if let error {
@@ -125,10 +124,17 @@ indirect enum V2Outcome: Sendable {
         }
     }
 
-    private static func success(
-        _ object: WireObject, response: HTTPResponse, kind: V2AnswerKind,
-        malformed: (UnexpectedAnswer.Problem) -> Self
-    ) -> Self {
+    /// The malformed outcome of `response`, for `problem`.
+    private static func malformed(_ problem: UnexpectedAnswer.Problem, _ response: HTTPResponse) -> Self {
+        var answer = UnexpectedAnswer(
+            status: response.statusCode, contentType: response.header("Content-Type"), problem: problem,
+            bodyLength: response.body.count)
+        answer.retryAfterHeader = response.header("Retry-After")
+        return .malformed(answer)
+    }
+
+    private static func success(_ object: WireObject, response: HTTPResponse, kind: V2AnswerKind) -> Self {
+        func malformed(_ problem: UnexpectedAnswer.Problem) -> Self { Self.malformed(problem, response) }
         switch kind {
         case .startAuthorization:
             return malformed(.status)
@@ -144,21 +150,19 @@ indirect enum V2Outcome: Sendable {
             // [Android] also reads `authorizationCode`, and [Draft] §5.2.1 names the code
             // `authorization_code`; what a resume answer asking for more interaction looks like is
             // not described, so one with a `state` is read as HAL.
-            let code = ["code", "authorizationCode", "authorization_code"].lazy.compactMap {
-                object.string($0).flatMap { $0.isEmpty ? nil : $0 }
-            }.first
-            if let code {
-                return .authorizationCode(Secret(code))
+            for name in ["code", "authorizationCode", "authorization_code"] {
+                if let code = object.string(name), !code.isEmpty { return .authorizationCode(Secret(code)) }
             }
             guard object.members["state"] != nil else { return malformed(.missingField("code")) }
-            return envelope(V2Envelope(object), malformed: malformed)
+            return envelope(V2Envelope(object), response)
         case .interaction:
-            return envelope(V2Envelope(object), malformed: malformed)
+            return envelope(V2Envelope(object), response)
         }
     }
 
     /// The outcome of a HAL answer, with the rules of Docs/NativeAuthV2Protocol.md, "`state` and `action`".
-    static func envelope(_ envelope: V2Envelope, malformed: (UnexpectedAnswer.Problem) -> Self) -> Self {
+    static func envelope(_ envelope: V2Envelope, _ response: HTTPResponse) -> Self {
+        func malformed(_ problem: UnexpectedAnswer.Problem) -> Self { Self.malformed(problem, response) }
         switch envelope.state {
         case nil:
             return malformed(.missingField("state"))
