@@ -152,14 +152,77 @@ struct AccountRecord: Codable, Sendable, Equatable {
                 && l.biometrySystemVersion == r.biometrySystemVersion && l.authSession == r.authSession)
     }
 
+    /// Its fields are kept in one immutable instance, replaced when a field is set: a token is one
+    /// reference to copy and destroy, in the caches and records that hold it.
     struct CachedAccessToken: Codable, Sendable, Equatable {
-        var token: String
-        var expiresOn: Date
-        var scopes: [String]
+        private final class Fields: Sendable {
+            let token: String
+            let expiresOn: Date
+            let scopes: [String]
+            let issuedOn: Date?
+
+            init(token: String, expiresOn: Date, scopes: [String], issuedOn: Date?) {
+                self.token = token
+                self.expiresOn = expiresOn
+                self.scopes = scopes
+                self.issuedOn = issuedOn
+            }
+        }
+
+        private var fields: Fields
+
+        init(token: String, expiresOn: Date, scopes: [String], issuedOn: Date? = nil) {
+            fields = Fields(token: token, expiresOn: expiresOn, scopes: scopes, issuedOn: issuedOn)
+        }
+
+        var token: String {
+            get { fields.token }
+            set { self = .init(token: newValue, expiresOn: expiresOn, scopes: scopes, issuedOn: issuedOn) }
+        }
+        var expiresOn: Date {
+            get { fields.expiresOn }
+            set { self = .init(token: token, expiresOn: newValue, scopes: scopes, issuedOn: issuedOn) }
+        }
+        var scopes: [String] {
+            get { fields.scopes }
+            set { self = .init(token: token, expiresOn: expiresOn, scopes: newValue, issuedOn: issuedOn) }
+        }
         /// When the token was received, on the client's clock: with ``expiresOn`` it gives the
         /// token's lifetime, which bounds the refresh margin. `nil` in every record written before
         /// it was kept: such a token is held to the whole margin, as it was then.
-        var issuedOn: Date? = nil
+        var issuedOn: Date? {
+            get { fields.issuedOn }
+            set { self = .init(token: token, expiresOn: expiresOn, scopes: scopes, issuedOn: newValue) }
+        }
+
+        static func == (lhs: CachedAccessToken, rhs: CachedAccessToken) -> Bool {
+            let l = lhs.fields
+            let r = rhs.fields
+            return l === r
+                || (l.token == r.token && l.expiresOn == r.expiresOn && l.scopes == r.scopes
+                    && l.issuedOn == r.issuedOn)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case token, expiresOn, scopes, issuedOn
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                token: try container.decode(String.self, forKey: .token),
+                expiresOn: try container.decode(Date.self, forKey: .expiresOn),
+                scopes: try container.decode([String].self, forKey: .scopes),
+                issuedOn: try container.decodeIfPresent(Date.self, forKey: .issuedOn))
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(token, forKey: .token)
+            try container.encode(expiresOn, forKey: .expiresOn)
+            try container.encode(scopes, forKey: .scopes)
+            try container.encodeIfPresent(issuedOn, forKey: .issuedOn)
+        }
 
         /// The margin a token of this lifetime is held to: `margin`, but at most half of the
         /// lifetime (expiry − receipt), so that a token shorter than twice the margin is still
