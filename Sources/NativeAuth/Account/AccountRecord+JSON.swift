@@ -202,13 +202,11 @@ extension AccountRecord {
         self.init(
             identifier: try fields.string("identifier"), username: try fields.string("username"),
             idToken: try fields.string("idToken"), refreshToken: try fields.optionalString("refreshToken"),
-            signInScopes: try fields.strings("signInScopes"), accessTokens: tokens)
-        version = try fields.int("version")
-        session = try fields.optionalString("session")
-        biometryState = try fields.optionalData("biometryState")
-        biometrySystemVersion = try fields.optionalString("biometrySystemVersion")
-        dpopKey = try fields.optionalData("dpopKey")
-        authSession = try fields.optionalString("authSession")
+            signInScopes: try fields.strings("signInScopes"), accessTokens: tokens, version: try fields.int("version"),
+            session: try fields.optionalString("session"), dpopKey: try fields.optionalData("dpopKey"),
+            biometryState: try fields.optionalData("biometryState"),
+            biometrySystemVersion: try fields.optionalString("biometrySystemVersion"),
+            authSession: try fields.optionalString("authSession"))
     }
 }
 

@@ -15,7 +15,7 @@ struct AccountRecord: Codable, Sendable, Equatable {
 
     private final class Fields: @unchecked Sendable {
         // Sendable: an instance is changed only while its record holds the sole reference.
-        var version = AccountRecord.currentVersion
+        var version: Int
         var identifier: String
         var username: String
         var idToken: String
@@ -31,7 +31,8 @@ struct AccountRecord: Codable, Sendable, Equatable {
 
         init(
             identifier: String, username: String, idToken: String, claims: Claims, refreshToken: String?,
-            signInScopes: [String], accessTokens: [String: CachedAccessToken]
+            signInScopes: [String], accessTokens: [String: CachedAccessToken], version: Int, session: String?,
+            dpopKey: Data?, biometryState: Data?, biometrySystemVersion: String?, authSession: String?
         ) {
             self.identifier = identifier
             self.username = username
@@ -40,19 +41,20 @@ struct AccountRecord: Codable, Sendable, Equatable {
             self.refreshToken = refreshToken
             self.signInScopes = signInScopes
             self.accessTokens = accessTokens
+            self.version = version
+            self.session = session
+            self.dpopKey = dpopKey
+            self.biometryState = biometryState
+            self.biometrySystemVersion = biometrySystemVersion
+            self.authSession = authSession
         }
 
         func copy() -> Fields {
-            let copy = Fields(
+            Fields(
                 identifier: identifier, username: username, idToken: idToken, claims: claims,
-                refreshToken: refreshToken, signInScopes: signInScopes, accessTokens: accessTokens)
-            copy.version = version
-            copy.session = session
-            copy.dpopKey = dpopKey
-            copy.biometryState = biometryState
-            copy.biometrySystemVersion = biometrySystemVersion
-            copy.authSession = authSession
-            return copy
+                refreshToken: refreshToken, signInScopes: signInScopes, accessTokens: accessTokens, version: version,
+                session: session, dpopKey: dpopKey, biometryState: biometryState,
+                biometrySystemVersion: biometrySystemVersion, authSession: authSession)
         }
     }
 
@@ -241,14 +243,20 @@ struct AccountRecord: Codable, Sendable, Equatable {
         }
     }
 
+    /// A record of the given fields; those after `accessTokens` are rarely given but by a decoder,
+    /// which passes them here rather than setting each on the new record.
     init(
         identifier: String, username: String, idToken: String, claims: Claims? = nil, refreshToken: String?,
-        signInScopes: [String], accessTokens: [String: CachedAccessToken]
+        signInScopes: [String], accessTokens: [String: CachedAccessToken], version: Int = currentVersion,
+        session: String? = nil, dpopKey: Data? = nil, biometryState: Data? = nil,
+        biometrySystemVersion: String? = nil, authSession: String? = nil
     ) {
         fields = Fields(
             identifier: identifier, username: username, idToken: idToken,
             claims: claims ?? Claims(JWT.payload(of: idToken) ?? [:]), refreshToken: refreshToken,
-            signInScopes: signInScopes, accessTokens: accessTokens)
+            signInScopes: signInScopes, accessTokens: accessTokens, version: version, session: session,
+            dpopKey: dpopKey, biometryState: biometryState, biometrySystemVersion: biometrySystemVersion,
+            authSession: authSession)
     }
 
     /// Replaces the ID token; `claims`, when given, are its already decoded claims.
@@ -284,13 +292,13 @@ struct AccountRecord: Codable, Sendable, Equatable {
             idToken: try container.decode(String.self, forKey: .idToken),
             refreshToken: try container.decodeIfPresent(String.self, forKey: .refreshToken),
             signInScopes: try container.decode([String].self, forKey: .signInScopes),
-            accessTokens: try container.decode([String: CachedAccessToken].self, forKey: .accessTokens))
-        version = try container.decode(Int.self, forKey: .version)
-        session = try container.decodeIfPresent(String.self, forKey: .session)
-        dpopKey = try container.decodeIfPresent(Data.self, forKey: .dpopKey)
-        biometryState = try container.decodeIfPresent(Data.self, forKey: .biometryState)
-        biometrySystemVersion = try container.decodeIfPresent(String.self, forKey: .biometrySystemVersion)
-        authSession = try container.decodeIfPresent(String.self, forKey: .authSession)
+            accessTokens: try container.decode([String: CachedAccessToken].self, forKey: .accessTokens),
+            version: try container.decode(Int.self, forKey: .version),
+            session: try container.decodeIfPresent(String.self, forKey: .session),
+            dpopKey: try container.decodeIfPresent(Data.self, forKey: .dpopKey),
+            biometryState: try container.decodeIfPresent(Data.self, forKey: .biometryState),
+            biometrySystemVersion: try container.decodeIfPresent(String.self, forKey: .biometrySystemVersion),
+            authSession: try container.decodeIfPresent(String.self, forKey: .authSession))
     }
 
     func encode(to encoder: any Encoder) throws {
