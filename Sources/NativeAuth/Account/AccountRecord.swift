@@ -319,11 +319,14 @@ struct AccountRecord: Codable, Sendable, Equatable {
 
     /// The cache key of a scope set: sorted, de-duplicated, without the OpenID defaults.
     static func scopeKey(_ scopes: [String]) -> String {
-        ascending(
-            Array(
-                Set(scopes.flatMap { $0.split(separator: " ").map { String($0).lowercased() } })
-                    .subtracting(RequestBuilder.defaultScopes))
-        ).joined(separator: " ")
+        var names = Set<String>()
+        for scope in scopes {
+            for name in scope.split(separator: " ") {
+                let name = String(name).lowercased()
+                if !RequestBuilder.defaultScopes.contains(name) { names.insert(name) }
+            }
+        }
+        return ascending(Array(names)).joined(separator: " ")
     }
 }
 
