@@ -180,8 +180,9 @@ final class AccountStore {
         let signInKey = AccountRecord.scopeKey(record.signInScopes)
         var pending = unsaved.union(changed)
         if needsLayout { pending.formUnion(record.accessTokens.keys) }
-        pending.remove(signInKey)
-        pending = pending.filter { record.accessTokens[$0] != nil }
+        for scopeKey in pending where scopeKey == signInKey || record.accessTokens[scopeKey] == nil {
+            pending.remove(scopeKey)
+        }
         unsaved = pending
         let inline = record.accessTokens[signInKey].map { [signInKey: $0] } ?? [:]
         // Two straight sequences of writes (an await under a condition had the compiler copy the
@@ -309,7 +310,7 @@ final class AccountStore {
         var failure: (any Error)?
         do {
             let signInKey = AccountRecord.scopeKey(record.signInScopes)
-            try await writeAccount(record, inline: record.accessTokens.filter { $0.key == signInKey })
+            try await writeAccount(record, inline: record.accessTokens[signInKey].map { [signInKey: $0] } ?? [:])
         } catch {
             failure = error
         }
