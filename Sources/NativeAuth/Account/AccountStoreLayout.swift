@@ -90,7 +90,9 @@ enum AccountStoreLayout {
     static func index(from data: Data, accountKey: String) -> Index? {
         guard var index = try? Index(storedJSON: data), index.version <= itemVersion else { return nil }
         let prefix = accountKey + ".token."
-        index.tokens = index.tokens.filter { $0.value.hasPrefix(prefix) && $0.value.count > prefix.count }
+        for (scopeKey, itemKey) in index.tokens where !itemKey.hasPrefix(prefix) || itemKey.count <= prefix.count {
+            index.tokens[scopeKey] = nil
+        }
         return index
     }
 
