@@ -282,7 +282,7 @@ final class AccountStore {
         var tokens = indexSession == session ? index : [:]
         if let stored {
             if stored.session == session {
-                tokens.merge(stored.tokens) { ours, _ in ours }
+                for (scopeKey, itemKey) in stored.tokens where tokens[scopeKey] == nil { tokens[scopeKey] = itemKey }
             } else {
                 leftovers.formUnion(stored.tokens.values)
             }
