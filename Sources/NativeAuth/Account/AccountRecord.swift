@@ -143,6 +143,13 @@ struct AccountRecord: Codable, Sendable, Equatable {
         unique.accessTokens[scopeKey] = token
     }
 
+    /// Keeps a confirmation's biometry state and the system version it came with, in one change.
+    mutating func setBiometryState(_ state: Data, systemVersion: String?) {
+        let fields = unique
+        fields.biometryState = state
+        fields.biometrySystemVersion = systemVersion
+    }
+
     static func == (lhs: AccountRecord, rhs: AccountRecord) -> Bool {
         let l = lhs.fields
         let r = rhs.fields
