@@ -179,7 +179,7 @@ final class AccountStore {
         guard let session = record.session else { return }
         let signInKey = AccountRecord.scopeKey(record.signInScopes)
         var pending = unsaved.union(changed)
-        if needsLayout { pending.formUnion(record.accessTokens.keys) }
+        if needsLayout { for scopeKey in record.accessTokens.keys { pending.insert(scopeKey) } }
         for scopeKey in pending where scopeKey == signInKey || record.accessTokens[scopeKey] == nil {
             pending.remove(scopeKey)
         }
