@@ -106,6 +106,8 @@ struct StoredJSON {
 
     let members: [String: JSONValue]
 
+    /// Not inlined: the three items' readers share it.
+    @inline(never)
     init(_ data: Data) throws(Unreadable) {
         // Bytes that are not UTF-8 are a damaged item, as JSONDecoder judged them: never read
         // with replacement characters into a token.
