@@ -25,11 +25,9 @@ extension AccountManager {
             }
             claims = Claims(payload)
             newClaims = claims
-            for (name, before, after) in [
-                ("sub", old.subject, claims.subject), ("oid", old.objectId, claims.objectId),
-                ("tid", old.tenantId, claims.tenantId),
-            ] {
-                if let before, !before.isEmpty, before != after {
+            // `sub`, `oid` and `tid` (``Claims/subject``, ``Claims/objectId``, ``Claims/tenantId``).
+            for name in ["sub", "oid", "tid"] {
+                if let before = old.string(name), !before.isEmpty, before != claims.string(name) {
                     return ("The new ID token's '\(name)' is not the signed-in account's.", nil)
                 }
             }

@@ -44,9 +44,10 @@ extension AccountManager {
                 log(.info, "the device owner confirmed; the new biometry state is the session's")
             }
         }
-        record?.biometryState = state
-        record?.biometrySystemVersion = version
-        if let updated = record { await save(updated) }
+        // One change of the record, and one unconditional await (the record is `current`'s, as no
+        // await came in between).
+        record?.setBiometryState(state, systemVersion: version)
+        await save(record ?? current)
         return .accepted
     }
 }

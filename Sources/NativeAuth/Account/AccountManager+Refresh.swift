@@ -139,8 +139,9 @@ extension AccountManager {
         }
         guard storedRecord.refreshToken != current.refreshToken || sessionChanged else { return }
         var merged = storedRecord
-        merged.accessTokens.merge(current.accessTokens) { storedToken, ours in
-            storedToken.expiresOn >= ours.expiresOn ? storedToken : ours
+        for (key, ours) in current.accessTokens {
+            if let storedToken = merged.accessTokens[key], storedToken.expiresOn >= ours.expiresOn { continue }
+            merged.setAccessToken(ours, forKey: key)
         }
         record = merged
         publishSnapshot()

@@ -143,16 +143,14 @@ actor AccountManager {
         let idToken = answer.idToken?.reveal ?? ""
         let claims = Claims(JWT.payload(of: idToken) ?? [:])
         let key = AccountRecord.scopeKey(scopes)
-        var newRecord = AccountRecord(
+        let newRecord = AccountRecord(
             identifier: Self.identifier(clientInfo: answer.clientInfo, claims: claims, username: username),
             username: username.isEmpty ? (claims.preferredUsername ?? "") : username,
             idToken: idToken, claims: claims,
             refreshToken: answer.refreshToken?.reveal,
             signInScopes: scopes,
-            accessTokens: [key: cachedToken(from: answer, requested: scopes)])
-        newRecord.session = UUID().uuidString
-        newRecord.dpopKey = dpopKey
-        newRecord.authSession = answer.authSession?.reveal
+            accessTokens: [key: cachedToken(from: answer, requested: scopes)], session: UUID().uuidString,
+            dpopKey: dpopKey, authSession: answer.authSession?.reveal)
         let replacedKey = record?.dpopKey
         generation += 1
         record = newRecord

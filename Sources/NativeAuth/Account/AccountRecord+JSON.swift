@@ -16,39 +16,18 @@ extension AccountRecord {
         out.append(UInt8(ascii: "{"))
         JSONWriter.member("version", first: true, &out)
         JSONWriter.integer(version, &out)
-        JSONWriter.member("identifier", &out)
-        JSONWriter.string(identifier, &out)
-        JSONWriter.member("username", &out)
-        JSONWriter.string(username, &out)
-        JSONWriter.member("idToken", &out)
-        JSONWriter.string(idToken, &out)
-        if let refreshToken {
-            JSONWriter.member("refreshToken", &out)
-            JSONWriter.string(refreshToken, &out)
-        }
+        JSONWriter.field("identifier", identifier, &out)
+        JSONWriter.field("username", username, &out)
+        JSONWriter.field("idToken", idToken, &out)
+        JSONWriter.field("refreshToken", refreshToken, &out)
         JSONWriter.member("signInScopes", &out)
         JSONWriter.strings(signInScopes, &out)
-        if let session {
-            JSONWriter.member("session", &out)
-            JSONWriter.string(session, &out)
-        }
-        if let dpopKey {
-            JSONWriter.member("dpopKey", &out)
-            JSONWriter.string(dpopKey.base64EncodedString(), &out)
-        }
-        if let biometryState {
-            // As JSONEncoder writes Data by default: standard base64, padded.
-            JSONWriter.member("biometryState", &out)
-            JSONWriter.string(biometryState.base64EncodedString(), &out)
-        }
-        if let biometrySystemVersion {
-            JSONWriter.member("biometrySystemVersion", &out)
-            JSONWriter.string(biometrySystemVersion, &out)
-        }
-        if let authSession {
-            JSONWriter.member("authSession", &out)
-            JSONWriter.string(authSession, &out)
-        }
+        JSONWriter.field("session", session, &out)
+        // Data as JSONEncoder writes it by default: standard base64, padded.
+        JSONWriter.field("dpopKey", dpopKey?.base64EncodedString(), &out)
+        JSONWriter.field("biometryState", biometryState?.base64EncodedString(), &out)
+        JSONWriter.field("biometrySystemVersion", biometrySystemVersion, &out)
+        JSONWriter.field("authSession", authSession, &out)
         JSONWriter.member("accessTokens", &out)
         out.append(UInt8(ascii: "{"))
         var first = true
@@ -72,6 +51,15 @@ enum JSONWriter {
         if !first { out.append(UInt8(ascii: ",")) }
         string(name, &out)
         out.append(UInt8(ascii: ":"))
+    }
+
+    /// The member `name` with the string `value`; nothing when `value` is `nil`, as
+    /// `encodeIfPresent` writes it.
+    @inline(never)
+    static func field(_ name: String, _ value: String?, _ out: inout [UInt8]) {
+        guard let value else { return }
+        member(name, &out)
+        string(value, &out)
     }
 
     static func integer(_ value: Int, _ out: inout [UInt8]) { out.append(contentsOf: String(value).utf8) }
@@ -118,6 +106,8 @@ struct StoredJSON {
 
     let members: [String: JSONValue]
 
+    /// Not inlined: the three items' readers share it.
+    @inline(never)
     init(_ data: Data) throws(Unreadable) {
         // Bytes that are not UTF-8 are a damaged item, as JSONDecoder judged them: never read
         // with replacement characters into a token.
@@ -202,13 +192,11 @@ extension AccountRecord {
         self.init(
             identifier: try fields.string("identifier"), username: try fields.string("username"),
             idToken: try fields.string("idToken"), refreshToken: try fields.optionalString("refreshToken"),
-            signInScopes: try fields.strings("signInScopes"), accessTokens: tokens)
-        version = try fields.int("version")
-        session = try fields.optionalString("session")
-        biometryState = try fields.optionalData("biometryState")
-        biometrySystemVersion = try fields.optionalString("biometrySystemVersion")
-        dpopKey = try fields.optionalData("dpopKey")
-        authSession = try fields.optionalString("authSession")
+            signInScopes: try fields.strings("signInScopes"), accessTokens: tokens, version: try fields.int("version"),
+            session: try fields.optionalString("session"), dpopKey: try fields.optionalData("dpopKey"),
+            biometryState: try fields.optionalData("biometryState"),
+            biometrySystemVersion: try fields.optionalString("biometrySystemVersion"),
+            authSession: try fields.optionalString("authSession"))
     }
 }
 

@@ -15,7 +15,7 @@ struct AccountRecord: Codable, Sendable, Equatable {
 
     private final class Fields: @unchecked Sendable {
         // Sendable: an instance is changed only while its record holds the sole reference.
-        var version = AccountRecord.currentVersion
+        var version: Int
         var identifier: String
         var username: String
         var idToken: String
@@ -31,7 +31,8 @@ struct AccountRecord: Codable, Sendable, Equatable {
 
         init(
             identifier: String, username: String, idToken: String, claims: Claims, refreshToken: String?,
-            signInScopes: [String], accessTokens: [String: CachedAccessToken]
+            signInScopes: [String], accessTokens: [String: CachedAccessToken], version: Int, session: String?,
+            dpopKey: Data?, biometryState: Data?, biometrySystemVersion: String?, authSession: String?
         ) {
             self.identifier = identifier
             self.username = username
@@ -40,19 +41,20 @@ struct AccountRecord: Codable, Sendable, Equatable {
             self.refreshToken = refreshToken
             self.signInScopes = signInScopes
             self.accessTokens = accessTokens
+            self.version = version
+            self.session = session
+            self.dpopKey = dpopKey
+            self.biometryState = biometryState
+            self.biometrySystemVersion = biometrySystemVersion
+            self.authSession = authSession
         }
 
         func copy() -> Fields {
-            let copy = Fields(
+            Fields(
                 identifier: identifier, username: username, idToken: idToken, claims: claims,
-                refreshToken: refreshToken, signInScopes: signInScopes, accessTokens: accessTokens)
-            copy.version = version
-            copy.session = session
-            copy.dpopKey = dpopKey
-            copy.biometryState = biometryState
-            copy.biometrySystemVersion = biometrySystemVersion
-            copy.authSession = authSession
-            return copy
+                refreshToken: refreshToken, signInScopes: signInScopes, accessTokens: accessTokens, version: version,
+                session: session, dpopKey: dpopKey, biometryState: biometryState,
+                biometrySystemVersion: biometrySystemVersion, authSession: authSession)
         }
     }
 
@@ -141,6 +143,13 @@ struct AccountRecord: Codable, Sendable, Equatable {
         unique.accessTokens[scopeKey] = token
     }
 
+    /// Keeps a confirmation's biometry state and the system version it came with, in one change.
+    mutating func setBiometryState(_ state: Data, systemVersion: String?) {
+        let fields = unique
+        fields.biometryState = state
+        fields.biometrySystemVersion = systemVersion
+    }
+
     static func == (lhs: AccountRecord, rhs: AccountRecord) -> Bool {
         let l = lhs.fields
         let r = rhs.fields
@@ -152,14 +161,77 @@ struct AccountRecord: Codable, Sendable, Equatable {
                 && l.biometrySystemVersion == r.biometrySystemVersion && l.authSession == r.authSession)
     }
 
+    /// Its fields are kept in one immutable instance, replaced when a field is set: a token is one
+    /// reference to copy and destroy, in the caches and records that hold it.
     struct CachedAccessToken: Codable, Sendable, Equatable {
-        var token: String
-        var expiresOn: Date
-        var scopes: [String]
+        private final class Fields: Sendable {
+            let token: String
+            let expiresOn: Date
+            let scopes: [String]
+            let issuedOn: Date?
+
+            init(token: String, expiresOn: Date, scopes: [String], issuedOn: Date?) {
+                self.token = token
+                self.expiresOn = expiresOn
+                self.scopes = scopes
+                self.issuedOn = issuedOn
+            }
+        }
+
+        private var fields: Fields
+
+        init(token: String, expiresOn: Date, scopes: [String], issuedOn: Date? = nil) {
+            fields = Fields(token: token, expiresOn: expiresOn, scopes: scopes, issuedOn: issuedOn)
+        }
+
+        var token: String {
+            get { fields.token }
+            set { self = .init(token: newValue, expiresOn: expiresOn, scopes: scopes, issuedOn: issuedOn) }
+        }
+        var expiresOn: Date {
+            get { fields.expiresOn }
+            set { self = .init(token: token, expiresOn: newValue, scopes: scopes, issuedOn: issuedOn) }
+        }
+        var scopes: [String] {
+            get { fields.scopes }
+            set { self = .init(token: token, expiresOn: expiresOn, scopes: newValue, issuedOn: issuedOn) }
+        }
         /// When the token was received, on the client's clock: with ``expiresOn`` it gives the
         /// token's lifetime, which bounds the refresh margin. `nil` in every record written before
         /// it was kept: such a token is held to the whole margin, as it was then.
-        var issuedOn: Date? = nil
+        var issuedOn: Date? {
+            get { fields.issuedOn }
+            set { self = .init(token: token, expiresOn: expiresOn, scopes: scopes, issuedOn: newValue) }
+        }
+
+        static func == (lhs: CachedAccessToken, rhs: CachedAccessToken) -> Bool {
+            let l = lhs.fields
+            let r = rhs.fields
+            return l === r
+                || (l.token == r.token && l.expiresOn == r.expiresOn && l.scopes == r.scopes
+                    && l.issuedOn == r.issuedOn)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case token, expiresOn, scopes, issuedOn
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                token: try container.decode(String.self, forKey: .token),
+                expiresOn: try container.decode(Date.self, forKey: .expiresOn),
+                scopes: try container.decode([String].self, forKey: .scopes),
+                issuedOn: try container.decodeIfPresent(Date.self, forKey: .issuedOn))
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(token, forKey: .token)
+            try container.encode(expiresOn, forKey: .expiresOn)
+            try container.encode(scopes, forKey: .scopes)
+            try container.encodeIfPresent(issuedOn, forKey: .issuedOn)
+        }
 
         /// The margin a token of this lifetime is held to: `margin`, but at most half of the
         /// lifetime (expiry − receipt), so that a token shorter than twice the margin is still
@@ -178,14 +250,20 @@ struct AccountRecord: Codable, Sendable, Equatable {
         }
     }
 
+    /// A record of the given fields; those after `accessTokens` are rarely given but by a decoder,
+    /// which passes them here rather than setting each on the new record.
     init(
         identifier: String, username: String, idToken: String, claims: Claims? = nil, refreshToken: String?,
-        signInScopes: [String], accessTokens: [String: CachedAccessToken]
+        signInScopes: [String], accessTokens: [String: CachedAccessToken], version: Int = currentVersion,
+        session: String? = nil, dpopKey: Data? = nil, biometryState: Data? = nil,
+        biometrySystemVersion: String? = nil, authSession: String? = nil
     ) {
         fields = Fields(
             identifier: identifier, username: username, idToken: idToken,
             claims: claims ?? Claims(JWT.payload(of: idToken) ?? [:]), refreshToken: refreshToken,
-            signInScopes: signInScopes, accessTokens: accessTokens)
+            signInScopes: signInScopes, accessTokens: accessTokens, version: version, session: session,
+            dpopKey: dpopKey, biometryState: biometryState, biometrySystemVersion: biometrySystemVersion,
+            authSession: authSession)
     }
 
     /// Replaces the ID token; `claims`, when given, are its already decoded claims.
@@ -221,13 +299,13 @@ struct AccountRecord: Codable, Sendable, Equatable {
             idToken: try container.decode(String.self, forKey: .idToken),
             refreshToken: try container.decodeIfPresent(String.self, forKey: .refreshToken),
             signInScopes: try container.decode([String].self, forKey: .signInScopes),
-            accessTokens: try container.decode([String: CachedAccessToken].self, forKey: .accessTokens))
-        version = try container.decode(Int.self, forKey: .version)
-        session = try container.decodeIfPresent(String.self, forKey: .session)
-        dpopKey = try container.decodeIfPresent(Data.self, forKey: .dpopKey)
-        biometryState = try container.decodeIfPresent(Data.self, forKey: .biometryState)
-        biometrySystemVersion = try container.decodeIfPresent(String.self, forKey: .biometrySystemVersion)
-        authSession = try container.decodeIfPresent(String.self, forKey: .authSession)
+            accessTokens: try container.decode([String: CachedAccessToken].self, forKey: .accessTokens),
+            version: try container.decode(Int.self, forKey: .version),
+            session: try container.decodeIfPresent(String.self, forKey: .session),
+            dpopKey: try container.decodeIfPresent(Data.self, forKey: .dpopKey),
+            biometryState: try container.decodeIfPresent(Data.self, forKey: .biometryState),
+            biometrySystemVersion: try container.decodeIfPresent(String.self, forKey: .biometrySystemVersion),
+            authSession: try container.decodeIfPresent(String.self, forKey: .authSession))
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -248,11 +326,14 @@ struct AccountRecord: Codable, Sendable, Equatable {
 
     /// The cache key of a scope set: sorted, de-duplicated, without the OpenID defaults.
     static func scopeKey(_ scopes: [String]) -> String {
-        ascending(
-            Array(
-                Set(scopes.flatMap { $0.split(separator: " ").map { String($0).lowercased() } })
-                    .subtracting(RequestBuilder.defaultScopes))
-        ).joined(separator: " ")
+        var names = Set<String>()
+        for scope in scopes {
+            for name in scope.split(separator: " ") {
+                let name = String(name).lowercased()
+                if !RequestBuilder.defaultScopes.contains(name) { names.insert(name) }
+            }
+        }
+        return ascending(Array(names)).joined(separator: " ")
     }
 }
 

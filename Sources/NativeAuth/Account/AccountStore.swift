@@ -179,9 +179,10 @@ final class AccountStore {
         guard let session = record.session else { return }
         let signInKey = AccountRecord.scopeKey(record.signInScopes)
         var pending = unsaved.union(changed)
-        if needsLayout { pending.formUnion(record.accessTokens.keys) }
-        pending.remove(signInKey)
-        pending = pending.filter { record.accessTokens[$0] != nil }
+        if needsLayout { for scopeKey in record.accessTokens.keys { pending.insert(scopeKey) } }
+        for scopeKey in pending where scopeKey == signInKey || record.accessTokens[scopeKey] == nil {
+            pending.remove(scopeKey)
+        }
         unsaved = pending
         let inline = record.accessTokens[signInKey].map { [signInKey: $0] } ?? [:]
         // Two straight sequences of writes (an await under a condition had the compiler copy the
@@ -281,7 +282,7 @@ final class AccountStore {
         var tokens = indexSession == session ? index : [:]
         if let stored {
             if stored.session == session {
-                tokens.merge(stored.tokens) { ours, _ in ours }
+                for (scopeKey, itemKey) in stored.tokens where tokens[scopeKey] == nil { tokens[scopeKey] = itemKey }
             } else {
                 leftovers.formUnion(stored.tokens.values)
             }
@@ -309,7 +310,7 @@ final class AccountStore {
         var failure: (any Error)?
         do {
             let signInKey = AccountRecord.scopeKey(record.signInScopes)
-            try await writeAccount(record, inline: record.accessTokens.filter { $0.key == signInKey })
+            try await writeAccount(record, inline: record.accessTokens[signInKey].map { [signInKey: $0] } ?? [:])
         } catch {
             failure = error
         }

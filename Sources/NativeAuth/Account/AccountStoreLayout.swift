@@ -50,8 +50,7 @@ enum AccountStoreLayout {
         out.append(UInt8(ascii: "{"))
         JSONWriter.member("version", first: true, &out)
         JSONWriter.integer(index.version, &out)
-        JSONWriter.member("session", &out)
-        JSONWriter.string(index.session, &out)
+        JSONWriter.field("session", index.session, &out)
         JSONWriter.member("tokens", &out)
         out.append(UInt8(ascii: "{"))
         for (offset, key) in index.tokens.sortedKeys.enumerated() {
@@ -72,10 +71,8 @@ enum AccountStoreLayout {
         out.append(UInt8(ascii: "{"))
         JSONWriter.member("version", first: true, &out)
         JSONWriter.integer(item.version, &out)
-        JSONWriter.member("session", &out)
-        JSONWriter.string(item.session, &out)
-        JSONWriter.member("scopeKey", &out)
-        JSONWriter.string(item.scopeKey, &out)
+        JSONWriter.field("session", item.session, &out)
+        JSONWriter.field("scopeKey", item.scopeKey, &out)
         JSONWriter.member("token", &out)
         guard JSONWriter.token(item.token, &out) else { return nil }
         out.append(UInt8(ascii: "}"))
@@ -90,7 +87,9 @@ enum AccountStoreLayout {
     static func index(from data: Data, accountKey: String) -> Index? {
         guard var index = try? Index(storedJSON: data), index.version <= itemVersion else { return nil }
         let prefix = accountKey + ".token."
-        index.tokens = index.tokens.filter { $0.value.hasPrefix(prefix) && $0.value.count > prefix.count }
+        for (scopeKey, itemKey) in index.tokens where !itemKey.hasPrefix(prefix) || itemKey.count <= prefix.count {
+            index.tokens[scopeKey] = nil
+        }
         return index
     }
 

@@ -41,7 +41,17 @@ actor RefreshCoalescer {
         _ key: String, account: String, confirm: (@Sendable () async -> RetrieveAccessTokenError?)? = nil,
         refresh: @escaping @Sendable () async -> Outcome
     ) async -> Outcome {
-        if let running = flights.first(where: { $0.key == key }) { return await wait(for: running) }
+        // One wait for a running refresh and a new one: an await under a condition has the
+        // compiler copy what follows it.
+        let flight = flights.first { $0.key == key } ?? start(key, account: account, confirm: confirm, refresh: refresh)
+        return await wait(for: flight)
+    }
+
+    /// Starts the refresh of `key` as ``join(_:account:confirm:refresh:)`` describes it.
+    private func start(
+        _ key: String, account: String, confirm: (@Sendable () async -> RetrieveAccessTokenError?)?,
+        refresh: @escaping @Sendable () async -> Outcome
+    ) -> Flight {
         let flight = Flight(key: key)
         flights.append(flight)
         // Not a child of any caller: a caller that gives up cancels it neither for the others
@@ -58,7 +68,7 @@ actor RefreshCoalescer {
             self.finish(flight, result: result)
         }
         if confirm != nil { flight.confirming = task }
-        return await wait(for: flight)
+        return flight
     }
 
     /// Whether a refresh that was confirmed is still wanted; from now on it runs to its end.

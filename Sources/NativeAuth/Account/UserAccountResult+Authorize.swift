@@ -19,15 +19,22 @@ extension UserAccountResult {
     {
         let (header, token, signer) = try await authorization(scopes: scopes, forceRefresh: false)
         var authorized = request
-        authorized.headers = request.headers.filter {
-            !$0.key.equalsIgnoringASCIICase("Authorization") && !$0.key.equalsIgnoringASCIICase("DPoP")
-        }
-        authorized.headers["Authorization"] = header
+        Self.setAuthorization(header, of: &authorized, replacingDPoP: true)
         if let signer {
             authorized.headers["DPoP"] = try await Self.proof(
                 signer, method: request.method, url: request.url, token: token)
         }
         return authorized
+    }
+
+    /// Sets `header` as the request's only `Authorization` header, whatever the spelling of the
+    /// ones it replaces; with `replacingDPoP`, removes its `DPoP` headers too (a proof follows).
+    private static func setAuthorization(_ header: String, of request: inout HTTPRequest, replacingDPoP: Bool) {
+        for name in request.headers.keys
+        where name.equalsIgnoringASCIICase("Authorization") || (replacingDPoP && name.equalsIgnoringASCIICase("DPoP")) {
+            request.headers[name] = nil
+        }
+        request.headers["Authorization"] = header
     }
 
     /// The proof of `signer`'s key for a resource request carrying `token`.
@@ -159,8 +166,7 @@ extension UserAccountResult {
             throw AuthorizedRequestError(error)
         }
         var authorized = request
-        authorized.headers = request.headers.filter { !$0.key.equalsIgnoringASCIICase("Authorization") }
-        authorized.headers["Authorization"] = header
+        Self.setAuthorization(header, of: &authorized, replacingDPoP: false)
         let send = { (request: HTTPRequest) async throws(AuthorizedRequestError) -> HTTPResponse in
             do {
                 return try await transport.send(request)

@@ -93,8 +93,11 @@ package enum IDTokenSignature {
             }
             throw .unknownKeyID(nil)
         }
-        let matches = keys.keys.filter { $0.keyID == keyID }.prefix(JSONWebKeySet.maximumKeysPerID)
-        if !matches.isEmpty { return Array(matches) }
+        var matches: [JSONWebKey] = []
+        for key in keys.keys where key.keyID == keyID && matches.count < JSONWebKeySet.maximumKeysPerID {
+            matches.append(key)
+        }
+        if !matches.isEmpty { return matches }
         if let skipped = keys.skipped.first(where: { $0.keyID == keyID }) { throw .keyUnsuitable(skipped.reason) }
         throw .unknownKeyID(keyID)
     }

@@ -74,6 +74,14 @@ struct IDTokenValidator: Sendable {
         } catch {
             throw Self.fail(.signature)
         }
+        return try check(verified, expecting: expected)
+    }
+
+    /// The checks after the signature's, in their order; synchronous, out of the async function
+    /// whose resumption would hold them.
+    private func check(_ verified: IDTokenSignature.Verified, expecting expected: Expectations)
+        throws(WebSignInError) -> Claims
+    {
         guard let algorithm = verified.header["alg"]?.stringValue, acceptedAlgorithms.contains(algorithm) else {
             throw Self.fail(.algorithm)
         }

@@ -134,8 +134,11 @@ final class JSONWebKey: Sendable, Hashable {
         } catch {
             throw .unsuitableKey(error)
         }
-        return .rsa(modulus: Array(modulus.drop { $0 == 0 }), exponent: Array(exponent.drop { $0 == 0 }))
+        return .rsa(modulus: withoutLeadingZeros(modulus), exponent: withoutLeadingZeros(exponent))
     }
+
+    /// Big-endian bytes without their leading zeros.
+    private static func withoutLeadingZeros(_ bytes: Data) -> [UInt8] { Array(bytes.drop { $0 == 0 }) }
 
     private static func p256(_ members: [String: JSONValue]) throws(JSONWebKeyRejection) -> P256PublicKey {
         let curve = members["crv"]?.stringValue

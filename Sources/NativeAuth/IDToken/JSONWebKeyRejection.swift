@@ -47,8 +47,9 @@ enum LogSafe {
     @inline(never)
     static func quoted(_ text: String?) -> String {
         guard let text else { return "(none)" }
-        let printable = text.unicodeScalars.prefix(64).map {
-            $0.isASCII && $0.value >= 0x20 && $0.value < 0x7f ? Character($0) : "?"
+        var printable = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars.prefix(64) {
+            printable.append(scalar.isASCII && scalar.value >= 0x20 && scalar.value < 0x7f ? scalar : "?")
         }
         return "\"" + String(printable) + (text.unicodeScalars.count > 64 ? "…" : "") + "\""
     }

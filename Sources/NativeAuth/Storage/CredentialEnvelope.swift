@@ -55,10 +55,10 @@ enum CredentialEnvelope {
     static func encode(_ payload: Data) -> [UInt8] {
         var bytes = magic
         bytes.reserveCapacity(overhead + payload.count)
-        appendBigEndian(currentVersion, to: &bytes)
-        appendBigEndian(UInt32(truncatingIfNeeded: payload.count), to: &bytes)
+        appendBigEndian(UInt32(currentVersion), size: 2, to: &bytes)
+        appendBigEndian(UInt32(truncatingIfNeeded: payload.count), size: 4, to: &bytes)
         bytes.append(contentsOf: payload)
-        appendBigEndian(CRC32.checksum(bytes), to: &bytes)
+        appendBigEndian(CRC32.checksum(bytes[...]), size: 4, to: &bytes)
         return bytes
     }
 
@@ -98,9 +98,10 @@ enum CredentialEnvelope {
         return Data(bytes[headerSize..<end])
     }
 
-    private static func appendBigEndian<Integer: FixedWidthInteger>(_ value: Integer, to bytes: inout [UInt8]) {
-        for shift in stride(from: Integer.bitWidth - 8, through: 0, by: -8) {
-            bytes.append(UInt8(truncatingIfNeeded: value >> shift))
+    /// Appends the low `size` bytes of `value`, most significant first.
+    private static func appendBigEndian(_ value: UInt32, size: Int, to bytes: inout [UInt8]) {
+        for shift in stride(from: (size - 1) * 8, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
         }
     }
 

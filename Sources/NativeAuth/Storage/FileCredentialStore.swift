@@ -208,7 +208,10 @@ public struct FileCredentialStore: CredentialStore {
         }
     }
 
-    func failure(_ operation: String, key: String?, code: Int32 = errno) -> IOError {
+    /// The error of a failed call, boxed here rather than at each of the many places that throw
+    /// one.
+    @inline(never)
+    func failure(_ operation: String, key: String?, code: Int32 = errno) -> any Error {
         IOError(code: code, operation: operation, key: key, directory: directory)
     }
 }
