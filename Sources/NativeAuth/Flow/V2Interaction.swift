@@ -156,31 +156,26 @@ extension FlowContext {
         case .interaction(let envelope):
             // The outcome has checked the token, the action and its link.
             guard let token = envelope.continuationToken, let action = envelope.action else { break }
-            guard let relation = action.relation else {
-                if case .unknown(let value) = action { throw unexpectedV2(field: "action", value: value) }
-                break
-            }
             switch action {
-            case .verify: return .verify(try verification(envelope, token: token, at: relation))
-            case .activate: return .activate(try verification(envelope, token: token, at: relation))
+            case .verify: return .verify(try verification(envelope, token: token, at: "verify"))
+            case .activate: return .activate(try verification(envelope, token: token, at: "activate"))
             case .challenge, .enroll:
                 let offer = V2Offer(token: token, factor: envelope.authenticationFactor, envelope: envelope)
                 return action == .challenge ? .challenge(offer) : .enroll(offer)
-            default:
-                break
-            }
-            // The other actions are answered at the one link of their relation.
-            let checked = try link(envelope.href(relation), relation: relation)
-            switch action {
             case .collectAttributes:
-                return .collectAttributes(token, envelope.attributes, V2StepContext(links: [relation: checked]))
+                let submit = try link(envelope.href("submitAttributes"), relation: "submitAttributes")
+                return .collectAttributes(
+                    token, envelope.attributes, V2StepContext(links: ["submitAttributes": submit]))
             case .update:
-                return .update(token, V2StepContext(links: [relation: checked], methodId: envelope.methodId))
+                let update = try link(envelope.href("update"), relation: "update")
+                return .update(token, V2StepContext(links: ["update": update], methodId: envelope.methodId))
             case .poll:
                 let interval = envelope.pollInterval.map { Double($0) / 1_000 } ?? V2Poll.fallbackInterval
-                return .poll(token, V2Poll(link: checked, interval: interval))
-            default:
-                return .riskVerify(token, checked)
+                return .poll(token, V2Poll(link: try link(envelope.href("poll"), relation: "poll"), interval: interval))
+            case .riskVerify:
+                return .riskVerify(token, try link(envelope.href("riskverify"), relation: "riskverify"))
+            case .unknown(let value):
+                throw unexpectedV2(field: "action", value: value)
             }
         default:
             break

@@ -131,21 +131,8 @@ public struct ProviderMetadata: Sendable, Equatable {
         return all
     }
 
-    /// Whether every member is equal: the named ones, then those of the two tables, then the
-    /// document. Written out so that the comparison of the tables' members is one loop each.
-    public static func == (lhs: ProviderMetadata, rhs: ProviderMetadata) -> Bool {
-        guard lhs.issuer == rhs.issuer, lhs.authorizationEndpoint == rhs.authorizationEndpoint,
-            lhs.tokenEndpoint == rhs.tokenEndpoint, lhs.jwksURI == rhs.jwksURI,
-            lhs.authorizationChallengeEndpoint == rhs.authorizationChallengeEndpoint,
-            lhs.authorizationResponseIssParameterSupported == rhs.authorizationResponseIssParameterSupported,
-            lhs.requirePushedAuthorizationRequests == rhs.requirePushedAuthorizationRequests
-        else { return false }
-        return optionalEndpoints.allSatisfy { lhs[keyPath: $0.1] == rhs[keyPath: $0.1] }
-            && stringLists.allSatisfy { lhs[keyPath: $0.1] == rhs[keyPath: $0.1] } && lhs.document == rhs.document
-    }
-
     /// The lists of strings the metadata keeps, by their document names, with where each is kept:
-    /// what discovery reads, and what ``==(_:_:)`` compares.
+    /// what discovery reads.
     static let stringLists: [(String, any WritableKeyPath<ProviderMetadata, [String]?> & Sendable)] = [
         ("scopes_supported", \.scopesSupported), ("response_types_supported", \.responseTypesSupported),
         ("response_modes_supported", \.responseModesSupported), ("grant_types_supported", \.grantTypesSupported),
@@ -158,8 +145,7 @@ public struct ProviderMetadata: Sendable, Equatable {
     ]
 
     /// The optional endpoints besides `jwks_uri` and `authorization_challenge_endpoint`, by their
-    /// document names, with where each is kept: what discovery reads, what ``endpoints`` lists, and
-    /// what ``==(_:_:)`` compares.
+    /// document names, with where each is kept: what discovery reads, and what ``endpoints`` lists.
     static let optionalEndpoints: [(String, any WritableKeyPath<ProviderMetadata, URL?> & Sendable)] = [
         ("end_session_endpoint", \.endSessionEndpoint), ("revocation_endpoint", \.revocationEndpoint),
         ("registration_endpoint", \.registrationEndpoint),

@@ -55,10 +55,7 @@ extension ServerError {
         var rest = Substring(text.prefix(4_096))
         while codes.count < ServerError.maximumCodes, let mark = rest.range(of: "AADSTS") {
             let digits = rest[mark.upperBound...].prefix(while: { $0.isASCII && $0.isNumber })
-            // At most nine ASCII digits: the number is summed here, and cannot overflow.
-            let code =
-                !digits.isEmpty && digits.count <= 9
-                ? digits.reduce(0) { $0 * 10 + Int($1.asciiValue ?? 0x30) - 0x30 } : nil
+            let code = !digits.isEmpty && digits.count <= 9 ? Int(decimal: String(digits)) : nil
             if first == nil { first = .some(code) }
             if let code { codes.append(code) }
             rest = rest[mark.upperBound...]
