@@ -47,6 +47,11 @@ params = {
     "session-management-allowed": True, "session-cookie-name": "GLEWLWYD2_OIDC_SID", "session-cookie-expiration": 2419200,
     "subject-type": "public", "scope": [],
     "name-claim": "mandatory", "email-claim": "mandatory", "name-claim-scope": ["profile"], "email-claim-scope": ["email"],
+    # glewlwyd checks a DPoP proof at every instance, the ones that do not publish DPoP included,
+    # and reads how old or how far ahead its iat may be from these two settings whether DPoP is
+    # published or not: left out, both are 0, and a proof is good only in the second it was
+    # stamped (a refresh that crosses a second boundary is refused "DPoP invalid").
+    "oauth-dpop-iat-duration": 60, "oauth-dpop-iat-gap-duration": 5,
 }
 post("/mod/plugin/", {"module": "oidc", "name": "oidc", "display_name": "OIDC", "enabled": True, "parameters": params}, "oidc plugin")
 # A second instance of the plugin, at {server}/api/oidc-par, that takes only pushed authorization
