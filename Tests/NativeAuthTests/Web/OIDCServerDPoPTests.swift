@@ -81,7 +81,9 @@ final class ExchangeRecordingTransport: HTTPTransport, Sendable {
 ///   `oauth-dpop-iat-duration` behind, and refuses others like any wrong proof;
 /// - it checks proofs wherever they come: `oauth-dpop-allowed` only publishes
 ///   `dpop_signing_alg_values_supported` (and takes `dpop_jkt` at the authorization endpoint), so
-///   the first instance binds the tokens of a client that sends a proof too;
+///   the first instance binds the tokens of a client that sends a proof too, and bounds its
+///   `iat` by the same two settings, 0 when left out (setup.py gives every instance 60 s and 5 s,
+///   or a proof there is good only in the second it was stamped);
 /// - its nonce belongs to the client, not to the server or the instance; it changes after the
 ///   client's proofs were accepted `oauth-dpop-nonce-counter` + 1 times, and the accepting answer
 ///   brings the new one (`DPoP-Nonce`);
