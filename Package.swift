@@ -29,7 +29,8 @@ let package = Package(
                 .target(name: "LoopbackHTTP", condition: .when(platforms: [.macOS, .linux])),
             ],
             swiftSettings: strict),
-        // A lock and a deadline heap, shared by the SDK and the loopback server.
+        // A lock, a continuation that hands its value over under it, and a deadline heap, shared by
+        // the SDK, the loopback server and the tests.
         .target(name: "AuthSupport", swiftSettings: strict),
         // SHA-256, SHA-512 and signature verification (RS256, PS256, ES256, EdDSA), written for
         // platforms without a crypto library; Apple's frameworks do the checks where they exist.
@@ -50,7 +51,7 @@ let package = Package(
         // product; built without testability, so it uses the SDK's public and package API only.
         .target(
             name: "NativeAuthTestSupport",
-            dependencies: ["NativeAuth", "NativeAuthEmulator", "AuthCrypto", "LoopbackHTTP"],
+            dependencies: ["NativeAuth", "NativeAuthEmulator", "AuthSupport", "AuthCrypto", "LoopbackHTTP"],
             path: "Tests/NativeAuthTestSupport", swiftSettings: strict),
         .testTarget(
             name: "NativeAuthTests",

@@ -148,8 +148,7 @@ package final class LoopbackHTTPServer: Sendable {
         handler: @escaping @Sendable (LoopbackHTTPRequest) -> LoopbackHTTPAnswer
     ) async throws(LoopbackHTTPError) -> LoopbackHTTPServeEnd {
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation {
-                (continuation: CheckedContinuation<Result<LoopbackHTTPServeEnd, LoopbackHTTPError>, Never>) in
+            await withHandedContinuation(of: Result<LoopbackHTTPServeEnd, LoopbackHTTPError>.self) { continuation in
                 start(options: options, handler: handler) { continuation.resume(returning: $0) }
             }
         } onCancel: {

@@ -1,3 +1,4 @@
+import AuthSupport
 public import Foundation
 public import Testing
 
@@ -74,7 +75,7 @@ public final class Latch<Value: Sendable>: @unchecked Sendable {
     private var nextID = 0
 
     private enum Slot {
-        case waiting(CheckedContinuation<BoundedWaitOutcome<Value>, Never>)
+        case waiting(HandedContinuation<BoundedWaitOutcome<Value>>)
         /// Ended (timed out or cancelled) before its continuation was registered.
         case ended(BoundedWaitOutcome<Value>)
     }
@@ -86,7 +87,7 @@ public final class Latch<Value: Sendable>: @unchecked Sendable {
     /// Delivers `value` to every waiter, now and later; `false` when a value came before.
     @discardableResult
     public func fulfill(_ value: Value) -> Bool {
-        let waiting: [CheckedContinuation<BoundedWaitOutcome<Value>, Never>]? = lock.withLock {
+        let waiting: [HandedContinuation<BoundedWaitOutcome<Value>>]? = lock.withLock {
             guard self.value == nil else { return nil }
             self.value = value
             defer { waiters = [:] }
@@ -112,7 +113,7 @@ public final class Latch<Value: Sendable>: @unchecked Sendable {
         }
         defer { timer.cancel() }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<BoundedWaitOutcome<Value>, Never>) in
+            await withHandedContinuation(of: BoundedWaitOutcome<Value>.self) { continuation in
                 let now: BoundedWaitOutcome<Value>? = lock.withLock {
                     if let value { return .value(value) }
                     if case .ended(let outcome) = waiters[id] {
@@ -154,7 +155,7 @@ public final class Latch<Value: Sendable>: @unchecked Sendable {
     }
 
     private func end(_ id: Int, _ outcome: BoundedWaitOutcome<Value>) {
-        let continuation: CheckedContinuation<BoundedWaitOutcome<Value>, Never>? = lock.withLock {
+        let continuation: HandedContinuation<BoundedWaitOutcome<Value>>? = lock.withLock {
             guard value == nil else { return nil }
             switch waiters[id] {
             case .waiting(let continuation):

@@ -1,3 +1,4 @@
+import AuthSupport
 public import Foundation
 import LoopbackHTTP
 import NativeAuth
@@ -226,11 +227,11 @@ public enum RawHTTP: Sendable {
 
     /// Runs `body` on a thread of its own (socket calls block), off the concurrency pool.
     public static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+        try await withHandedContinuation(of: Result<T, any Error>.self) { continuation in
             let thread = Thread { continuation.resume(with: Result { try body() }) }
             thread.stackSize = 1 << 20
             thread.start()
-        }
+        }.get()
     }
 
     /// Sends `bytes` on a new connection, ends the sending side when `finish` is set, and reads

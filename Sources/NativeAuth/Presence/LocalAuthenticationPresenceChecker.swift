@@ -20,6 +20,7 @@
 //   its state was read with (systemVersion), so the account manager asks the device owner, rather
 //   than refusing, when the state changes with either.
 #if canImport(LocalAuthentication) && !os(tvOS) && !os(watchOS)
+    import AuthSupport
     import Foundation
     import LocalAuthentication
 
@@ -56,7 +57,7 @@
         {
             let context = ContextBox(LAContext())
             let failure: UserPresenceError? = await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<UserPresenceError?, Never>) in
+                await withHandedContinuation(of: UserPresenceError?.self) { continuation in
                     context.context.evaluatePolicy(policy, localizedReason: reason) { success, error in
                         guard !success else { return continuation.resume(returning: nil) }
                         let laError = (error as NSError?).flatMap { $0.domain == LAErrorDomain ? $0 : nil }

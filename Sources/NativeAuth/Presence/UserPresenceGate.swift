@@ -50,7 +50,7 @@ final class UserPresenceGate: Sendable {
         let session: String?
         var task: Task<Void, Never>?
         /// In the order they came; few, so a list.
-        var waiters: [(id: Int, continuation: CheckedContinuation<Outcome, Never>)] = []
+        var waiters: [(id: Int, continuation: HandedContinuation<Outcome>)] = []
 
         init(id: Int, session: String?) {
             self.id = id
@@ -84,7 +84,7 @@ final class UserPresenceGate: Sendable {
         // Read before taking the lock: the clock is the app's code.
         let now = clock.now()
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+            await withHandedContinuation(of: Outcome.self) { continuation in
                 let answer: Outcome? = state.withLock { state in
                     if Task.isCancelled { return .cancelled }
                     if let last = state.last,
@@ -119,7 +119,7 @@ final class UserPresenceGate: Sendable {
         let outcome = await ask(requirement, verify: verify)
         // A confirmation lasts from when it was given, that is, from now.
         let now = clock.now()
-        let waiting: [CheckedContinuation<Outcome, Never>] = state.withLock { state in
+        let waiting: [HandedContinuation<Outcome>] = state.withLock { state in
             guard let check = state.check, check.id == id else { return [] }
             state.check = nil
             if outcome == .confirmed, requirement.policy != .always { state.last = (now, check.session) }
@@ -150,7 +150,7 @@ final class UserPresenceGate: Sendable {
 
     /// A waiter whose task was cancelled leaves; the last one to leave ends the check.
     private func leave(_ waiter: Int) {
-        typealias Left = (continuation: CheckedContinuation<Outcome, Never>, abandoned: Task<Void, Never>?)
+        typealias Left = (continuation: HandedContinuation<Outcome>, abandoned: Task<Void, Never>?)
         let left: Left? = state.withLock { state in
             guard let check = state.check, let index = check.waiters.firstIndex(where: { $0.id == waiter }) else {
                 return nil

@@ -1,4 +1,5 @@
 #if canImport(Security)
+    import AuthSupport
     import Dispatch
     public import Foundation
     import Security
@@ -147,8 +148,7 @@
             _ body: @escaping @Sendable (_ dataProtection: Bool) throws -> Value
         ) async throws -> Value {
             let allowed = KeychainFallback.hasFileBasedKeychain && accessGroup == nil
-            return try await withCheckedThrowingContinuation {
-                (continuation: CheckedContinuation<Value, any Error>) in
+            return try await withHandedContinuation(of: Result<Value, any Error>.self) { continuation in
                 DispatchQueue.global(qos: .userInitiated).async {
                     continuation.resume(
                         with: Result {
@@ -156,7 +156,7 @@
                                 allowed: allowed, status: { ($0 as? KeychainError)?.status }, body)
                         })
                 }
-            }
+            }.get()
         }
     }
 

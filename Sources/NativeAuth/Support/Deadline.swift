@@ -41,7 +41,7 @@ enum Deadline {
     ) async throws -> T {
         let gate = Gate<T>()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            await withHandedContinuation(of: Result<T, any Error>.self) { continuation in
                 gate.arm(continuation)
                 if gate.isFinished { return }
                 let cancel = start { gate.finish($0) }
@@ -53,7 +53,7 @@ enum Deadline {
             }
         } onCancel: {
             gate.finish(.failure(Failure.cancelled))
-        }
+        }.get()
     }
 
     /// A deadline on the process's one deadline timer (``DeadlineScheduler``) rather than a
@@ -75,7 +75,7 @@ enum Deadline {
     /// Resumes the continuation once, with the first outcome to arrive.
     private final class Gate<T: Sendable>: Sendable {
         private struct State {
-            var continuation: CheckedContinuation<T, any Error>?
+            var continuation: HandedContinuation<Result<T, any Error>>?
             var early: Result<T, any Error>?
             var done = false
             var cleanup: (@Sendable () -> Void)?
@@ -83,7 +83,7 @@ enum Deadline {
 
         private let state = Locked(State())
 
-        func arm(_ continuation: CheckedContinuation<T, any Error>) {
+        func arm(_ continuation: HandedContinuation<Result<T, any Error>>) {
             let early: Result<T, any Error>? = state.withLock { state in
                 if let early = state.early {
                     state.done = true
@@ -109,7 +109,7 @@ enum Deadline {
 
         func finish(_ result: Result<T, any Error>) {
             let (continuation, cleanup) = state.withLock {
-                state -> (CheckedContinuation<T, any Error>?, (@Sendable () -> Void)?) in
+                state -> (HandedContinuation<Result<T, any Error>>?, (@Sendable () -> Void)?) in
                 guard !state.done else { return (nil, nil) }
                 guard let continuation = state.continuation else {
                     // Cancelled before the continuation was armed.

@@ -15,11 +15,11 @@ final class WebAuthenticationSessionCore: Sendable {
     /// destroying it is small.
     private final class Presentation: Sendable {
         let id: UInt64
-        let continuation: CheckedContinuation<Outcome, Never>?
+        let continuation: HandedContinuation<Outcome>?
         let handle: (any WebAuthenticationSessionHandle)?
 
         init(
-            id: UInt64, continuation: CheckedContinuation<Outcome, Never>? = nil,
+            id: UInt64, continuation: HandedContinuation<Outcome>? = nil,
             handle: (any WebAuthenticationSessionHandle)? = nil
         ) {
             self.id = id
@@ -50,7 +50,7 @@ final class WebAuthenticationSessionCore: Sendable {
             url: url, callback: callback, prefersEphemeralSession: prefersEphemeralSession)
         let id = try reserve()
         let outcome = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+            await withHandedContinuation(of: Outcome.self) { continuation in
                 let stored = state.withLock { state in
                     guard !Task.isCancelled, let current = state.current, current.id == id else {
                         if state.current?.id == id { state.current = nil }
