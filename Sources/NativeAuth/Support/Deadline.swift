@@ -40,8 +40,8 @@ enum Deadline {
         starting start: (@escaping @Sendable (Result<T, any Error>) -> Void) -> @Sendable () -> Void
     ) async throws -> T {
         let gate = Gate<T>()
-        return try await withTaskCancellationHandler {
-            await withHandedContinuation(of: Result<T, any Error>.self) { continuation in
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 gate.arm(continuation)
                 if gate.isFinished { return }
                 let cancel = start { gate.finish($0) }
@@ -53,7 +53,8 @@ enum Deadline {
             }
         } onCancel: {
             gate.finish(.failure(Failure.cancelled))
-        }.get()
+        }
+        return try gate.outcome.get()
     }
 
     /// A deadline on the process's one deadline timer (``DeadlineScheduler``) rather than a
@@ -72,31 +73,41 @@ enum Deadline {
         }
     }
 
-    /// Resumes the continuation once, with the first outcome to arrive.
+    /// Resumes the continuation once, with the first outcome to arrive. The outcome is kept under
+    /// the gate's lock and read there by the caller once it is resumed, rather than passed
+    /// through the continuation: the thread sanitizer then sees it handed over on every path, as
+    /// `HandedContinuation` (AuthSupport) tells, with no allocation of its own on each request.
     private final class Gate<T: Sendable>: Sendable {
         private struct State {
-            var continuation: HandedContinuation<Result<T, any Error>>?
-            var early: Result<T, any Error>?
+            var continuation: CheckedContinuation<Void, Never>?
+            /// The first outcome to arrive, kept for the caller.
+            var outcome: Result<T, any Error>?
             var done = false
             var cleanup: (@Sendable () -> Void)?
         }
 
         private let state = Locked(State())
 
-        func arm(_ continuation: HandedContinuation<Result<T, any Error>>) {
-            let early: Result<T, any Error>? = state.withLock { state in
-                if let early = state.early {
+        func arm(_ continuation: CheckedContinuation<Void, Never>) {
+            let early = state.withLock { state in
+                if state.outcome != nil {
                     state.done = true
-                    return early
+                    return true
                 }
                 state.continuation = continuation
-                return nil
+                return false
             }
-            if let early { continuation.resume(with: early) }
+            if early { continuation.resume() }
         }
 
         /// Whether an outcome has already resumed the caller.
         var isFinished: Bool { state.withLock { $0.done } }
+
+        /// The outcome the caller was resumed for.
+        var outcome: Result<T, any Error> {
+            // Set before the caller is resumed; a cancellation stands for it should it ever not be.
+            state.withLock { $0.outcome } ?? .failure(Failure.cancelled)
+        }
 
         func onFinish(_ cleanup: @escaping @Sendable () -> Void) {
             let runNow = state.withLock { state in
@@ -109,13 +120,12 @@ enum Deadline {
 
         func finish(_ result: Result<T, any Error>) {
             let (continuation, cleanup) = state.withLock {
-                state -> (HandedContinuation<Result<T, any Error>>?, (@Sendable () -> Void)?) in
+                state -> (CheckedContinuation<Void, Never>?, (@Sendable () -> Void)?) in
                 guard !state.done else { return (nil, nil) }
-                guard let continuation = state.continuation else {
-                    // Cancelled before the continuation was armed.
-                    if state.early == nil { state.early = result }
-                    return (nil, nil)
-                }
+                // The first outcome is kept; before the continuation is armed (a cancellation),
+                // it waits there for it.
+                if state.outcome == nil { state.outcome = result }
+                guard let continuation = state.continuation else { return (nil, nil) }
                 state.done = true
                 state.continuation = nil
                 let cleanup = state.cleanup
@@ -125,7 +135,7 @@ enum Deadline {
             // The work is told to stop before its caller goes on, so a caller that sees a timeout
             // or a cancellation knows the work was cancelled (a transport's task, the timer).
             cleanup?()
-            continuation?.resume(with: result)
+            continuation?.resume()
         }
     }
 }
